@@ -1,0 +1,28 @@
+// Builds the one Prisma client of this process, for embedded PGlite or PostgreSQL
+// depending on DATABASE_URL (see lib/storage/url.ts). It is cached on globalThis, in
+// production too: Next bundles pages and route handlers into separate module graphs,
+// and two PGlite instances on one data directory would corrupt it.
+import { openDatabase, type Database } from './storage/open';
+import { getDatabaseUrl } from './env';
+
+export type { Database } from './storage/open';
+export type Db = Database['prisma'];
+
+const globalForDb = globalThis as unknown as { crossroadsDb?: Promise<Database> };
+
+/** The process-wide database; opened (and, when embedded, migrated) on first use. */
+export function getDatabase(): Promise<Database> {
+  if (!globalForDb.crossroadsDb) {
+    const opening = openDatabase(getDatabaseUrl(), { migrateEmbedded: true });
+    globalForDb.crossroadsDb = opening;
+    // A failed open (database down) must not be cached: the next request retries.
+    opening.catch(() => {
+      if (globalForDb.crossroadsDb === opening) globalForDb.crossroadsDb = undefined;
+    });
+  }
+  return globalForDb.crossroadsDb;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDatabase()).prisma;
+}

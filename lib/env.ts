@@ -1,0 +1,53 @@
+// Reads and validates configuration. Every variable is documented in .env.example.
+import path from 'node:path';
+
+function intFromEnv(name: string, fallback: number, min = 1): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+export interface Limits {
+  /** Request body size in bytes (JSON and SOAP). */
+  maxBodyBytes: number;
+  /** Traces per ingest batch. */
+  maxBatchTraces: number;
+  /** Decision points, spans and events per trace, each. */
+  maxChildrenPerTrace: number;
+}
+
+export function getLimits(): Limits {
+  return {
+    maxBodyBytes: intFromEnv('MAX_BODY_BYTES', 10 * 1024 * 1024),
+    maxBatchTraces: intFromEnv('MAX_BATCH_TRACES', 1000),
+    maxChildrenPerTrace: intFromEnv('MAX_CHILDREN_PER_TRACE', 10_000),
+  };
+}
+
+/** DATABASE_URL as given; undefined means the embedded PGlite database on disk. */
+export function getDatabaseUrl(): string | undefined {
+  const url = process.env.DATABASE_URL?.trim();
+  return url ? url : undefined;
+}
+
+export function getPgliteDataDir(): string {
+  return path.resolve(process.env.PGLITE_DATA_DIR?.trim() || path.join(process.cwd(), '.data', 'pglite'));
+}
+
+export function getDbPoolSize(): number {
+  return intFromEnv('DATABASE_POOL_SIZE', 10);
+}
+
+/** Raw API_KEYS entries: each a key, or sha256:<hex> of one. Empty means open mode. */
+export function getApiKeyEntries(): string[] {
+  return (process.env.API_KEYS ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+}
+
+export const APP_VERSION = process.env.npm_package_version ?? '0.1.0';
