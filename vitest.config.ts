@@ -1,0 +1,16 @@
+import path from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
+  test: {
+    include: ['**/*.test.ts', '**/*.test.tsx'],
+    exclude: ['node_modules', '.next*', 'e2e', 'lib/generated'],
+    environment: 'node',
+    // Each integration file opens its own databases (PGlite in memory, a fresh
+    // PostgreSQL database); two cores, so keep the worker count small.
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
