@@ -26,3 +26,8 @@ export function getDatabase(): Promise<Database> {
 export async function getDb(): Promise<Db> {
   return (await getDatabase()).prisma;
 }
+
+/** Installs an already opened database as this process's database (tests, scripts). */
+export function useDatabase(db: Database): void {
+  globalForDb.crossroadsDb = Promise.resolve(db);
+}

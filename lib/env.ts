@@ -1,5 +1,6 @@
 // Reads and validates configuration. Every variable is documented in .env.example.
 import path from 'node:path';
+import pkg from '@/package.json';
 
 function intFromEnv(name: string, fallback: number, min = 1): number {
   const raw = process.env[name];
@@ -50,4 +51,4 @@ export function getApiKeyEntries(): string[] {
     .filter(Boolean);
 }
 
-export const APP_VERSION = process.env.npm_package_version ?? '0.1.0';
+export const APP_VERSION: string = pkg.version;

@@ -1,0 +1,26 @@
+import { authenticateRequest } from '@/lib/auth';
+import { getDb } from '@/lib/db';
+import { getLimits } from '@/lib/env';
+import { readJsonBody } from '@/lib/http/body';
+import { json, route } from '@/lib/http/respond';
+import { ingestTraces } from '@/lib/traces/ingest';
+import { listTraces, parseListParams } from '@/lib/traces/list';
+import { validateIngestBody } from '@/lib/traces/validate';
+
+export const dynamic = 'force-dynamic';
+export const runtime = 'nodejs';
+
+// POST /api/traces - ingest a batch, all or nothing
+export const POST = route(async (req: Request) => {
+  authenticateRequest(req.headers);
+  const limits = getLimits();
+  const traces = validateIngestBody(await readJsonBody(req, limits.maxBodyBytes), limits);
+  const count = await ingestTraces(await getDb(), traces);
+  return json({ success: true, count });
+});
+
+// GET /api/traces - list traces, paginated and filtered
+export const GET = route(async (req: Request) => {
+  const params = parseListParams(new URL(req.url).searchParams);
+  return json(await listTraces(await getDb(), params));
+});

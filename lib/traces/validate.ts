@@ -1,0 +1,389 @@
+// Validation of an ingest body, in the order the spec fixes (trace-api.md section 4):
+// traces array, non-empty, then trace by trace its required fields (id, name,
+// startedAt, status, tags, decisionPoints, spans, events), then its decision points,
+// spans and events. The first failure wins. Checks the spec does not list (optional
+// field types, lengths, dates, duplicate ids) come after the spec's checks of the
+// same object, so they never change which error a spec-level case gets.
+import { AppError } from '@/lib/errors';
+import type { Limits } from '@/lib/env';
+import { FIELD_LIMITS } from './limits';
+import {
+  DECISION_TYPES,
+  EVENT_TYPES,
+  RUN_STATUSES,
+  SPAN_TYPES,
+  type DecisionType,
+  type EventType,
+  type JsonValue,
+  type RunStatus,
+  type SpanType,
+} from './types';
+
+export interface DecisionPointInput {
+  id: string;
+  type: DecisionType;
+  reasoning: string | null;
+  chosen: JsonValue;
+  alternatives: JsonValue[];
+  contextSnapshot: JsonValue;
+  durationMs: number | null;
+  costUsd: number | null;
+  parentSpanId: string | null;
+  timestamp: Date;
+}
+
+export interface SpanInput {
+  id: string;
+  parentSpanId: string | null;
+  name: string;
+  type: SpanType;
+  input: JsonValue;
+  output: JsonValue;
+  tokenCount: number | null;
+  costUsd: number | null;
+  durationMs: number | null;
+  status: RunStatus;
+  statusMessage: string | null;
+  startedAt: Date;
+  endedAt: Date | null;
+  metadata: JsonValue;
+}
+
+export interface EventInput {
+  id: string;
+  spanId: string | null;
+  type: EventType;
+  name: string;
+  metadata: JsonValue;
+  timestamp: Date;
+}
+
+export interface TraceInput {
+  id: string;
+  name: string;
+  sessionId: string | null;
+  status: RunStatus;
+  tags: string[];
+  metadata: JsonValue;
+  totalCost: number | null;
+  totalTokens: number | null;
+  totalDuration: number | null;
+  startedAt: Date;
+  endedAt: Date | null;
+  decisionPoints: DecisionPointInput[];
+  spans: SpanInput[];
+  events: EventInput[];
+}
+
+type Obj = Record<string, unknown>;
+
+function fail(message: string): never {
+  throw new AppError('VALIDATION', message);
+}
+
+function isObject(value: unknown): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// Control characters are refused in ids: they cannot be addressed in a URL path
+// (GET /api/traces/{id} treats such an id as invalid).
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
+export function isValidId(id: unknown): id is string {
+  return (
+    typeof id === 'string' && id.length > 0 && id.length <= FIELD_LIMITS.idLength && !CONTROL_CHARS.test(id)
+  );
+}
+
+function requireId(obj: Obj, path: string): string {
+  const value = obj.id;
+  if (typeof value !== 'string' || value.length === 0) fail(`${path}.id is required and must be a non-empty string`);
+  return value;
+}
+
+function checkId(value: string, path: string): void {
+  if (value.length > FIELD_LIMITS.idLength) fail(`${path} must be at most ${FIELD_LIMITS.idLength} characters`);
+  if (CONTROL_CHARS.test(value)) fail(`${path} must not contain control characters`);
+}
+
+function requireName(obj: Obj, path: string): string {
+  const value = obj.name;
+  if (typeof value !== 'string' || value.length === 0) fail(`${path}.name is required and must be a non-empty string`);
+  return value;
+}
+
+function requireString(obj: Obj, field: string, path: string): string {
+  const value = obj[field];
+  if (typeof value !== 'string' || value.length === 0) {
+    fail(`${path}.${field} is required and must be a non-empty string`);
+  }
+  return value;
+}
+
+function requireEnum<T extends string>(obj: Obj, field: string, allowed: readonly T[], path: string): T {
+  const value = obj[field];
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    const shown = value === undefined ? 'missing' : `"${String(typeof value === 'string' ? value : JSON.stringify(value))}"`;
+    fail(`${path}.${field} is invalid (${shown}): must be one of ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+function requireArray(obj: Obj, field: string, path: string): unknown[] {
+  const value = obj[field];
+  if (!Array.isArray(value)) fail(`${path}.${field} must be an array`);
+  return value;
+}
+
+// ISO 8601 date-time: date, 'T', time, optional fraction, optional zone (UTC when absent).
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/** Parses an ISO 8601 date-time strictly (no Feb 30, no hour 25); null when it is not one. */
+export function parseIsoDateTime(value: string): Date | null {
+  const m = ISO_DATE_TIME.exec(value);
+  if (!m) return null;
+  const [, y, mo, d, h, mi, s = '00', frac = '', zone = 'Z'] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = Number(s);
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day > daysInMonth) return null;
+  const ms = Number((frac + '000').slice(0, 3));
+  let offsetMinutes = 0;
+  if (zone !== 'Z' && zone !== 'z') {
+    const sign = zone[0] === '-' ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
+    const oh = Number(digits.slice(0, 2));
+    const om = Number(digits.slice(2) || '0');
+    if (oh > 23 || om > 59) return null;
+    offsetMinutes = sign * (oh * 60 + om);
+  }
+  const utc = Date.UTC(year, month - 1, day, hour, minute, second, ms) - offsetMinutes * 60_000;
+  const date = new Date(utc);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+function requireDate(obj: Obj, field: string, path: string): Date {
+  const value = requireString(obj, field, path);
+  const date = parseIsoDateTime(value);
+  if (!date) fail(`${path}.${field} must be an ISO 8601 date-time (e.g. 2026-01-02T03:04:05.000Z), got "${value}"`);
+  return date;
+}
+
+function optionalDate(obj: Obj, field: string, path: string): Date | null {
+  const value = obj[field];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') fail(`${path}.${field} must be an ISO 8601 date-time string or null`);
+  const date = parseIsoDateTime(value);
+  if (!date) fail(`${path}.${field} must be an ISO 8601 date-time (e.g. 2026-01-02T03:04:05.000Z), got "${value}"`);
+  return date;
+}
+
+function optionalString(obj: Obj, field: string, path: string, maxLength: number): string | null {
+  const value = obj[field];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') fail(`${path}.${field} must be a string or null`);
+  if (value.length > maxLength) fail(`${path}.${field} must be at most ${maxLength} characters`);
+  checkText(value, `${path}.${field}`);
+  return value;
+}
+
+function optionalNumber(obj: Obj, field: string, path: string): number | null {
+  const value = obj[field];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'number' || !Number.isFinite(value)) fail(`${path}.${field} must be a finite number or null`);
+  return value;
+}
+
+// PostgreSQL text and jsonb cannot hold U+0000, and jsonb refuses unpaired UTF-16
+// surrogates; refuse them here with the field's name instead of a storage error.
+// eslint-disable-next-line no-control-regex
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function checkText(value: string, path: string): void {
+  if (UNSTORABLE.test(value)) fail(`${path} contains a NUL character or an unpaired surrogate, which cannot be stored`);
+}
+
+/** Checks an any-JSON value iteratively (deep values must not overflow the stack). */
+function checkJson(value: unknown, path: string): JsonValue {
+  if (value === undefined) return null;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node === 'string') {
+      checkText(node, path);
+    } else if (typeof node === 'object' && node !== null) {
+      if (depth > FIELD_LIMITS.jsonDepth) fail(`${path} is nested deeper than ${FIELD_LIMITS.jsonDepth} levels`);
+      if (Array.isArray(node)) {
+        for (const item of node) stack.push([item, depth + 1]);
+      } else {
+        for (const [key, item] of Object.entries(node)) {
+          checkText(key, path);
+          stack.push([item, depth + 1]);
+        }
+      }
+    }
+  }
+  return value as JsonValue;
+}
+
+function checkCount(items: unknown[], what: string, path: string, max: number): void {
+  if (items.length > max) fail(`${path}.${what} has ${items.length} entries: at most ${max} are allowed per trace`);
+}
+
+function checkUnique(ids: string[], path: string, what: string): void {
+  const seen = new Set<string>();
+  ids.forEach((id, i) => {
+    if (seen.has(id)) fail(`${path}.${what}[${i}].id "${id}" appears more than once in this trace`);
+    seen.add(id);
+  });
+}
+
+function validateDecisionPoint(raw: unknown, path: string): DecisionPointInput {
+  if (!isObject(raw)) fail(`${path} must be an object`);
+  const id = requireId(raw, path);
+  const type = requireEnum(raw, 'type', DECISION_TYPES, path);
+  const timestamp = requireDate(raw, 'timestamp', path);
+  const alternatives = requireArray(raw, 'alternatives', path);
+  checkId(id, `${path}.id`);
+  return {
+    id,
+    type,
+    timestamp,
+    alternatives: alternatives.map((a) => checkJson(a, `${path}.alternatives`)),
+    reasoning: optionalString(raw, 'reasoning', path, FIELD_LIMITS.textLength),
+    chosen: checkJson(raw.chosen, `${path}.chosen`),
+    contextSnapshot: checkJson(raw.contextSnapshot, `${path}.contextSnapshot`),
+    durationMs: optionalNumber(raw, 'durationMs', path),
+    costUsd: optionalNumber(raw, 'costUsd', path),
+    parentSpanId: optionalString(raw, 'parentSpanId', path, FIELD_LIMITS.idLength),
+  };
+}
+
+function validateSpan(raw: unknown, path: string): SpanInput {
+  if (!isObject(raw)) fail(`${path} must be an object`);
+  const id = requireId(raw, path);
+  const name = requireName(raw, path);
+  const type = requireEnum(raw, 'type', SPAN_TYPES, path);
+  const startedAt = requireDate(raw, 'startedAt', path);
+  const status = requireEnum(raw, 'status', RUN_STATUSES, path);
+  checkId(id, `${path}.id`);
+  if (name.length > FIELD_LIMITS.nameLength) fail(`${path}.name must be at most ${FIELD_LIMITS.nameLength} characters`);
+  checkText(name, `${path}.name`);
+  return {
+    id,
+    name,
+    type,
+    startedAt,
+    status,
+    parentSpanId: optionalString(raw, 'parentSpanId', path, FIELD_LIMITS.idLength),
+    input: checkJson(raw.input, `${path}.input`),
+    output: checkJson(raw.output, `${path}.output`),
+    tokenCount: optionalNumber(raw, 'tokenCount', path),
+    costUsd: optionalNumber(raw, 'costUsd', path),
+    durationMs: optionalNumber(raw, 'durationMs', path),
+    statusMessage: optionalString(raw, 'statusMessage', path, FIELD_LIMITS.textLength),
+    endedAt: optionalDate(raw, 'endedAt', path),
+    metadata: checkJson(raw.metadata, `${path}.metadata`),
+  };
+}
+
+function validateEvent(raw: unknown, path: string): EventInput {
+  if (!isObject(raw)) fail(`${path} must be an object`);
+  const id = requireId(raw, path);
+  const name = requireName(raw, path);
+  const type = requireEnum(raw, 'type', EVENT_TYPES, path);
+  const timestamp = requireDate(raw, 'timestamp', path);
+  checkId(id, `${path}.id`);
+  if (name.length > FIELD_LIMITS.nameLength) fail(`${path}.name must be at most ${FIELD_LIMITS.nameLength} characters`);
+  checkText(name, `${path}.name`);
+  return {
+    id,
+    name,
+    type,
+    timestamp,
+    spanId: optionalString(raw, 'spanId', path, FIELD_LIMITS.idLength),
+    metadata: checkJson(raw.metadata, `${path}.metadata`),
+  };
+}
+
+export function validateTrace(raw: unknown, path: string, limits: Pick<Limits, 'maxChildrenPerTrace'>): TraceInput {
+  if (!isObject(raw)) fail(`${path} must be an object`);
+  // The spec's order: id, name, startedAt, status, tags, decisionPoints, spans, events.
+  const id = requireId(raw, path);
+  const name = requireName(raw, path);
+  const startedAt = requireDate(raw, 'startedAt', path);
+  const status = requireEnum(raw, 'status', RUN_STATUSES, path);
+  const tags = requireArray(raw, 'tags', path);
+  const decisionPoints = requireArray(raw, 'decisionPoints', path);
+  const spans = requireArray(raw, 'spans', path);
+  const events = requireArray(raw, 'events', path);
+
+  checkId(id, `${path}.id`);
+  if (name.length > FIELD_LIMITS.nameLength) fail(`${path}.name must be at most ${FIELD_LIMITS.nameLength} characters`);
+  checkText(name, `${path}.name`);
+  if (tags.length > FIELD_LIMITS.tagsPerTrace) fail(`${path}.tags must have at most ${FIELD_LIMITS.tagsPerTrace} entries`);
+  tags.forEach((tag, i) => {
+    if (typeof tag !== 'string') fail(`${path}.tags[${i}] must be a string`);
+    if (tag.length > FIELD_LIMITS.tagLength) fail(`${path}.tags[${i}] must be at most ${FIELD_LIMITS.tagLength} characters`);
+    checkText(tag, `${path}.tags[${i}]`);
+  });
+  const sessionId = optionalString(raw, 'sessionId', path, FIELD_LIMITS.idLength);
+  const totalCost = optionalNumber(raw, 'totalCost', path);
+  const totalTokens = optionalNumber(raw, 'totalTokens', path);
+  const totalDuration = optionalNumber(raw, 'totalDuration', path);
+  const endedAt = optionalDate(raw, 'endedAt', path);
+  const metadata = checkJson(raw.metadata, `${path}.metadata`);
+
+  const max = limits.maxChildrenPerTrace;
+  checkCount(decisionPoints, 'decisionPoints', path, max);
+  checkCount(spans, 'spans', path, max);
+  checkCount(events, 'events', path, max);
+
+  const trace: TraceInput = {
+    id,
+    name,
+    sessionId,
+    status,
+    tags: tags as string[],
+    metadata,
+    totalCost,
+    totalTokens,
+    totalDuration,
+    startedAt,
+    endedAt,
+    decisionPoints: decisionPoints.map((d, i) => validateDecisionPoint(d, `${path}.decisionPoints[${i}]`)),
+    spans: spans.map((s, i) => validateSpan(s, `${path}.spans[${i}]`)),
+    events: events.map((e, i) => validateEvent(e, `${path}.events[${i}]`)),
+  };
+  checkUnique(trace.decisionPoints.map((d) => d.id), path, 'decisionPoints');
+  checkUnique(trace.spans.map((s) => s.id), path, 'spans');
+  checkUnique(trace.events.map((e) => e.id), path, 'events');
+  return trace;
+}
+
+/** Validates a parsed POST /api/traces body; throws AppError('VALIDATION') on the first failure. */
+export function validateIngestBody(
+  body: unknown,
+  limits: Pick<Limits, 'maxBatchTraces' | 'maxChildrenPerTrace'>,
+): TraceInput[] {
+  if (!isObject(body) || !Array.isArray(body.traces)) fail('Must contain a traces array');
+  const raw = body.traces;
+  if (raw.length === 0) fail('Traces array cannot be empty');
+  if (raw.length > limits.maxBatchTraces) {
+    fail(`Too many traces in one batch: ${raw.length}; at most ${limits.maxBatchTraces} are allowed`);
+  }
+  const seen = new Set<string>();
+  return raw.map((item, i) => {
+    const trace = validateTrace(item, `traces[${i}]`, limits);
+    if (seen.has(trace.id)) fail(`traces[${i}].id "${trace.id}" appears more than once in this batch`);
+    seen.add(trace.id);
+    return trace;
+  });
+}
