@@ -1,0 +1,114 @@
+// Raw database access for the bench (seeding, the raw-insert baseline, EXPLAIN), on
+// PostgreSQL through `pg` or on a PGlite data directory, bypassing the app entirely.
+// COPY goes over the wire protocol directly (pg has no COPY API without an extra
+// package; its Connection can send CopyData itself) or through PGlite's /dev/blob.
+import type { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { migrate, readMigrations } from '@/lib/storage/migrate';
+import { openPglite } from '@/lib/storage/pglite';
+import { pgliteExecutor, pgPoolExecutor } from '@/lib/storage/sql';
+import { copySql, type Table } from './rows';
+
+export interface RawConn {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  copy(table: Table, data: Buffer): Promise<void>;
+}
+
+export interface RawDb {
+  kind: 'pglite' | 'postgres';
+  /** A connection for one concurrent writer; PGlite has one, shared. */
+  connect(): Promise<RawConn & { release(): Promise<void> }>;
+  close(): Promise<void>;
+}
+
+// A pg Query whose COPY FROM STDIN is fed from memory.
+const PgQuery = pg.Query as unknown as new (text: string, values: unknown[], cb: (err: Error | null) => void) => object;
+class CopyFromMemory extends PgQuery {
+  constructor(
+    text: string,
+    private readonly data: Buffer,
+    cb: (err: Error | null) => void,
+  ) {
+    super(text, [], cb);
+  }
+  handleCopyInResponse(connection: { sendCopyFromChunk(b: Buffer): void; endCopyFrom(): void }) {
+    const CHUNK = 256 * 1024;
+    for (let i = 0; i < this.data.length; i += CHUNK) connection.sendCopyFromChunk(this.data.subarray(i, i + CHUNK));
+    connection.endCopyFrom();
+  }
+}
+
+function pgConn(client: pg.Client): RawConn {
+  return {
+    async query<T>(sql: string, params: unknown[] = []) {
+      return (await client.query(sql, params)).rows as T[];
+    },
+    copy(table, data) {
+      return new Promise<void>((resolve, reject) => {
+        client.query(new CopyFromMemory(copySql(table), data, (err) => (err ? reject(err) : resolve())) as never);
+      });
+    },
+  };
+}
+
+export async function openPostgresRaw(url: string, options: { migrate?: boolean } = {}): Promise<RawDb> {
+  if (options.migrate) {
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    try {
+      await migrate(pgPoolExecutor(pool), await readMigrations());
+    } finally {
+      await pool.end();
+    }
+  }
+  const open: pg.Client[] = [];
+  return {
+    kind: 'postgres',
+    async connect() {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      open.push(client);
+      return {
+        ...pgConn(client),
+        async release() {
+          open.splice(open.indexOf(client), 1);
+          await client.end();
+        },
+      };
+    },
+    async close() {
+      await Promise.all(open.splice(0).map((c) => c.end()));
+    },
+  };
+}
+
+function pgliteConn(db: PGlite): RawConn {
+  return {
+    async query<T>(sql: string, params: unknown[] = []) {
+      return (await db.query(sql, params)).rows as T[];
+    },
+    async copy(table, data) {
+      await db.query(`${copySql(table).replace('FROM STDIN', "FROM '/dev/blob'")}`, [], {
+        blob: new Blob([new Uint8Array(data)]),
+      });
+    },
+  };
+}
+
+/** Opens (creating and migrating when new) a PGlite data directory; takes its lock. */
+export async function openPgliteRaw(dataDir: string): Promise<RawDb> {
+  const opened = await openPglite(dataDir);
+  try {
+    await migrate(pgliteExecutor(opened.pglite), await readMigrations());
+  } catch (err) {
+    await opened.close();
+    throw err;
+  }
+  const conn = pgliteConn(opened.pglite);
+  return {
+    kind: 'pglite',
+    async connect() {
+      return { ...conn, release: async () => undefined };
+    },
+    close: () => opened.close(),
+  };
+}

@@ -1,0 +1,89 @@
+// Bulk seeding straight into the tables with COPY (not through the API: loading 1M
+// traces over HTTP would take hours). Same generator as the HTTP scenarios; the report
+// labels these steps "seed" and never counts them as API figures.
+import { generateTrace, type TraceShape } from './generate';
+import type { RawDb } from './database';
+import { TABLES, copyText, traceRows } from './rows';
+
+export interface SeedOptions {
+  seed: number;
+  /** Trace indexes [from, to). */
+  from: number;
+  to: number;
+  shape: TraceShape;
+  population: number;
+  /** Traces per COPY round (one transaction). */
+  chunk?: number;
+  /** Explicit ids by index (detail traces). */
+  idFor?: (index: number) => string | undefined;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface SeedResult {
+  traces: number;
+  records: number;
+  seconds: number;
+}
+
+export async function seedTraces(db: RawDb, options: SeedOptions): Promise<SeedResult> {
+  const chunk = options.chunk ?? 5000;
+  const started = performance.now();
+  const conn = await db.connect();
+  let records = 0;
+  let inFlight: Promise<void> | undefined;
+  try {
+    for (let start = options.from; start < options.to; start += chunk) {
+      const end = Math.min(options.to, start + chunk);
+      const traces = [];
+      for (let i = start; i < end; i++) {
+        traces.push(
+          generateTrace({
+            seed: options.seed,
+            index: i,
+            shape: options.shape,
+            population: options.population,
+            id: options.idFor?.(i),
+          }),
+        );
+      }
+      const rows = traceRows(traces);
+      const data = TABLES.map((t) => [t, Buffer.from(copyText(rows[t]))] as const);
+      records += TABLES.reduce((n, t) => n + rows[t].length, 0);
+      // PostgreSQL loads chunk k while this process generates chunk k+1.
+      await inFlight;
+      options.onProgress?.(start - options.from, options.to - options.from);
+      inFlight = (async () => {
+        await conn.query('BEGIN');
+        for (const [table, buf] of data) await conn.copy(table, buf);
+        await conn.query('COMMIT');
+      })();
+      inFlight.catch(() => undefined);
+    }
+    await inFlight;
+  } finally {
+    await conn.release();
+  }
+  return { traces: options.to - options.from, records, seconds: (performance.now() - started) / 1000 };
+}
+
+/** What a long-running database has: statistics and an up-to-date visibility map. */
+export async function vacuumAnalyze(db: RawDb): Promise<number> {
+  const started = performance.now();
+  const conn = await db.connect();
+  try {
+    for (const t of TABLES) await conn.query(`VACUUM (ANALYZE) "${t}"`);
+  } finally {
+    await conn.release();
+  }
+  return (performance.now() - started) / 1000;
+}
+
+export async function countTraces(db: RawDb): Promise<number> {
+  const conn = await db.connect();
+  try {
+    const [row] = await conn.query<{ n: string }>('SELECT count(*)::text AS n FROM "Trace"');
+    return Number(row.n);
+  } finally {
+    await conn.release();
+  }
+}
