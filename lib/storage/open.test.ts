@@ -1,0 +1,72 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from './open';
+import { acquireDataDirLock, DatabaseLockedError } from './pglite';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'crossroads-open-'));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('openDatabase', () => {
+  it('memory:// opens an in-memory PGlite, migrated when asked', async () => {
+    const db = await openDatabase('memory://', { migrateEmbedded: true });
+    expect(db.kind).toBe('pglite');
+    expect(await db.prisma.trace.count()).toBe(0);
+    await db.close();
+  });
+
+  it('no URL creates and migrates the embedded database in its data directory, and reopens it', async () => {
+    const dataDir = path.join(tempDir(), 'pglite');
+    const db = await openDatabase(undefined, { dataDir, migrateEmbedded: true });
+    await db.prisma.trace.create({ data: { id: 'kept', name: 'n', status: 'RUNNING', tags: [], startedAt: new Date() } });
+    await db.close();
+    const again = await openDatabase(undefined, { dataDir, migrateEmbedded: true });
+    expect((await again.prisma.trace.findMany()).map((t) => t.id)).toEqual(['kept']);
+    await again.close();
+  });
+
+  it.runIf(process.env.PG_TEST_URL)('postgres:// opens PostgreSQL through the pg adapter', async () => {
+    const db = await openDatabase(process.env.PG_TEST_URL);
+    expect(db.kind).toBe('postgres');
+    expect(await db.sql.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    await db.close();
+  });
+
+  it('fails clearly for an unreachable PostgreSQL, naming host and port but not the password', async () => {
+    const attempt = openDatabase('postgresql://user:hunter2@127.0.0.1:1/db');
+    await expect(attempt).rejects.toThrow(/Cannot reach PostgreSQL at 127\.0\.0\.1:1/);
+    await expect(attempt).rejects.not.toThrow(/hunter2/);
+  });
+
+  it('fails clearly for an unknown scheme', async () => {
+    await expect(openDatabase('sqlite://file.db')).rejects.toThrow(/Unsupported DATABASE_URL scheme "sqlite:"/);
+  });
+});
+
+describe('the embedded data directory lock', () => {
+  it('a second process cannot open a data directory this process has open', async () => {
+    const dataDir = path.join(tempDir(), 'pglite');
+    const db = await openDatabase(undefined, { dataDir, migrateEmbedded: true });
+    const child = spawnSync('npx', ['tsx', 'lib/testing/open-embedded.ts', dataDir], { encoding: 'utf8' });
+    expect(child.status).not.toBe(0);
+    expect(child.stderr).toMatch(new RegExp(`in use by process ${process.pid}`));
+    await db.close();
+  });
+
+  it('replaces a stale lock left by a dead process and refuses a live owner', () => {
+    const dataDir = path.join(tempDir(), 'pglite');
+    const dead = spawnSync('true').pid!;
+    writeFileSync(`${dataDir}.lock`, String(dead));
+    const release = acquireDataDirLock(dataDir);
+    release();
+    writeFileSync(`${dataDir}.lock`, String(process.ppid));
+    expect(() => acquireDataDirLock(dataDir)).toThrow(DatabaseLockedError);
+  });
+});
