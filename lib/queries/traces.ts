@@ -1,0 +1,165 @@
+// React Query options for traces: one factory per entity (STYLE.md), the browser-side
+// fetchers of /api/traces, and the list's URL state. Safe for client components and
+// for server components that seed the cache: no server module is imported here.
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { RUN_STATUSES, type ListParams, type RunStatus, type TraceDetail, type TraceList } from '@/lib/traces/types';
+
+/** How often lists and traces that are still RUNNING refresh themselves. */
+export const LIVE_REFRESH_MS = 5_000;
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+export const PAGE_SIZE_CHOICES = [10, 20, 50, 100] as const;
+
+/** An HTTP failure of the API, carrying its status and the API's `{error}` message. */
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+}
+
+/** Server errors and network failures may pass; a 4xx will not change on retry. */
+export function isRetryable(error: unknown): boolean {
+  return !(error instanceof ApiError) || error.status >= 500;
+}
+
+async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(url, { signal, headers: { accept: 'application/json' } });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new Error('Could not reach the server. Check your connection and try again.', { cause: err });
+  }
+  if (!res.ok) {
+    let message = `Request failed (HTTP ${res.status})`;
+    try {
+      const body = (await res.json()) as { error?: unknown };
+      if (typeof body.error === 'string' && body.error) message = body.error;
+    } catch {
+      // Not JSON (a proxy's error page): keep the generic message.
+    }
+    throw new ApiError(res.status, message);
+  }
+  return (await res.json()) as T;
+}
+
+// ---------------------------------------------------------------------------
+// List state in the URL
+
+/** The list's URL state, read leniently: what the API would reject is reported, not thrown. */
+export interface ListUrlState {
+  params: ListParams;
+  /** Why the URL's parameters cannot be used as they are (shown to the user). */
+  problem: string | null;
+}
+
+type ReadableParams = Pick<URLSearchParams, 'get'>;
+
+function clean(value: string | null): string | undefined {
+  const v = value?.trim();
+  return v ? v : undefined;
+}
+
+/**
+ * Reads page, limit, status, search and sessionId as the API does (same defaults and
+ * ranges), so that the server's and the browser's cache keys agree.
+ */
+export function readListState(query: ReadableParams): ListUrlState {
+  const problems: string[] = [];
+  const params: ListParams = { page: 1, limit: DEFAULT_PAGE_SIZE };
+
+  const page = clean(query.get('page'));
+  if (page !== undefined) {
+    if (/^\d+$/.test(page) && Number(page) >= 1 && Number.isSafeInteger(Number(page))) params.page = Number(page);
+    else problems.push(`Page “${page}” is not a page number.`);
+  }
+  const limit = clean(query.get('limit'));
+  if (limit !== undefined) {
+    if (/^\d+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_PAGE_SIZE) params.limit = Number(limit);
+    else problems.push(`Page size “${limit}” must be a whole number from 1 to ${MAX_PAGE_SIZE}.`);
+  }
+  const status = clean(query.get('status'));
+  if (status !== undefined) {
+    if ((RUN_STATUSES as readonly string[]).includes(status)) params.status = status as RunStatus;
+    else problems.push(`Status “${status}” is not one of ${RUN_STATUSES.join(', ')}.`);
+  }
+  const search = clean(query.get('search'));
+  if (search !== undefined) params.search = search;
+  const sessionId = clean(query.get('sessionId'));
+  if (sessionId !== undefined) params.sessionId = sessionId;
+
+  return { params, problem: problems.length ? problems.join(' ') : null };
+}
+
+/** The query string for list params, leaving defaults out: `?status=ERROR&page=2`. */
+export function listQueryString(params: ListParams): string {
+  const q = new URLSearchParams();
+  if (params.status) q.set('status', params.status);
+  if (params.search) q.set('search', params.search);
+  if (params.sessionId) q.set('sessionId', params.sessionId);
+  if (params.page !== 1) q.set('page', String(params.page));
+  if (params.limit !== DEFAULT_PAGE_SIZE) q.set('limit', String(params.limit));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+/** The viewer's own URL for a trace. Ids are client-supplied and may hold any character. */
+export function traceHref(id: string): string {
+  return `/traces/${encodeURIComponent(id)}`;
+}
+
+/** The list filtered to one session. */
+export function sessionHref(sessionId: string): string {
+  return `/traces${listQueryString({ page: 1, limit: DEFAULT_PAGE_SIZE, sessionId })}`;
+}
+
+// ---------------------------------------------------------------------------
+// Query options
+
+/** The API request for a list page; every parameter explicit, whatever the API's defaults. */
+export function apiListUrl(params: ListParams): string {
+  const q = new URLSearchParams({ page: String(params.page), limit: String(params.limit) });
+  if (params.status) q.set('status', params.status);
+  if (params.search) q.set('search', params.search);
+  if (params.sessionId) q.set('sessionId', params.sessionId);
+  return `/api/traces?${q.toString()}`;
+}
+
+function listKey(params: ListParams) {
+  // A fixed shape (no undefined members) so that equal params give equal keys.
+  return {
+    page: params.page,
+    limit: params.limit,
+    status: params.status ?? null,
+    search: params.search ?? null,
+    sessionId: params.sessionId ?? null,
+  };
+}
+
+export const traceQueries = {
+  all: () => ['traces'] as const,
+  lists: () => [...traceQueries.all(), 'list'] as const,
+  list: (params: ListParams) =>
+    queryOptions({
+      queryKey: [...traceQueries.lists(), listKey(params)] as const,
+      queryFn: ({ signal }) => getJson<TraceList>(apiListUrl(params), signal),
+      // Paging and filtering keep the rows on screen until the next ones arrive.
+      placeholderData: keepPreviousData,
+      // Poll only while something on the page is still running.
+      refetchInterval: (query) =>
+        query.state.data?.traces.some((t) => t.status === 'RUNNING') ? LIVE_REFRESH_MS : false,
+    }),
+  details: () => [...traceQueries.all(), 'detail'] as const,
+  detail: (id: string) =>
+    queryOptions({
+      queryKey: [...traceQueries.details(), id] as const,
+      queryFn: async ({ signal }) =>
+        (await getJson<{ trace: TraceDetail }>(`/api/traces/${encodeURIComponent(id)}`, signal)).trace,
+      refetchInterval: (query) => (query.state.data?.status === 'RUNNING' ? LIVE_REFRESH_MS : false),
+    }),
+};
