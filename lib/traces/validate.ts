@@ -87,7 +87,6 @@ function isObject(value: unknown): value is Obj {
 
 // Control characters are refused in ids: they cannot be addressed in a URL path
 // (GET /api/traces/{id} treats such an id as invalid).
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 export function isValidId(id: unknown): id is string {
@@ -203,7 +202,6 @@ function optionalNumber(obj: Obj, field: string, path: string): number | null {
 
 // PostgreSQL text and jsonb cannot hold U+0000, and jsonb refuses unpaired UTF-16
 // surrogates; refuse them here with the field's name instead of a storage error.
-// eslint-disable-next-line no-control-regex
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function checkText(value: string, path: string): void {
