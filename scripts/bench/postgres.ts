@@ -33,6 +33,8 @@ export interface ClusterOptions {
   pgBin?: string;
   sharedBuffers?: string;
   fsync?: boolean;
+  /** More server settings (diagnostics: pg_stat_statements, auto_explain). */
+  extra?: Record<string, string>;
   log?: (msg: string) => void;
 }
 
@@ -63,6 +65,7 @@ export async function startPostgres(options: ClusterOptions = {}): Promise<PgClu
     shared_buffers: options.sharedBuffers ?? '256MB',
     max_connections: '200',
     // PostgreSQL defaults besides these; a small machine would not tune them either.
+    ...options.extra,
   };
   const stop = () => {
     spawnSync(asRoot ? 'runuser' : path.join(pgBin, 'pg_ctl'), [

@@ -1,0 +1,467 @@
+// npm run bench -- [--db pglite|postgres|both] [--scale tiny|small|full] [--traces 100000,1000000]
+//                  [--build] [--json FILE] [--only ingest,raw,list,detail,soap,mixed] [--seed N]
+//                  [--read-clients N] [--diagnose]
+// Starts the production build (its own dist dir, .next-bench) on a fresh database,
+// drives the real HTTP endpoints and prints latency percentiles and throughput per
+// scenario. See docs/benchmarks.md.
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { FULL_SHAPE, LIST_SEED_SHAPE } from './bench/generate';
+import { HttpClient } from './bench/http';
+import { openPgliteRaw, openPostgresRaw, type RawDb } from './bench/database';
+import { freePort, startPostgres, type PgCluster } from './bench/postgres';
+import { markdownTable, resultsTable, verdictTable, verdicts, writeJson, type RunMeta } from './bench/report';
+import {
+  DETAIL_INDEX_BASE,
+  detailScenario,
+  detailTraceId,
+  ingestScenario,
+  ingestTemplates,
+  listCases,
+  listScenario,
+  mixedScenario,
+  rawIngest,
+  soapQueryScenario,
+  soapReadScenario,
+  type Bounds,
+  type Ctx,
+  type Group,
+  type PgDiagnostics,
+  type RawMode,
+  type ScenarioResult,
+} from './bench/scenarios';
+import { countTraces, seedTraces, vacuumAnalyze } from './bench/seed';
+import { build, buildExists, startServer, type RunningServer } from './bench/server';
+
+// ---------- configuration ----------
+
+interface Scale {
+  listSizes: number[];
+  batches: number[];
+  clients: number[];
+  ingest: Bounds;
+  raw: Bounds;
+  read: Bounds;
+  detail: Bounds;
+  mixed: Bounds;
+}
+
+const SCALES: Record<string, Scale> = {
+  // For developing the bench itself.
+  tiny: {
+    listSizes: [1_000],
+    batches: [1, 10, 100],
+    clients: [1, 4],
+    ingest: { maxRequests: 200, maxMs: 3_000 },
+    raw: { maxRequests: 200, maxMs: 3_000 },
+    read: { maxRequests: 300, maxMs: 2_000 },
+    detail: { maxRequests: 50, maxMs: 3_000 },
+    mixed: { maxRequests: 200, maxMs: 4_000 },
+  },
+  // The default: every scenario, lists at 100k traces. ~12 minutes for both databases.
+  small: {
+    listSizes: [100_000],
+    batches: [1, 10, 100],
+    clients: [1, 4, 16],
+    ingest: { maxRequests: 5_000, maxMs: 8_000 },
+    raw: { maxRequests: 5_000, maxMs: 6_000 },
+    read: { maxRequests: 3_000, maxMs: 5_000 },
+    detail: { maxRequests: 500, maxMs: 8_000 },
+    mixed: { maxRequests: 5_000, maxMs: 15_000 },
+  },
+  // The issue's full run: lists at 100k and 1M traces, longer windows.
+  full: {
+    listSizes: [100_000, 1_000_000],
+    batches: [1, 10, 100],
+    clients: [1, 4, 16],
+    ingest: { maxRequests: 10_000, maxMs: 15_000 },
+    raw: { maxRequests: 10_000, maxMs: 10_000 },
+    read: { maxRequests: 5_000, maxMs: 10_000 },
+    detail: { maxRequests: 1_000, maxMs: 15_000 },
+    mixed: { maxRequests: 10_000, maxMs: 30_000 },
+  },
+};
+
+const GROUPS: Group[] = ['ingest', 'raw', 'list', 'detail', 'soap', 'mixed'];
+const DETAIL_SPANS = [50, 1_000, 10_000];
+const API_KEY = 'bench-key-0123456789';
+
+interface Options {
+  dbs: ('pglite' | 'postgres')[];
+  scaleName: string;
+  scale: Scale;
+  build: boolean;
+  json?: string;
+  only: Set<Group>;
+  seed: number;
+  readClients: number;
+  diagnose: boolean;
+  distDir: string;
+}
+
+function usage(msg?: string): never {
+  if (msg) console.error(`bench: ${msg}`);
+  console.error(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 3).join('\n').replace(/^\/\/ ?/gm, ''));
+  process.exit(2);
+}
+
+function parseArgs(argv: string[]): Options {
+  const args = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith('--')) usage(`unexpected argument ${a}`);
+    const [k, inline] = a.slice(2).split('=', 2);
+    if (['build', 'diagnose', 'help'].includes(k)) args.set(k, 'true');
+    else {
+      const v = inline ?? argv[++i];
+      if (v === undefined) usage(`--${k} needs a value`);
+      args.set(k, v);
+    }
+  }
+  if (args.has('help')) usage();
+  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'dist-dir']);
+  for (const k of args.keys()) if (!known.has(k)) usage(`unknown option --${k}`);
+
+  const db = args.get('db') ?? 'both';
+  if (!['pglite', 'postgres', 'both'].includes(db)) usage('--db is pglite, postgres or both');
+  const scaleName = args.get('scale') ?? 'small';
+  if (!SCALES[scaleName]) usage(`--scale is one of ${Object.keys(SCALES).join(', ')}`);
+  const scale = { ...SCALES[scaleName] };
+  if (args.has('traces')) {
+    scale.listSizes = args
+      .get('traces')!
+      .split(',')
+      .map((s) => Number(s.trim().replace(/_/g, '')));
+    if (scale.listSizes.some((n) => !Number.isInteger(n) || n < 1 || n > 10_000_000)) usage('--traces takes integers 1..10000000');
+    scale.listSizes.sort((a, b) => a - b);
+  }
+  const only = new Set((args.get('only') ?? GROUPS.join(',')).split(',').map((s) => s.trim()) as Group[]);
+  for (const g of only) if (!GROUPS.includes(g)) usage(`--only takes ${GROUPS.join(',')}`);
+  const readClients = Number(args.get('read-clients') ?? 4);
+  if (!Number.isInteger(readClients) || readClients < 1 || readClients > 64) usage('--read-clients is 1..64');
+  const seed = Number(args.get('seed') ?? 42);
+  if (!Number.isInteger(seed)) usage('--seed is an integer');
+  return {
+    dbs: db === 'both' ? ['postgres', 'pglite'] : [db as 'pglite' | 'postgres'],
+    scaleName,
+    scale,
+    build: args.has('build'),
+    json: args.get('json'),
+    only,
+    seed,
+    readClients,
+    diagnose: args.has('diagnose'),
+    distDir: args.get('dist-dir') ?? '.next-bench',
+  };
+}
+
+// ---------- helpers ----------
+
+const t0 = performance.now();
+function log(msg: string): void {
+  const s = ((performance.now() - t0) / 1000).toFixed(0).padStart(4);
+  console.log(`[${s}s] ${msg}`);
+}
+
+function gitCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function pgDiagnostics(cluster: PgCluster): Promise<PgDiagnostics & { close(): Promise<void> }> {
+  const admin = new pg.Client({ connectionString: cluster.adminUrl });
+  await admin.connect();
+  await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  return {
+    async reset() {
+      await admin.query('SELECT pg_stat_statements_reset()');
+    },
+    async top(n) {
+      const { rows } = await admin.query(
+        `SELECT query, calls::int, mean_exec_time AS mean, total_exec_time AS total
+           FROM pg_stat_statements
+          WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'crossroads')
+          ORDER BY total_exec_time DESC LIMIT $1`,
+        [n],
+      );
+      return rows.map((r) => ({
+        query: String(r.query).replace(/\s+/g, ' ').slice(0, 400),
+        calls: r.calls,
+        meanMs: Number(r.mean),
+        totalMs: Number(r.total),
+      }));
+    },
+    close: () => admin.end(),
+  };
+}
+
+// ---------- one database ----------
+
+async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: RunMeta, logDir: string): Promise<ScenarioResult[]> {
+  const results: ScenarioResult[] = [];
+  const { scale, seed, only } = opts;
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const serverLog = createWriteStream(path.join(logDir, `server-${kind}.log`));
+  cleanups.push(() => new Promise<void>((r) => serverLog.end(r)));
+  const seedStep = (step: string, r: { traces: number; records: number; seconds: number }) => {
+    meta.seeding.push({ db: kind, step, ...r });
+    log(`seed (${step}): ${r.traces} traces, ${r.records} records in ${r.seconds.toFixed(1)} s`);
+  };
+
+  try {
+    // ----- storage -----
+    let cluster: PgCluster | undefined;
+    let dataDir: string | undefined;
+    let raw: RawDb | undefined;
+    let diag: (PgDiagnostics & { close(): Promise<void> }) | undefined;
+    if (kind === 'postgres') {
+      const extra: Record<string, string> = { shared_preload_libraries: opts.diagnose ? 'pg_stat_statements,auto_explain' : 'pg_stat_statements' };
+      if (opts.diagnose) {
+        Object.assign(extra, {
+          'auto_explain.log_min_duration': '40ms',
+          'auto_explain.log_analyze': 'on',
+          'auto_explain.log_buffers': 'on',
+          'auto_explain.log_nested_statements': 'on',
+        });
+      }
+      cluster = await startPostgres({ extra, log });
+      const c = cluster;
+      cleanups.push(() => {
+        if (opts.diagnose) {
+          try {
+            execFileSync('cp', [path.join(c.dir, 'log'), path.join(logDir, 'postgres.log')]);
+          } catch {
+            // diagnostics only
+          }
+        }
+        c.stop();
+      });
+      meta.postgresSettings = cluster.settings;
+      raw = await openPostgresRaw(cluster.url, { migrate: true });
+      diag = await pgDiagnostics(cluster);
+      cleanups.push(() => diag?.close());
+    } else {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'crossroads-bench-pglite.'));
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      dataDir = path.join(dir, 'data');
+      raw = await openPgliteRaw(dataDir);
+      log(`PGlite data dir ${dataDir}`);
+    }
+    cleanups.push(() => raw?.close());
+
+    // ----- seed: the traces the detail and SOAP read scenarios fetch -----
+    for (const spans of DETAIL_SPANS) {
+      const r = await seedTraces(raw, {
+        seed: seed + 2,
+        from: DETAIL_INDEX_BASE + spans,
+        to: DETAIL_INDEX_BASE + spans + 1,
+        shape: { ...FULL_SHAPE, spans },
+        population: 1_000_000,
+        idFor: () => detailTraceId(seed, spans),
+        chunk: 1,
+      });
+      seedStep(`detail trace, ${spans} spans`, r);
+    }
+
+    log('generating ingest batches');
+    const templates = new Map(scale.batches.map((b) => [b, ingestTemplates(seed + 1, b)]));
+    const rawModes: RawMode[] = ['copy', 'insert'];
+    const rawResults: ScenarioResult[] = [];
+
+    // PGlite: the server owns the data dir, so the raw baseline runs before it starts,
+    // in this process, on its single connection.
+    if (kind === 'pglite' && only.has('raw') && only.has('ingest')) {
+      log('raw baseline (PGlite in process, one connection)');
+      for (const batch of scale.batches) {
+        for (const mode of rawModes) rawResults.push(await rawIngest(raw, kind, seed, mode, templates.get(batch)!, 1, scale.raw, log));
+      }
+      results.push(...rawResults);
+    }
+
+    const port = await freePort();
+    const env: Record<string, string> = {
+      API_KEYS: API_KEY,
+      // A 100-trace batch of the issue's shape is ~9 MB of JSON.
+      MAX_BODY_BYTES: String(64 * 2 ** 20),
+      ...(kind === 'postgres' ? { DATABASE_URL: cluster!.url } : { DATABASE_URL: '', PGLITE_DATA_DIR: dataDir! }),
+    };
+    let server: RunningServer | undefined;
+    const start = async () => {
+      if (kind === 'pglite') {
+        await raw?.close();
+        raw = undefined;
+      }
+      server = await startServer({ distDir: opts.distDir, port, env, log, logFile: serverLog });
+      return server;
+    };
+    const stop = async () => {
+      await server?.stop();
+      server = undefined;
+      if (kind === 'pglite') raw = await openPgliteRaw(dataDir!);
+    };
+    cleanups.push(async () => {
+      await server?.stop();
+    });
+
+    await start();
+    const http = new HttpClient(server!.baseUrl, 64);
+    cleanups.push(() => http.close());
+    const ctx: Ctx = { db: kind, seed, http, server: server!, apiKey: API_KEY, log, diag };
+    const refreshCtx = () => {
+      ctx.server = server!;
+    };
+
+    // ----- ingest, and the raw baseline on the same PostgreSQL right after each -----
+    if (only.has('ingest')) {
+      log('ingest through POST /api/traces');
+      for (const batch of scale.batches) {
+        for (const clients of scale.clients) {
+          const api = await ingestScenario(ctx, templates.get(batch)!, clients, scale.ingest);
+          results.push(api);
+          if (kind === 'postgres' && only.has('raw')) {
+            for (const mode of rawModes) {
+              const r = await rawIngest(raw!, kind, seed, mode, templates.get(batch)!, clients, scale.raw, log);
+              rawResults.push(r);
+              results.push(r);
+            }
+          }
+          const baselines = rawResults.filter((r) => r.batch === batch && (kind === 'pglite' || r.clients === clients));
+          const best = Math.max(0, ...baselines.map((r) => r.summary.recordsPerSecond ?? 0));
+          if (best > 0 && api.summary.recordsPerSecond !== undefined) api.vsRaw = api.summary.recordsPerSecond / best;
+        }
+      }
+    }
+
+    // ----- list at each size: seed up to it (labelled), then measure -----
+    const needsLists = only.has('list') || only.has('soap') || only.has('mixed') || only.has('detail');
+    const sizes = needsLists ? scale.listSizes : [];
+    let seeded = 0;
+    for (const [i, size] of sizes.entries()) {
+      if (kind === 'pglite') await stop();
+      const r = await seedTraces(raw!, {
+        seed,
+        from: seeded,
+        to: size,
+        shape: LIST_SEED_SHAPE,
+        population: Math.max(...scale.listSizes),
+        onProgress: (done, total) => {
+          if (done && done % 100_000 === 0) log(`  seeding ${done}/${total}`);
+        },
+      });
+      seeded = size;
+      seedStep(`list traces up to ${size}`, r);
+      const vac = await vacuumAnalyze(raw!);
+      seedStep('VACUUM ANALYZE', { traces: 0, records: 0, seconds: vac });
+      ctx.storedTraces = await countTraces(raw!);
+      if (kind === 'pglite') {
+        await start();
+        refreshCtx();
+      }
+      if (only.has('list')) {
+        log(`list at ${ctx.storedTraces} stored traces`);
+        for (const c of listCases(seed, size)) results.push(await listScenario(ctx, c, opts.readClients, scale.read));
+      }
+      if (i < sizes.length - 1) continue;
+
+      // ----- at the largest size: detail, SOAP, mixed -----
+      if (only.has('detail')) {
+        log('detail: GET /api/traces/{id}');
+        for (const spans of DETAIL_SPANS) results.push(await detailScenario(ctx, spans, opts.readClients, scale.detail));
+      }
+      if (only.has('soap')) {
+        log('SOAP: POST /api/soap');
+        results.push(await soapReadScenario(ctx, 50, opts.readClients, scale.read));
+        results.push(await soapQueryScenario(ctx, 100, opts.readClients, scale.read));
+      }
+      if (only.has('mixed')) {
+        log('mixed: ingest batches of 10 (2 clients) while listing (2 clients)');
+        results.push(...(await mixedScenario(ctx, templates.get(10) ?? ingestTemplates(seed + 1, 10), 2, 2, scale.mixed)));
+      }
+    }
+    const lifetime = server ? (server as RunningServer).lifetimePeakRss() : 0;
+    log(`${kind}: server RSS peak over its last start ${(lifetime / 2 ** 20).toFixed(0)} MB`);
+  } finally {
+    for (const c of cleanups.reverse()) {
+      try {
+        await c();
+      } catch (err) {
+        console.error(`cleanup: ${(err as Error).message}`);
+      }
+    }
+  }
+  return results;
+}
+
+// ---------- main ----------
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const meta: RunMeta = {
+    startedAt: new Date().toISOString(),
+    gitCommit: gitCommit(),
+    cores: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    scale: `${opts.scaleName} (lists at ${opts.scale.listSizes.join(', ')})`,
+    seed: opts.seed,
+    readClients: opts.readClients,
+    seeding: [],
+  };
+  log(`crossroads bench: ${opts.dbs.join(' + ')}, scale ${meta.scale}, ${meta.cores} cores (${meta.cpuModel}), load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+
+  if (opts.build || !buildExists(opts.distDir)) build(opts.distDir, log);
+  else log(`using the existing build in ${opts.distDir} (--build to rebuild)`);
+
+  const logDir = path.join(process.cwd(), 'bench-results', `run-${meta.startedAt.replace(/[:.]/g, '-')}`);
+  mkdirSync(logDir, { recursive: true });
+  const results: ScenarioResult[] = [];
+  for (const db of opts.dbs) {
+    log(`===== ${db} =====`);
+    results.push(...(await runDatabase(db, opts, meta, logDir)));
+  }
+  meta.finishedAt = new Date().toISOString();
+  meta.durationSeconds = Math.round((performance.now() - t0) / 1000);
+
+  console.log('');
+  console.log(`Machine: ${meta.cores} cores, ${meta.cpuModel}, ${meta.memoryGb} GiB; Node ${meta.node}; commit ${meta.gitCommit}; scale ${meta.scale}; read clients ${meta.readClients}`);
+  if (meta.postgresSettings) console.log(`PostgreSQL 15: ${Object.entries(meta.postgresSettings).map(([k, v]) => `${k}=${v}`).join(', ')}`);
+  console.log('');
+  console.log(resultsTable(results));
+  console.log('');
+  console.log('Seeding (straight into the tables, not API figures):');
+  console.log(
+    markdownTable(
+      ['db', 'step', 'traces', 'records', 'seconds'],
+      meta.seeding.map((s) => [s.db, s.step, String(s.traces), String(s.records), s.seconds.toFixed(1)]),
+    ),
+  );
+  console.log('');
+  console.log('Targets:');
+  console.log(verdictTable(verdicts(results)));
+  const slow = results.filter((r) => r.topStatements?.length);
+  if (slow.length) {
+    const file = path.join(logDir, 'statements.txt');
+    const text = slow
+      .map((r) => `## ${r.db} ${r.group}: ${r.name} (c=${r.clients})\n${r.topStatements!.map((s) => `  ${s.calls} calls, mean ${s.meanMs.toFixed(2)} ms, total ${s.totalMs.toFixed(0)} ms: ${s.query}`).join('\n')}`)
+      .join('\n\n');
+    (await import('node:fs')).writeFileSync(file, text + '\n');
+    console.log(`\nTop SQL statements per scenario (pg_stat_statements): ${path.relative(process.cwd(), file)}`);
+  }
+  console.log(`Server logs: ${path.relative(process.cwd(), logDir)}/; total ${meta.durationSeconds} s`);
+  if (opts.json) {
+    writeJson(opts.json, meta, results);
+    console.log(`JSON written to ${opts.json}`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
