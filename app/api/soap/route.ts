@@ -1,0 +1,31 @@
+// GET /api/soap?wsdl - the WSDL; POST /api/soap - SOAP 1.1 envelopes (lib/soap)
+import { getDb } from '@/lib/db';
+import { getLimits } from '@/lib/env';
+import { isAppError } from '@/lib/errors';
+import { readBodyText } from '@/lib/http/body';
+import { SoapFault, faultResponse, type SoapHttpResponse } from '@/lib/soap/fault';
+import { handleSoapPost, wantsWsdl, wsdlResponse } from '@/lib/soap/service';
+
+export const dynamic = 'force-dynamic';
+export const runtime = 'nodejs';
+
+const send = (r: SoapHttpResponse) => new Response(r.body, { status: r.status, headers: r.headers });
+
+export async function GET(req: Request): Promise<Response> {
+  if (wantsWsdl(req.url)) return send(wsdlResponse(req.url, req.headers));
+  return new Response('SOAP 1.1 endpoint. The WSDL is at ?wsdl\n', {
+    status: 200,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+  });
+}
+
+export async function POST(req: Request): Promise<Response> {
+  let body: string;
+  try {
+    body = await readBodyText(req, getLimits().maxBodyBytes);
+  } catch (err) {
+    if (isAppError(err) && err.code === 'PAYLOAD_TOO_LARGE') return send(faultResponse(new SoapFault('Client', err.message)));
+    throw err;
+  }
+  return send(await handleSoapPost({ getDb, limits: getLimits }, body, req.headers));
+}

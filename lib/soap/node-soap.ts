@@ -1,0 +1,63 @@
+// node-soap parses the (already checked) envelope against our WSDL and dispatches it to
+// a method; the method only captures the operation and node-soap's raw arguments, which
+// args.ts then normalises. node-soap's own response is discarded: it is not valid
+// rpc/encoded (see response.ts). One server per process; it holds no request state.
+import { listen, type Server } from 'soap';
+import { OPERATIONS, PORT_TYPE, SERVICE_NAME, type OperationName } from './namespaces';
+import { buildWsdl } from './wsdl';
+
+export interface DispatchedCall {
+  operation: OperationName;
+  args: unknown;
+}
+
+// Keyed by the headers object of each processRequest call: node-soap hands that same
+// object to the method as req.headers, which ties a capture to its request.
+const captured = new WeakMap<object, DispatchedCall>();
+
+function capture(operation: OperationName) {
+  return (args: unknown, _callback: unknown, _headers: unknown, req: { headers: object }) => {
+    captured.set(req.headers, { operation, args });
+    return {};
+  };
+}
+
+const ENDPOINT_PATH = '/api/soap';
+
+function createServer(): Promise<Server> {
+  const methods = Object.fromEntries(
+    (Object.keys(OPERATIONS) as OperationName[]).map((op) => [op, capture(op)]),
+  );
+  return new Promise((resolve, reject) => {
+    listen(null, {
+      path: ENDPOINT_PATH,
+      services: { [SERVICE_NAME]: { [PORT_TYPE]: methods } },
+      xml: buildWsdl(`http://localhost${ENDPOINT_PATH}`),
+      // nil parts arrive as null instead of vanishing.
+      handleNilAsNull: true,
+      suppressStack: true,
+      callback: (err: unknown, server: Server) => (err ? reject(err) : resolve(server)),
+    });
+  });
+}
+
+const globalForSoap = globalThis as unknown as { crossroadsSoapServer?: Promise<Server> };
+
+function getServer(): Promise<Server> {
+  globalForSoap.crossroadsSoapServer ??= createServer();
+  return globalForSoap.crossroadsSoapServer;
+}
+
+/** Runs xml through node-soap and returns what it dispatched; throws when it dispatched nothing. */
+export async function dispatchWithNodeSoap(xml: string): Promise<DispatchedCall> {
+  const server = await getServer();
+  // No SOAPAction is passed on: a non-empty one that matches no WSDL action crashes
+  // node-soap's method lookup, and the operation is known from the body anyway.
+  const headers = { 'content-type': 'text/xml; charset=utf-8' };
+  const response = await server.processRequest(xml, { url: ENDPOINT_PATH, method: 'POST', headers });
+  const call = captured.get(headers);
+  if (!call) {
+    throw new Error(`node-soap dispatched no call (HTTP ${response.statusCode}): ${response.body.slice(0, 300)}`);
+  }
+  return call;
+}

@@ -1,0 +1,73 @@
+// SPAN, DECISION and EVENT: one child by traceId + id, or one trace's children filtered.
+import {
+  getDecisionPointOrThrow,
+  getEventOrThrow,
+  getSpanOrThrow,
+  queryDecisionPoints,
+  queryEvents,
+  querySpans,
+} from '@/lib/traces/children';
+import { resultElement } from '../codec';
+import { DECISION_FIELDS, EVENT_FIELDS, SPAN_FIELDS, recordFields, type FieldDef } from '../fields';
+import type { KeySpec, ObjectContext, Payload, PublicObject } from '../registry';
+import { description } from './describe';
+
+const opt = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
+
+function childObject<R extends object>(
+  name: string,
+  fields: FieldDef[],
+  filters: KeySpec,
+  read: (ctx: ObjectContext, traceId: string, id: string) => Promise<R>,
+  query: (ctx: ObjectContext, f: Record<string, string>, limit: number) => Promise<R[]>,
+): PublicObject {
+  return {
+    name,
+    keys: { names: ['traceId', 'id'], required: ['traceId', 'id'] },
+    filters,
+    describe() {
+      return description(name, [{ tag: 'GRP', name, fields }], filters);
+    },
+    async read(ctx, keys): Promise<Payload> {
+      const record = await read(ctx, keys.traceId, keys.id);
+      ctx.meter.recordsRead += 1;
+      return { xml: resultElement([{ kind: 'GRP', id: name, fields: recordFields(fields, record) }]), json: record };
+    },
+    async query(ctx, f, listSize): Promise<Payload> {
+      const records = await query(ctx, f, listSize);
+      ctx.meter.recordsRead += records.length;
+      return {
+        xml: resultElement(records.map((r, i) => ({ kind: 'LIN', num: i + 1, fields: recordFields(fields, r) }))),
+        json: records,
+      };
+    },
+  };
+}
+
+export const spanObject = childObject(
+  'SPAN',
+  SPAN_FIELDS,
+  { names: ['traceId', 'type', 'status', 'parentSpanId'], required: ['traceId'] },
+  (ctx, traceId, id) => ctx.withDb((db) => getSpanOrThrow(db, traceId, id)),
+  (ctx, f, limit) =>
+    ctx.withDb((db) =>
+      querySpans(db, { traceId: f.traceId, type: opt(f.type), status: opt(f.status), parentSpanId: opt(f.parentSpanId), limit }),
+    ),
+);
+
+export const decisionObject = childObject(
+  'DECISION',
+  DECISION_FIELDS,
+  { names: ['traceId', 'type'], required: ['traceId'] },
+  (ctx, traceId, id) => ctx.withDb((db) => getDecisionPointOrThrow(db, traceId, id)),
+  (ctx, f, limit) => ctx.withDb((db) => queryDecisionPoints(db, { traceId: f.traceId, type: opt(f.type), limit })),
+);
+
+export const eventObject = childObject(
+  'EVENT',
+  EVENT_FIELDS,
+  { names: ['traceId', 'type', 'spanId'], required: ['traceId'] },
+  (ctx, traceId, id) => ctx.withDb((db) => getEventOrThrow(db, traceId, id)),
+  (ctx, f, limit) =>
+    ctx.withDb((db) => queryEvents(db, { traceId: f.traceId, type: opt(f.type), spanId: opt(f.spanId), limit })),
+);

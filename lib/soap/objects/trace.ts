@@ -1,0 +1,128 @@
+// TRACE: read by id, query with the JSON list's filters, save like POST /api/traces.
+import { AppError } from '@/lib/errors';
+import { getTraceOrThrow } from '@/lib/traces/detail';
+import { ingestTraces } from '@/lib/traces/ingest';
+import { listTraces, parseListParams } from '@/lib/traces/list';
+import type { TraceDetail } from '@/lib/traces/types';
+import { validateIngestBody } from '@/lib/traces/validate';
+import { readParamXml, resultElement, type ParamDoc, type ResultNode } from '../codec';
+import {
+  DECISION_FIELDS,
+  EVENT_FIELDS,
+  SPAN_FIELDS,
+  TRACE_COUNT_FIELDS,
+  TRACE_FIELDS,
+  paramObject,
+  recordFields,
+} from '../fields';
+import type { ObjectContext, Payload, PublicObject } from '../registry';
+import { description } from './describe';
+
+// TAB ids of the children, with the JSON API's array names.
+const TABS = [
+  { id: 'DECISIONPOINTS', key: 'decisionPoints', fields: DECISION_FIELDS },
+  { id: 'SPANS', key: 'spans', fields: SPAN_FIELDS },
+  { id: 'EVENTS', key: 'events', fields: EVENT_FIELDS },
+] as const;
+
+export function traceNodes(trace: TraceDetail): ResultNode[] {
+  return [
+    { kind: 'GRP', id: 'TRACE', fields: recordFields(TRACE_FIELDS, trace) },
+    ...TABS.map(
+      (tab): ResultNode => ({
+        kind: 'TAB',
+        id: tab.id,
+        lines: trace[tab.key].map((child, i) => ({ kind: 'LIN', num: i + 1, fields: recordFields(tab.fields, child) })),
+      }),
+    ),
+  ];
+}
+
+function tracePayload(trace: TraceDetail): Payload {
+  return { xml: resultElement(traceNodes(trace)), json: trace };
+}
+
+function countRecords(trace: TraceDetail): number {
+  return 1 + trace.decisionPoints.length + trace.spans.length + trace.events.length;
+}
+
+/** A PARAM document as the JSON API's trace object; the domain validator judges it. */
+export function paramToTrace(doc: ParamDoc, warn: (m: string) => void): Record<string, unknown> {
+  const fields = doc.groups.get('TRACE') ?? doc.fields;
+  const trace: Record<string, unknown> = { tags: [], ...paramObject(TRACE_FIELDS, fields, 'TRACE', warn) };
+  for (const tab of TABS) {
+    const lines = doc.tabs.get(tab.id) ?? [];
+    trace[tab.key] = lines.map((line, i) => paramObject(tab.fields, line, `${tab.id}[${i + 1}]`, warn));
+  }
+  for (const id of doc.tabs.keys()) {
+    if (!TABS.some((t) => t.id === id)) warn(`Unknown TAB "${id}" ignored`);
+  }
+  return trace;
+}
+
+function parseObject(objectXml: string, warn: (m: string) => void): unknown {
+  const text = objectXml.trim();
+  if (text === '') throw new AppError('VALIDATION', 'objectXml is empty: send a <PARAM> document or a JSON trace');
+  if (text.startsWith('{')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new AppError('VALIDATION', 'objectXml starts with "{" but is not valid JSON');
+    }
+  }
+  return paramToTrace(readParamXml(text, 'objectXml'), warn);
+}
+
+export const traceObject: PublicObject = {
+  name: 'TRACE',
+  keys: { names: ['id'], required: ['id'] },
+  filters: { names: ['status', 'sessionId', 'search', 'tag'], required: [] },
+
+  describe() {
+    return description(
+      'TRACE',
+      [
+        { tag: 'GRP', name: 'TRACE', fields: TRACE_FIELDS },
+        ...TABS.map((t) => ({ tag: 'TAB' as const, name: t.id, fields: t.fields })),
+      ],
+      this.filters,
+    );
+  },
+
+  async read(ctx, keys) {
+    const trace = await ctx.withDb((db) => getTraceOrThrow(db, keys.id));
+    ctx.meter.recordsRead += countRecords(trace);
+    return tracePayload(trace);
+  },
+
+  async query(ctx, filters, listSize) {
+    // The JSON list's own parameter rules (status must be a known value, ...).
+    const query = new URLSearchParams();
+    for (const name of ['status', 'sessionId', 'search'] as const) {
+      if (filters[name] !== undefined && filters[name] !== '') query.set(name, filters[name]);
+    }
+    const params = parseListParams(query);
+    const tag = filters.tag !== undefined && filters.tag !== '' ? filters.tag : undefined;
+    const list = await ctx.withDb((db) => listTraces(db, { ...params, page: 1, limit: listSize, tag }));
+    ctx.meter.recordsRead += list.traces.length;
+    const rows = list.traces.map(({ _count, ...trace }) => ({
+      ...trace,
+      decisionPointCount: _count.decisionPoints,
+      spanCount: _count.spans,
+      eventCount: _count.events,
+    }));
+    const defs = [...TRACE_FIELDS, ...TRACE_COUNT_FIELDS];
+    return {
+      xml: resultElement(rows.map((row, i) => ({ kind: 'LIN', num: i + 1, fields: recordFields(defs, row) }))),
+      json: rows,
+    };
+  },
+
+  async save(ctx: ObjectContext, objectXml: string) {
+    const raw = parseObject(objectXml, (m) => ctx.warn(m));
+    const [trace] = validateIngestBody({ traces: [raw] }, ctx.limits);
+    await ctx.withDb((db) => ingestTraces(db, [trace]));
+    ctx.meter.recordsWritten += 1 + trace.decisionPoints.length + trace.spans.length + trace.events.length;
+    return this.read!(ctx, { id: trace.id });
+  },
+};

@@ -1,0 +1,92 @@
+// Runs one normalised call: credentials, requestConfig, the public name's operation,
+// the result as XML or JSON, technical infos, one log line. Business failures come
+// back as status 0 through toSoapResult; anything unexpected propagates (Server fault).
+import type { Db } from '@/lib/db';
+import type { Limits } from '@/lib/env';
+import { AppError } from '@/lib/errors';
+import type { SoapCall } from './args';
+import { readParamXml, writeDocument } from './codec';
+import { authenticate, logSafe } from './credentials';
+import type { Meter } from './meter';
+import { checkKeys, describeAll, findObject, type ObjectContext, type Payload, type PublicObject } from './registry';
+import { parseRequestConfig, type RequestConfig } from './request-config';
+import { MESSAGE_TYPE, failure, toSoapResult, type SoapMessage, type SoapResult } from './result';
+
+export interface ServiceDeps {
+  getDb(): Promise<Db>;
+  limits(): Limits;
+}
+
+export const MAX_LIST_SIZE = 1000;
+
+function unsupported(o: PublicObject, operation: string): never {
+  throw new AppError('VALIDATION', `Operation ${operation} is not available for ${o.name}`);
+}
+
+async function dispatch(ctx: ObjectContext, call: SoapCall): Promise<Payload> {
+  if (call.operation === 'getDescription') {
+    return call.publicName === '' ? describeAll() : findObject(call.publicName).describe();
+  }
+  const o = findObject(call.publicName);
+  switch (call.operation) {
+    case 'read':
+      if (!o.read || !o.keys) return unsupported(o, 'read');
+      return o.read(ctx, checkKeys(o.name, call.objectKeys, o.keys, 'key'));
+    case 'query': {
+      if (!o.query || !o.filters) return unsupported(o, 'query');
+      const filters = checkKeys(o.name, call.objectKeys, o.filters, 'filter');
+      if (call.listSize < 1) {
+        throw new AppError('VALIDATION', `listSize must be between 1 and ${MAX_LIST_SIZE}, got ${call.listSize}`);
+      }
+      let listSize = call.listSize;
+      if (listSize > MAX_LIST_SIZE) {
+        ctx.warn(`listSize ${listSize} is above the maximum of ${MAX_LIST_SIZE}; at most ${MAX_LIST_SIZE} rows are returned`);
+        listSize = MAX_LIST_SIZE;
+      }
+      return o.query(ctx, filters, listSize);
+    }
+    case 'save':
+      if (!o.save) return unsupported(o, 'save');
+      return o.save(ctx, call.objectXml);
+    case 'run': {
+      if (!o.run) return unsupported(o, 'run');
+      return o.run(ctx, readParamXml(call.inputXml, 'inputXml').fields);
+    }
+  }
+}
+
+function render(payload: Payload, config: RequestConfig): string {
+  if (config.json) return JSON.stringify(payload.json, null, config.beautify ? 2 : undefined);
+  return writeDocument(payload.xml, config.beautify);
+}
+
+export async function executeCall(deps: ServiceDeps, call: SoapCall, headers: Headers, meter: Meter): Promise<SoapResult> {
+  const config = parseRequestConfig(call.callContext.requestConfig);
+  const warnings: SoapMessage[] = [];
+  const caller = authenticate(call.callContext, headers);
+
+  let result: SoapResult;
+  if (!caller) {
+    result = failure('Authentication failed');
+  } else {
+    const ctx: ObjectContext = {
+      meter,
+      limits: deps.limits(),
+      warn: (message) => warnings.push({ type: MESSAGE_TYPE.warning, message }),
+      withDb: (step) => meter.db(async () => step(await deps.getDb())),
+    };
+    try {
+      const payload = await dispatch(ctx, call);
+      result = { status: 1, resultXml: render(payload, config), messages: warnings, technicalInfos: [] };
+    } catch (err) {
+      result = toSoapResult(err, warnings);
+    }
+  }
+  result.technicalInfos = meter.infos(config.trace);
+
+  console.info(
+    `[soap] ${call.operation} ${logSafe(call.publicName) || '-'} user=${caller ? logSafe(caller.user) : logSafe(call.callContext.codeUser) || '-'}` +
+      ` status=${result.status}${caller ? '' : ' (authentication failed)'} ${result.technicalInfos[0].message}ms`,
+  );
+  return result;
+}

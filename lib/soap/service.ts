@@ -1,0 +1,45 @@
+// The SOAP service as plain functions over a request's text and headers, so the route
+// stays thin and tests can run it on any database: envelope check, node-soap dispatch,
+// argument normalising, the call, the typed response or a fault.
+import { checkEnvelope } from './envelope';
+import { INTERNAL_FAULT, SoapFault, faultResponse, type SoapHttpResponse } from './fault';
+import { normalizeArgs } from './args';
+import { Meter } from './meter';
+import { dispatchWithNodeSoap } from './node-soap';
+import { executeCall, type ServiceDeps } from './operations';
+import { endpointAddress } from './origin';
+import { resultResponse } from './response';
+import { buildWsdl } from './wsdl';
+
+export type { ServiceDeps } from './operations';
+export type { SoapHttpResponse } from './fault';
+
+export async function handleSoapPost(deps: ServiceDeps, body: string, headers: Headers): Promise<SoapHttpResponse> {
+  const meter = new Meter();
+  try {
+    const { operation } = checkEnvelope(body);
+    const dispatched = await dispatchWithNodeSoap(body);
+    if (dispatched.operation !== operation) {
+      throw new Error(`node-soap dispatched ${dispatched.operation}, the envelope calls ${operation}`);
+    }
+    const call = normalizeArgs(operation, dispatched.args);
+    return resultResponse(operation, await executeCall(deps, call, headers, meter));
+  } catch (err) {
+    if (err instanceof SoapFault) return faultResponse(err);
+    console.error('[soap] internal error:', err);
+    return faultResponse(INTERNAL_FAULT);
+  }
+}
+
+export function wsdlResponse(requestUrl: string, headers: Headers): SoapHttpResponse {
+  return {
+    status: 200,
+    headers: { 'Content-Type': 'text/xml; charset=utf-8' },
+    body: buildWsdl(endpointAddress(headers, requestUrl)),
+  };
+}
+
+/** GET ?wsdl in any case (?wsdl, ?WSDL, ?Wsdl=1). */
+export function wantsWsdl(requestUrl: string): boolean {
+  return [...new URL(requestUrl).searchParams.keys()].some((k) => k.toLowerCase() === 'wsdl');
+}

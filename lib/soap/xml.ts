@@ -1,0 +1,275 @@
+// A small, strict, namespace-aware XML reader and the escaping used by every writer
+// of the SOAP adapter. It exists so that envelopes can be checked before node-soap
+// sees them (node-soap answers malformed XML with a fault whose code is "500"), and so
+// that the RESULT/PARAM payloads can be read without a second XML dependency.
+// DOCTYPE is refused outright: no entity expansion, no external entities.
+
+export class XmlSyntaxError extends Error {
+  constructor(message: string, position: number) {
+    super(`${message} at offset ${position}`);
+    this.name = 'XmlSyntaxError';
+  }
+}
+
+export interface XmlAttr {
+  name: string;
+  prefix: string;
+  local: string;
+  ns: string;
+  value: string;
+}
+
+export interface XmlElement {
+  name: string;
+  prefix: string;
+  local: string;
+  /** Namespace URI, '' when none. */
+  ns: string;
+  attrs: XmlAttr[];
+  children: XmlNode[];
+  /** In-scope prefix bindings ('' is the default namespace). */
+  scope: ReadonlyMap<string, string>;
+}
+
+export type XmlNode = XmlElement | string;
+
+export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
+
+const NAME_START = /[A-Za-z_:\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\uD800-\uDBFF]/;
+const NAME_CHAR = /[-.0-9A-Za-z_:\u00B7\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u037D\u037F-\u1FFF\u200C-\u200D\u203F-\u2040\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\uD800-\uDFFF]/;
+// Characters XML 1.0 cannot carry at all, not even as a character reference.
+// eslint-disable-next-line no-control-regex
+const INVALID_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function splitName(name: string): { prefix: string; local: string } {
+  const i = name.indexOf(':');
+  return i < 0 ? { prefix: '', local: name } : { prefix: name.slice(0, i), local: name.slice(i + 1) };
+}
+
+function decodeEntities(raw: string, at: number): string {
+  if (raw.indexOf('&') < 0) return raw;
+  return raw.replace(/&([^;&\s]*);?/g, (whole, ref: string) => {
+    if (!whole.endsWith(';')) throw new XmlSyntaxError('Unterminated entity reference', at);
+    switch (ref) {
+      case 'amp':
+        return '&';
+      case 'lt':
+        return '<';
+      case 'gt':
+        return '>';
+      case 'quot':
+        return '"';
+      case 'apos':
+        return "'";
+    }
+    const m = /^#(?:x([0-9A-Fa-f]+)|([0-9]+))$/.exec(ref);
+    if (!m) throw new XmlSyntaxError(`Unknown entity &${ref};`, at);
+    const code = m[1] !== undefined ? parseInt(m[1], 16) : parseInt(m[2], 10);
+    if (
+      !(code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) ||
+        (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff))
+    ) {
+      throw new XmlSyntaxError(`Invalid character reference &${ref};`, at);
+    }
+    return String.fromCodePoint(code);
+  });
+}
+
+/** Parses a whole document and returns its root element. Throws XmlSyntaxError. */
+export function parseXml(input: string): XmlElement {
+  let text = input;
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const bad = INVALID_CHARS.exec(text);
+  if (bad) throw new XmlSyntaxError('Character not allowed in XML', bad.index);
+
+  let pos = 0;
+  let root: XmlElement | undefined;
+  const stack: XmlElement[] = [];
+  const rootScope = new Map<string, string>([['xml', XML_NS]]);
+
+  const fail = (message: string): never => {
+    throw new XmlSyntaxError(message, pos);
+  };
+
+  const readName = (): string => {
+    const start = pos;
+    if (!NAME_START.test(text[pos] ?? '')) fail('Expected a name');
+    pos++;
+    while (pos < text.length && NAME_CHAR.test(text[pos])) pos++;
+    return text.slice(start, pos);
+  };
+
+  const skipSpace = (): boolean => {
+    const start = pos;
+    while (pos < text.length && /[ \t\r\n]/.test(text[pos])) pos++;
+    return pos > start;
+  };
+
+  const addText = (value: string) => {
+    const parent = stack[stack.length - 1];
+    if (!parent) {
+      if (value.trim() !== '') fail('Text outside the root element');
+      return;
+    }
+    const last = parent.children[parent.children.length - 1];
+    if (typeof last === 'string') parent.children[parent.children.length - 1] = last + value;
+    else parent.children.push(value);
+  };
+
+  while (pos < text.length) {
+    const lt = text.indexOf('<', pos);
+    if (lt < 0) {
+      addText(decodeEntities(text.slice(pos), pos));
+      pos = text.length;
+      break;
+    }
+    if (lt > pos) {
+      const raw = text.slice(pos, lt);
+      if (raw.includes(']]>')) fail("']]>' is not allowed in text");
+      addText(decodeEntities(raw, pos));
+      pos = lt;
+    }
+
+    if (text.startsWith('<!--', pos)) {
+      const end = text.indexOf('-->', pos + 4);
+      if (end < 0) fail('Unterminated comment');
+      pos = end + 3;
+    } else if (text.startsWith('<![CDATA[', pos)) {
+      if (!stack.length) fail('CDATA outside the root element');
+      const end = text.indexOf(']]>', pos + 9);
+      if (end < 0) fail('Unterminated CDATA section');
+      addText(text.slice(pos + 9, end));
+      pos = end + 3;
+    } else if (text.startsWith('<?', pos)) {
+      const end = text.indexOf('?>', pos + 2);
+      if (end < 0) fail('Unterminated processing instruction');
+      const target = /^<\?([^\s?]+)/.exec(text.slice(pos, end))?.[1] ?? '';
+      if (target.toLowerCase() === 'xml' && pos !== 0) fail('XML declaration not at the start');
+      pos = end + 2;
+    } else if (text.startsWith('<!', pos)) {
+      fail('DOCTYPE and other declarations are not accepted');
+    } else if (text.startsWith('</', pos)) {
+      pos += 2;
+      const name = readName();
+      skipSpace();
+      if (text[pos] !== '>') fail('Expected >');
+      pos++;
+      const open = stack.pop();
+      if (!open) fail(`Unexpected closing tag </${name}>`);
+      if (open!.name !== name) fail(`Closing tag </${name}> does not match <${open!.name}>`);
+    } else {
+      pos++;
+      if (root && !stack.length) fail('More than one root element');
+      const name = readName();
+      const rawAttrs: { name: string; value: string }[] = [];
+      let selfClosing = false;
+      for (;;) {
+        const spaced = skipSpace();
+        if (text[pos] === '>') {
+          pos++;
+          break;
+        }
+        if (text.startsWith('/>', pos)) {
+          pos += 2;
+          selfClosing = true;
+          break;
+        }
+        if (pos >= text.length) fail('Unterminated start tag');
+        if (!spaced) fail('Expected whitespace between attributes');
+        const attrName = readName();
+        skipSpace();
+        if (text[pos] !== '=') fail('Expected = after attribute name');
+        pos++;
+        skipSpace();
+        const quote = text[pos];
+        if (quote !== '"' && quote !== "'") fail('Expected a quoted attribute value');
+        const end = text.indexOf(quote, pos + 1);
+        if (end < 0) fail('Unterminated attribute value');
+        const raw = text.slice(pos + 1, end);
+        if (raw.includes('<')) fail("'<' is not allowed in an attribute value");
+        if (rawAttrs.some((a) => a.name === attrName)) fail(`Duplicate attribute ${attrName}`);
+        // Attribute-value normalisation: literal whitespace becomes a space.
+        rawAttrs.push({ name: attrName, value: decodeEntities(raw.replace(/[\t\r\n]/g, ' '), pos) });
+        pos = end + 1;
+      }
+
+      const parentScope = stack.length ? stack[stack.length - 1].scope : rootScope;
+      let scope: Map<string, string> | ReadonlyMap<string, string> = parentScope;
+      for (const a of rawAttrs) {
+        if (a.name === 'xmlns' || a.name.startsWith('xmlns:')) {
+          if (scope === parentScope) scope = new Map(parentScope);
+          const prefix = a.name === 'xmlns' ? '' : a.name.slice(6);
+          if (prefix && a.value === '') fail(`Empty namespace for prefix ${prefix}`);
+          (scope as Map<string, string>).set(prefix, a.value);
+        }
+      }
+      const { prefix, local } = splitName(name);
+      if (!local || local.includes(':')) fail(`Bad element name ${name}`);
+      const ns = scope.get(prefix) ?? (prefix ? fail(`Unbound namespace prefix ${prefix}`) : '');
+      const attrs: XmlAttr[] = rawAttrs.map((a) => {
+        const n = splitName(a.name);
+        const isDecl = a.name === 'xmlns' || n.prefix === 'xmlns';
+        const attrNs = isDecl
+          ? XMLNS_NS
+          : n.prefix
+            ? (scope.get(n.prefix) ?? fail(`Unbound namespace prefix ${n.prefix}`))
+            : '';
+        return { name: a.name, prefix: n.prefix, local: n.local, ns: attrNs, value: a.value };
+      });
+      const el: XmlElement = { name, prefix, local, ns: ns as string, attrs, children: [], scope };
+      if (stack.length) stack[stack.length - 1].children.push(el);
+      else root = el;
+      if (!selfClosing) stack.push(el);
+    }
+  }
+  if (stack.length) throw new XmlSyntaxError(`Unclosed element <${stack[stack.length - 1].name}>`, pos);
+  if (!root) throw new XmlSyntaxError('No root element', pos);
+  return root;
+}
+
+export function elementChildren(el: XmlElement): XmlElement[] {
+  return el.children.filter((c): c is XmlElement => typeof c !== 'string');
+}
+
+/** The concatenated text directly inside el (CDATA included). */
+export function textContent(el: XmlElement): string {
+  let out = '';
+  for (const c of el.children) out += typeof c === 'string' ? c : textContent(c);
+  return out;
+}
+
+/** Value of an attribute by local name, optionally restricted to one namespace. */
+export function getAttr(el: XmlElement, local: string, ns?: string): string | undefined {
+  return el.attrs.find((a) => a.local === local && (ns === undefined ? a.ns !== XMLNS_NS : a.ns === ns))?.value;
+}
+
+/** Resolves a QName found in content (xsi:type="wss:CSvcCallContext") against el's scope. */
+export function resolveQName(el: XmlElement, qname: string): { ns: string; local: string } {
+  const { prefix, local } = splitName(qname.trim());
+  return { ns: el.scope.get(prefix) ?? '', local };
+}
+
+// Characters XML 1.0 cannot hold become U+FFFD: a stored value with a control
+// character must still produce a document every client can parse.
+// eslint-disable-next-line no-control-regex
+const UNREPRESENTABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Escapes element content. `>` is always escaped, so `]]>` can never appear. */
+export function escapeText(value: string): string {
+  return value
+    .replace(UNREPRESENTABLE, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\r/g, '&#13;');
+}
+
+/** Escapes an attribute value (quotes and whitespace that normalisation would eat). */
+export function escapeAttr(value: string): string {
+  return escapeText(value)
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+    .replace(/\t/g, '&#9;')
+    .replace(/\n/g, '&#10;');
+}
