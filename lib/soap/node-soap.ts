@@ -32,7 +32,7 @@ function createServer(): Promise<Server> {
     listen(null, {
       path: ENDPOINT_PATH,
       services: { [SERVICE_NAME]: { [PORT_TYPE]: methods } },
-      xml: buildWsdl(`http://localhost${ENDPOINT_PATH}`),
+      xml: buildWsdl(`http://localhost${ENDPOINT_PATH}`, { localSoapenc: false }),
       // nil parts arrive as null instead of vanishing.
       handleNilAsNull: true,
       suppressStack: true,
@@ -41,20 +41,22 @@ function createServer(): Promise<Server> {
   });
 }
 
-const globalForSoap = globalThis as unknown as { crossroadsSoapServer?: Promise<Server> };
+// Module-level on purpose (not globalThis): the server's methods close over this
+// module's `captured` map, so a second copy of the module needs its own server.
+let server: Promise<Server> | undefined;
 
 function getServer(): Promise<Server> {
-  globalForSoap.crossroadsSoapServer ??= createServer();
-  return globalForSoap.crossroadsSoapServer;
+  server ??= createServer();
+  return server;
 }
 
 /** Runs xml through node-soap and returns what it dispatched; throws when it dispatched nothing. */
 export async function dispatchWithNodeSoap(xml: string): Promise<DispatchedCall> {
-  const server = await getServer();
+  const soapServer = await getServer();
   // No SOAPAction is passed on: a non-empty one that matches no WSDL action crashes
   // node-soap's method lookup, and the operation is known from the body anyway.
   const headers = { 'content-type': 'text/xml; charset=utf-8' };
-  const response = await server.processRequest(xml, { url: ENDPOINT_PATH, method: 'POST', headers });
+  const response = await soapServer.processRequest(xml, { url: ENDPOINT_PATH, method: 'POST', headers });
   const call = captured.get(headers);
   if (!call) {
     throw new Error(`node-soap dispatched no call (HTTP ${response.statusCode}): ${response.body.slice(0, 300)}`);

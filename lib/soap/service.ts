@@ -9,6 +9,7 @@ import { dispatchWithNodeSoap } from './node-soap';
 import { executeCall, type ServiceDeps } from './operations';
 import { endpointAddress } from './origin';
 import { resultResponse } from './response';
+import { SOAPENC_XSD } from './soapenc-xsd';
 import { buildWsdl } from './wsdl';
 
 export type { ServiceDeps } from './operations';
@@ -37,6 +38,16 @@ export function wsdlResponse(requestUrl: string, headers: Headers): SoapHttpResp
     headers: { 'Content-Type': 'text/xml; charset=utf-8' },
     body: buildWsdl(endpointAddress(headers, requestUrl)),
   };
+}
+
+export function soapencXsdResponse(): SoapHttpResponse {
+  return { status: 200, headers: { 'Content-Type': 'text/xml; charset=utf-8' }, body: SOAPENC_XSD };
+}
+
+/** GET ?xsd=soapenc: the schema the WSDL imports for the SOAP encoding namespace. */
+export function wantsSoapencXsd(requestUrl: string): boolean {
+  const params = new URL(requestUrl).searchParams;
+  return [...params.entries()].some(([k, v]) => k.toLowerCase() === 'xsd' && v.toLowerCase() === 'soapenc');
 }
 
 /** GET ?wsdl in any case (?wsdl, ?WSDL, ?Wsdl=1). */

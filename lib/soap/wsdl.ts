@@ -25,17 +25,23 @@ function struct(name: string, fields: [string, string][]): string {
   return `<complexType name="${name}"><sequence>${elements}</sequence></complexType>`;
 }
 
+// The member element is declared as well as wsdl:arrayType (as gSOAP does): toolkits
+// that model soapenc:Array from its own schema (zeep) otherwise cannot type the members.
 function arrayOf(item: string): string {
   return (
     `<complexType name="ArrayOf${item}"><complexContent><restriction base="soapenc:Array">` +
+    `<sequence><element name="item" type="wss:${item}" minOccurs="0" maxOccurs="unbounded"/></sequence>` +
     `<attribute ref="soapenc:arrayType" wsdl:arrayType="wss:${item}[]"/>` +
     `</restriction></complexContent></complexType>`
   );
 }
 
-const TYPES =
+// The soapenc import names a schemaLocation on this server (see soapenc-xsd.ts).
+const types = (soapencLocation: string | null) =>
   `<wsdl:types><schema xmlns="${XSD_NS}" targetNamespace="${WSS_NS}">` +
-  `<import namespace="${SOAP_ENC_NS}"/>` +
+  (soapencLocation === null
+    ? `<import namespace="${SOAP_ENC_NS}"/>`
+    : `<import namespace="${SOAP_ENC_NS}" schemaLocation="${escapeAttr(soapencLocation)}"/>`) +
   struct('CSvcCallContext', [
     ['codeLang', 'xsd:string'],
     ['codeUser', 'xsd:string'],
@@ -109,13 +115,20 @@ const BINDING =
     .join('') +
   `</wsdl:binding>`;
 
-/** The WSDL document; `address` is the absolute endpoint URL clients will post to. */
-export function buildWsdl(address: string): string {
+/** The query that serves the SOAP encoding schema. */
+export const SOAPENC_QUERY = 'xsd=soapenc';
+
+/**
+ * The WSDL document; `address` is the absolute endpoint URL clients will post to.
+ * `localSoapenc: false` leaves out the soapenc schemaLocation (for node-soap itself,
+ * which would fetch it over HTTP while starting).
+ */
+export function buildWsdl(address: string, { localSoapenc = true }: { localSoapenc?: boolean } = {}): string {
   return (
     `<?xml version="1.0" encoding="UTF-8"?>\n` +
     `<wsdl:definitions targetNamespace="${WSS_NS}" xmlns:wsdl="${WSDL_NS}" xmlns:wsdlsoap="${WSDL_SOAP_NS}" ` +
     `xmlns:soapenc="${SOAP_ENC_NS}" xmlns:xsd="${XSD_NS}" xmlns:wss="${WSS_NS}" xmlns:impl="${WSS_NS}">` +
-    TYPES +
+    types(localSoapenc ? `${address}?${SOAPENC_QUERY}` : null) +
     MESSAGES +
     PORT_TYPE_XML +
     BINDING +

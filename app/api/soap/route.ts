@@ -1,10 +1,10 @@
-// GET /api/soap?wsdl - the WSDL; POST /api/soap - SOAP 1.1 envelopes (lib/soap)
+// GET /api/soap?wsdl - the WSDL (?xsd=soapenc: the schema it imports); POST /api/soap - SOAP 1.1 envelopes (lib/soap)
 import { getDb } from '@/lib/db';
 import { getLimits } from '@/lib/env';
 import { isAppError } from '@/lib/errors';
 import { readBodyText } from '@/lib/http/body';
 import { SoapFault, faultResponse, type SoapHttpResponse } from '@/lib/soap/fault';
-import { handleSoapPost, wantsWsdl, wsdlResponse } from '@/lib/soap/service';
+import { handleSoapPost, soapencXsdResponse, wantsSoapencXsd, wantsWsdl, wsdlResponse } from '@/lib/soap/service';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
@@ -13,6 +13,7 @@ const send = (r: SoapHttpResponse) => new Response(r.body, { status: r.status, h
 
 export async function GET(req: Request): Promise<Response> {
   if (wantsWsdl(req.url)) return send(wsdlResponse(req.url, req.headers));
+  if (wantsSoapencXsd(req.url)) return send(soapencXsdResponse());
   return new Response('SOAP 1.1 endpoint. The WSDL is at ?wsdl\n', {
     status: 200,
     headers: { 'Content-Type': 'text/plain; charset=utf-8' },
