@@ -1,90 +1,120 @@
-// Stores a validated batch: one transaction, one createMany per table, so a batch is
-// a handful of statements however many records it holds, and a failure stores nothing.
+// Stores a validated batch: one transaction, one INSERT per table, so a batch is four
+// statements however many records it holds, and a failure stores nothing.
+//
+// Why not createMany: measured on this machine with 100-trace batches (7,100 records,
+// 8.9 MB), Prisma's createMany reached ~1.2-2k records/s on PostgreSQL, an order of
+// magnitude below a raw multi-row INSERT: the cost is Prisma serialising every value
+// as a bind parameter. Here each table's rows travel as ONE json parameter that
+// PostgreSQL expands with json_to_recordset, inside a Prisma interactive transaction;
+// the driver never encodes arrays (PGlite's adapter cannot), and the same SQL runs on
+// PGlite and PostgreSQL.
 import { AppError } from '@/lib/errors';
 import { Prisma } from '@/lib/generated/prisma/client';
 import type { Db } from '@/lib/db';
-import type { JsonValue } from './types';
 import type { TraceInput } from './validate';
 
-// Absent and null JSON values are both stored as SQL NULL and read back as null.
-function jsonColumn(value: JsonValue): Prisma.InputJsonValue | typeof Prisma.DbNull {
-  return value === null ? Prisma.DbNull : (value as Prisma.InputJsonValue);
+type Column = readonly [name: string, sqlType: string];
+
+// Every stored column but the database-generated ones ("createdAt").
+const TABLES = {
+  Trace: [
+    ['id', 'text'],
+    ['name', 'text'],
+    ['sessionId', 'text'],
+    ['status', '"RunStatus"'],
+    ['tags', 'text[]'],
+    ['metadata', 'jsonb'],
+    ['totalCost', 'float8'],
+    ['totalTokens', 'float8'],
+    ['totalDuration', 'float8'],
+    ['startedAt', 'timestamptz'],
+    ['endedAt', 'timestamptz'],
+  ],
+  DecisionPoint: [
+    ['traceId', 'text'],
+    ['id', 'text'],
+    ['type', '"DecisionType"'],
+    ['reasoning', 'text'],
+    ['chosen', 'jsonb'],
+    ['alternatives', 'jsonb'],
+    ['contextSnapshot', 'jsonb'],
+    ['durationMs', 'float8'],
+    ['costUsd', 'float8'],
+    ['parentSpanId', 'text'],
+    ['timestamp', 'timestamptz'],
+  ],
+  Span: [
+    ['traceId', 'text'],
+    ['id', 'text'],
+    ['parentSpanId', 'text'],
+    ['name', 'text'],
+    ['type', '"SpanType"'],
+    ['input', 'jsonb'],
+    ['output', 'jsonb'],
+    ['tokenCount', 'float8'],
+    ['costUsd', 'float8'],
+    ['durationMs', 'float8'],
+    ['status', '"RunStatus"'],
+    ['statusMessage', 'text'],
+    ['startedAt', 'timestamptz'],
+    ['endedAt', 'timestamptz'],
+    ['metadata', 'jsonb'],
+  ],
+  Event: [
+    ['traceId', 'text'],
+    ['id', 'text'],
+    ['spanId', 'text'],
+    ['type', '"EventType"'],
+    ['name', 'text'],
+    ['metadata', 'jsonb'],
+    ['timestamp', 'timestamptz'],
+  ],
+} as const satisfies Record<string, readonly Column[]>;
+
+type Table = keyof typeof TABLES;
+
+function insertSql(table: Table): string {
+  const columns: readonly Column[] = TABLES[table];
+  const names = columns.map(([name]) => `"${name}"`).join(', ');
+  const record = columns.map(([name, type]) => `"${name}" ${type}`).join(', ');
+  return `INSERT INTO "${table}" (${names}) SELECT ${names} FROM json_to_recordset($1::json) AS r(${record})`;
 }
 
+const INSERT_SQL = Object.fromEntries(
+  (Object.keys(TABLES) as Table[]).map((table) => [table, insertSql(table)]),
+) as Record<Table, string>;
+
+// JSON null in a jsonb record column becomes SQL NULL: absent and null any-JSON values
+// are stored alike and read back as null, as with the rest of the API.
+function rowsOf(traces: TraceInput[]): Record<Table, object[]> {
+  return {
+    Trace: traces.map(({ decisionPoints: _d, spans: _s, events: _e, ...trace }) => trace),
+    DecisionPoint: traces.flatMap((t) => t.decisionPoints.map((d) => ({ ...d, traceId: t.id }))),
+    Span: traces.flatMap((t) => t.spans.map((s) => ({ ...s, traceId: t.id }))),
+    Event: traces.flatMap((t) => t.events.map((e) => ({ ...e, traceId: t.id }))),
+  };
+}
+
+/** A unique-constraint violation, as Prisma reports it for model queries and for raw SQL. */
 export function isUniqueViolation(err: unknown): boolean {
-  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
+  if (!(err instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (err.code === 'P2002') return true;
+  const meta = err.meta as { code?: string; driverAdapterError?: { cause?: { originalCode?: string } } } | undefined;
+  return meta?.code === '23505' || meta?.driverAdapterError?.cause?.originalCode === '23505';
 }
 
 /** Stores every trace of the batch with its children, or none; returns how many traces were stored. */
 export async function ingestTraces(db: Db, traces: TraceInput[]): Promise<number> {
-  const traceRows = traces.map((t) => ({
-    id: t.id,
-    name: t.name,
-    sessionId: t.sessionId,
-    status: t.status,
-    tags: t.tags,
-    metadata: jsonColumn(t.metadata),
-    totalCost: t.totalCost,
-    totalTokens: t.totalTokens,
-    totalDuration: t.totalDuration,
-    startedAt: t.startedAt,
-    endedAt: t.endedAt,
-  }));
-  const decisionRows = traces.flatMap((t) =>
-    t.decisionPoints.map((d) => ({
-      traceId: t.id,
-      id: d.id,
-      type: d.type,
-      reasoning: d.reasoning,
-      chosen: jsonColumn(d.chosen),
-      alternatives: d.alternatives as Prisma.InputJsonValue,
-      contextSnapshot: jsonColumn(d.contextSnapshot),
-      durationMs: d.durationMs,
-      costUsd: d.costUsd,
-      parentSpanId: d.parentSpanId,
-      timestamp: d.timestamp,
-    })),
-  );
-  const spanRows = traces.flatMap((t) =>
-    t.spans.map((s) => ({
-      traceId: t.id,
-      id: s.id,
-      parentSpanId: s.parentSpanId,
-      name: s.name,
-      type: s.type,
-      input: jsonColumn(s.input),
-      output: jsonColumn(s.output),
-      tokenCount: s.tokenCount,
-      costUsd: s.costUsd,
-      durationMs: s.durationMs,
-      status: s.status,
-      statusMessage: s.statusMessage,
-      startedAt: s.startedAt,
-      endedAt: s.endedAt,
-      metadata: jsonColumn(s.metadata),
-    })),
-  );
-  const eventRows = traces.flatMap((t) =>
-    t.events.map((e) => ({
-      traceId: t.id,
-      id: e.id,
-      spanId: e.spanId,
-      type: e.type,
-      name: e.name,
-      metadata: jsonColumn(e.metadata),
-      timestamp: e.timestamp,
-    })),
-  );
-
+  const rows = rowsOf(traces);
   try {
     await db.$transaction(
       async (tx) => {
-        await tx.trace.createMany({ data: traceRows });
-        if (decisionRows.length) await tx.decisionPoint.createMany({ data: decisionRows });
-        if (spanRows.length) await tx.span.createMany({ data: spanRows });
-        if (eventRows.length) await tx.event.createMany({ data: eventRows });
+        for (const table of Object.keys(TABLES) as Table[]) {
+          // Dates serialise as ISO 8601 UTC strings through JSON.stringify.
+          if (rows[table].length > 0) await tx.$executeRawUnsafe(INSERT_SQL[table], JSON.stringify(rows[table]));
+        }
       },
-      // A 1000-trace batch of large spans takes seconds; the default 5 s is too tight.
+      // A 1000-trace batch of large spans takes seconds; Prisma's default 5 s is too tight.
       { timeout: 120_000, maxWait: 30_000 },
     );
   } catch (err) {
