@@ -28,7 +28,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <header className="border-b border-border bg-surface">
-          <div className="mx-auto flex h-12 max-w-[1600px] items-center gap-6 px-6">
+          <div className="mx-auto flex h-12 max-w-[1600px] items-center gap-6 px-4 xl:px-6">
             <Link href="/traces" className="flex items-center gap-2 font-semibold tracking-tight">
               <Logo />
               Crossroads
@@ -41,7 +41,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           </div>
         </header>
         <Providers>
-          <main id="main" className="mx-auto max-w-[1600px] px-6 py-5">
+          <main id="main" className="mx-auto max-w-[1600px] px-4 py-5 xl:px-6">
             {children}
           </main>
         </Providers>

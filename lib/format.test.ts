@@ -128,10 +128,10 @@ describe('dates', () => {
     expect(formatRelative(iso, now)).toBe('just now');
     expect(formatRelative(iso, now + 4_000)).toBe('just now');
     expect(formatRelative(iso, now - 30_000)).toBe('just now');
-    expect(formatRelative(iso, now + 45_000)).toBe('45 s ago');
-    expect(formatRelative(iso, now + 12 * 60_000)).toBe('12 min ago');
-    expect(formatRelative(iso, now + 3 * 3_600_000 + 5)).toBe('3 h ago');
-    expect(formatRelative(iso, now + 5 * 86_400_000)).toBe('5 d ago');
+    expect(formatRelative(iso, now + 45_000)).toBe('45s ago');
+    expect(formatRelative(iso, now + 12 * 60_000)).toBe('12m ago');
+    expect(formatRelative(iso, now + 3 * 3_600_000 + 5)).toBe('3h ago');
+    expect(formatRelative(iso, now + 5 * 86_400_000)).toBe('5d ago');
     expect(formatRelative(iso, now + 40 * 86_400_000)).toBe('Nov 21, 2026');
     expect(formatRelative(iso, now - 2 * 3_600_000)).toBe('in 2h 00m');
     expect(formatRelative(null, now)).toBe('—');

@@ -139,8 +139,8 @@ export function formatDate(iso: string | null | undefined, timeZone: 'UTC' | 'lo
 }
 
 /**
- * How long ago, relative to `now` (ms since epoch): `just now`, `45 s ago`,
- * `12 min ago`, `3 h ago`, `5 d ago`, then the date. Small clock skew (a start a few
+ * How long ago, relative to `now` (ms since epoch): `just now`, `45s ago`,
+ * `12m ago`, `3h ago`, `5d ago`, then the date. Small clock skew (a start a few
  * seconds in the future) reads as `just now`.
  */
 export function formatRelative(iso: string | null | undefined, now: number, timeZone: 'UTC' | 'local' = 'UTC'): string {
@@ -150,13 +150,13 @@ export function formatRelative(iso: string | null | undefined, now: number, time
   if (diff < -60_000) return `in ${formatDuration(-diff)}`;
   if (diff < 5_000) return 'just now';
   const s = Math.floor(diff / 1000);
-  if (s < 60) return `${s} s ago`;
+  if (s < 60) return `${s}s ago`;
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min ago`;
+  if (m < 60) return `${m}m ago`;
   const h = Math.floor(m / 60);
-  if (h < 24) return `${h} h ago`;
+  if (h < 24) return `${h}h ago`;
   const d = Math.floor(h / 24);
-  if (d < 30) return `${d} d ago`;
+  if (d < 30) return `${d}d ago`;
   return formatDate(iso, timeZone);
 }
 

@@ -1,0 +1,156 @@
+'use client';
+
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { RUN_STATUSES, type ListParams, type RunStatus } from '@/lib/traces/types';
+import { statusLabel } from '@/components/ui/badges';
+import { withFilters } from './useListUrl';
+
+const DEBOUNCE_MS = 300;
+
+/**
+ * A text filter typed into freely and written to the URL after a pause. The first
+ * write of a burst of typing adds a history entry (Back undoes the search), later
+ * ones while the field keeps focus replace it, so Back does not step through
+ * every keystroke.
+ */
+function DebouncedField({
+  id,
+  label,
+  placeholder,
+  value,
+  onCommit,
+  hint,
+  type = 'search',
+}: {
+  id: string;
+  label: string;
+  placeholder: string;
+  value: string;
+  onCommit: (value: string, mode: 'push' | 'replace') => void;
+  hint?: string;
+  type?: 'search' | 'text';
+}) {
+  const [text, setText] = useState(value);
+  // Follow the URL when it changes from elsewhere (Back/Forward, a session link, "clear").
+  const [seen, setSeen] = useState(value);
+  if (seen !== value) {
+    setSeen(value);
+    if (text.trim() !== value) setText(value);
+  }
+  const pushedThisFocus = useRef(false);
+
+  const commit = useEffectEvent((next: string) => {
+    onCommit(next, pushedThisFocus.current ? 'replace' : 'push');
+    pushedThisFocus.current = true;
+  });
+
+  useEffect(() => {
+    const next = text.trim();
+    if (next === value) return;
+    const timer = setTimeout(() => commit(next), DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [text, value]);
+
+  return (
+    <div className="flex min-w-0 flex-col gap-1">
+      <label htmlFor={id} className="text-xs font-medium text-muted">
+        {label}
+      </label>
+      <input
+        id={id}
+        type={type}
+        value={text}
+        placeholder={placeholder}
+        autoComplete="off"
+        spellCheck={false}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        onChange={(e) => setText(e.target.value)}
+        onFocus={() => {
+          pushedThisFocus.current = false;
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            const next = text.trim();
+            if (next !== value) commit(next);
+          }
+        }}
+        className="h-8 w-full rounded-md border border-border-strong bg-bg px-2.5 text-sm text-fg placeholder:text-muted"
+      />
+      {hint && (
+        <span id={`${id}-hint`} className="sr-only">
+          {hint}
+        </span>
+      )}
+    </div>
+  );
+}
+
+export function TraceFilters({
+  params,
+  navigate,
+}: {
+  params: ListParams;
+  navigate: (next: ListParams, mode?: 'push' | 'replace') => void;
+}) {
+  const hasFilters = Boolean(params.status || params.search || params.sessionId);
+  return (
+    <div role="search" aria-label="Filter traces" className="flex flex-wrap items-end gap-3">
+      <fieldset className="flex flex-col gap-1">
+        <legend className="mb-1 text-xs font-medium text-muted">Status</legend>
+        <div className="flex h-8 overflow-hidden rounded-md border border-border-strong">
+          {(['', ...RUN_STATUSES] as const).map((s) => {
+            const checked = (params.status ?? '') === s;
+            return (
+              <label
+                key={s || 'all'}
+                className={`flex cursor-pointer items-center border-r border-border-strong px-3 text-sm last:border-r-0 has-[:focus-visible]:outline-2 has-[:focus-visible]:-outline-offset-2 has-[:focus-visible]:outline-accent ${
+                  checked ? 'bg-accent text-bg' : 'bg-bg text-fg hover:bg-surface-2'
+                }`}
+              >
+                <input
+                  type="radio"
+                  name="status"
+                  value={s}
+                  checked={checked}
+                  onChange={() => navigate(withFilters(params, { status: (s || undefined) as RunStatus | undefined }))}
+                  className="sr-only"
+                />
+                {s ? statusLabel(s) : 'All'}
+              </label>
+            );
+          })}
+        </div>
+      </fieldset>
+      <div className="w-72">
+        <DebouncedField
+          id="filter-search"
+          label="Name contains"
+          placeholder="Search trace names"
+          value={params.search ?? ''}
+          hint="Case-insensitive; the list updates as you type."
+          onCommit={(search, mode) => navigate(withFilters(params, { search }), mode)}
+        />
+      </div>
+      <div className="w-56">
+        <DebouncedField
+          id="filter-session"
+          label="Session ID"
+          placeholder="Exact session ID"
+          type="text"
+          value={params.sessionId ?? ''}
+          onCommit={(sessionId, mode) => navigate(withFilters(params, { sessionId }), mode)}
+        />
+      </div>
+      {/* Always rendered so that the row does not shift when filters appear. */}
+      <button
+        type="button"
+        onClick={() => navigate({ page: 1, limit: params.limit })}
+        className={`h-8 rounded-md px-2 text-sm text-accent hover:underline ${hasFilters ? '' : 'invisible'}`}
+        aria-hidden={!hasFilters}
+        tabIndex={hasFilters ? 0 : -1}
+      >
+        Clear filters
+      </button>
+    </div>
+  );
+}

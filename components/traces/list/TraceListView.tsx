@@ -1,0 +1,163 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useRef } from 'react';
+import { LIVE_REFRESH_MS, traceQueries } from '@/lib/queries/traces';
+import { formatTokens } from '@/lib/format';
+import { ErrorState, Spinner } from '@/components/ui/states';
+import { EmptyTraces } from './EmptyTraces';
+import { Pagination } from './Pagination';
+import { TraceFilters } from './TraceFilters';
+import { TraceTable } from './TraceTable';
+import { useListUrl, withFilters } from './useListUrl';
+
+export function TraceListView({ serverNow, origin }: { serverNow: number; origin: string }) {
+  const { params, problem, navigate, hrefFor } = useListUrl();
+  const query = useQuery({ ...traceQueries.list(params), enabled: problem === null });
+  const tableTop = useRef<HTMLDivElement>(null);
+
+  const data = query.data;
+  const hasFilters = Boolean(params.status || params.search || params.sessionId);
+  const running = data?.traces.filter((t) => t.status === 'RUNNING').length ?? 0;
+  // Placeholder rows are the previous page's, kept on screen while the next ones load.
+  const busy = query.isPlaceholderData && query.isFetching;
+
+  const scrollToTable = () => {
+    const el = tableTop.current;
+    if (el && el.getBoundingClientRect().top < 0) el.scrollIntoView({ block: 'start' });
+  };
+
+  let body;
+  if (problem) {
+    body = (
+      <ErrorState title="This link has filters the list cannot use" message={problem}>
+        <Link href="/traces" className="mt-3 inline-block font-medium text-red-900 underline dark:text-red-100">
+          Show all traces
+        </Link>
+      </ErrorState>
+    );
+  } else if (!data && query.isError) {
+    body = (
+      <ErrorState
+        title="Could not load traces"
+        message={query.error.message}
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
+  } else if (!data) {
+    body = <TableSkeleton rows={Math.min(params.limit, 12)} />;
+  } else if (data.total === 0 && !hasFilters) {
+    body = <EmptyTraces origin={origin} />;
+  } else if (data.total === 0) {
+    body = (
+      <div className="rounded-lg border border-dashed border-border-strong bg-surface p-8 text-center">
+        <h2 className="text-base font-semibold">No traces match these filters</h2>
+        <p className="mt-1 text-muted">Try a shorter name, another status, or clear the filters.</p>
+        <button
+          type="button"
+          onClick={() => navigate({ page: 1, limit: params.limit })}
+          className="mt-3 font-medium text-accent hover:underline"
+        >
+          Clear filters
+        </button>
+      </div>
+    );
+  } else if (data.traces.length === 0) {
+    body = (
+      <div className="rounded-lg border border-dashed border-border-strong bg-surface p-8 text-center">
+        <h2 className="text-base font-semibold">Page {params.page} is past the end</h2>
+        <p className="mt-1 text-muted">
+          There {data.totalPages === 1 ? 'is 1 page' : `are ${formatTokens(data.totalPages)} pages`} of traces.
+        </p>
+        <button
+          type="button"
+          onClick={() => navigate({ ...params, page: Math.max(1, data.totalPages) })}
+          className="mt-3 font-medium text-accent hover:underline"
+        >
+          Go to the last page
+        </button>
+      </div>
+    );
+  } else {
+    body = (
+      <>
+        <TraceTable
+          traces={data.traces}
+          serverNow={serverNow}
+          busy={busy}
+          onSession={(sessionId) => navigate(withFilters(params, { sessionId }))}
+        />
+        <Pagination
+          params={params}
+          total={data.total}
+          totalPages={data.totalPages}
+          navigate={navigate}
+          hrefFor={hrefFor}
+          onPaged={scrollToTable}
+        />
+      </>
+    );
+  }
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex items-center gap-3">
+        <h1 className="text-xl font-semibold tracking-tight">Traces</h1>
+        {data && data.total > 0 && (
+          <span className="text-sm text-muted tabular">{formatTokens(data.total)} total</span>
+        )}
+        {/* A fixed slot: the indicator comes and goes without moving anything. */}
+        <div className="ml-auto flex h-6 min-w-64 items-center justify-end gap-2 text-sm text-muted" aria-live="polite">
+          {query.isError && data && <span className="text-red-700 dark:text-red-300">Refresh failed; retrying</span>}
+          {running > 0 && (
+            <span className="inline-flex items-center gap-2" title={`Refreshing every ${LIVE_REFRESH_MS / 1000} s`}>
+              <span aria-hidden="true" className="relative inline-flex h-2 w-2">
+                <span className="absolute inline-flex h-full w-full rounded-full bg-blue-500 opacity-60 motion-safe:animate-ping" />
+                <span className="relative inline-flex h-2 w-2 rounded-full bg-blue-600 dark:bg-blue-400" />
+              </span>
+              Live: {running} running, refreshing every {LIVE_REFRESH_MS / 1000} s
+            </span>
+          )}
+          {query.isFetching && <Spinner label="Loading traces" />}
+        </div>
+      </div>
+
+      <TraceFilters params={params} navigate={navigate} />
+      {params.sessionId && (
+        <p className="-mt-1 text-sm text-muted">
+          Showing the traces of session <code className="font-mono text-fg">{params.sessionId}</code>.
+        </p>
+      )}
+
+      <div ref={tableTop} className="relative scroll-mt-4">
+        {busy && (
+          <div
+            aria-hidden="true"
+            className="absolute inset-x-0 -top-1 z-10 h-0.5 overflow-hidden rounded bg-accent/20"
+          >
+            <div className="h-full w-1/3 bg-accent motion-safe:animate-[progress_1s_ease-in-out_infinite]" />
+          </div>
+        )}
+        {body}
+      </div>
+    </div>
+  );
+}
+
+export function TableSkeleton({ rows }: { rows: number }) {
+  return (
+    <div className="overflow-hidden rounded-lg border border-border" aria-busy="true" aria-label="Loading traces">
+      <div className="h-9 bg-surface" />
+      {Array.from({ length: rows }, (_, i) => (
+        <div key={i} className="flex h-10 items-center gap-4 border-t border-border px-4">
+          <span className="block h-3 w-1/4 animate-pulse rounded bg-surface-2" />
+          <span className="block h-3 w-16 animate-pulse rounded bg-surface-2" />
+          <span className="block h-3 w-20 animate-pulse rounded bg-surface-2" />
+          <span className="ml-auto block h-3 w-1/3 animate-pulse rounded bg-surface-2" />
+        </div>
+      ))}
+    </div>
+  );
+}

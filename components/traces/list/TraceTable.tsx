@@ -1,0 +1,204 @@
+'use client';
+
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import type { KeyboardEvent, MouseEvent } from 'react';
+import { formatCost, formatDuration, formatTokens, toMillis } from '@/lib/format';
+import { sessionHref, traceHref } from '@/lib/queries/traces';
+import type { TraceListItem } from '@/lib/traces/types';
+import { StatusBadge, Tag } from '@/components/ui/badges';
+import { RelativeTime, useNow } from '@/components/ui/time';
+
+// Column widths are fixed so that nothing moves when rows arrive or change; the name
+// takes what is left (about 190 px at a 1024 px window, 370 px at 1280 px).
+export const COLUMNS = [
+  { key: 'name', label: 'Name', width: undefined },
+  { key: 'status', label: 'Status', width: 100 },
+  { key: 'session', label: 'Session', width: 108 },
+  { key: 'tags', label: 'Tags', width: 120, className: 'xl:w-[180px]' },
+  { key: 'started', label: 'Started', width: 88 },
+  { key: 'duration', label: 'Duration', width: 80, numeric: true },
+  { key: 'cost', label: 'Cost', width: 70, numeric: true },
+  { key: 'tokens', label: 'Tokens', width: 64, numeric: true },
+  { key: 'decisions', label: 'Decisions', width: 68, numeric: true, title: 'Decision points' },
+  { key: 'spans', label: 'Spans', width: 50, numeric: true },
+  { key: 'events', label: 'Events', width: 54, numeric: true },
+] as const;
+
+function Duration({ trace, serverNow }: { trace: TraceListItem; serverNow: number }) {
+  const now = useNow(serverNow);
+  if (trace.totalDuration !== null) return <>{formatDuration(trace.totalDuration)}</>;
+  const start = toMillis(trace.startedAt);
+  const end = toMillis(trace.endedAt);
+  if (start !== null && end !== null) {
+    return <span title="From the start and end times (no total recorded)">{formatDuration(end - start)}</span>;
+  }
+  if (trace.status === 'RUNNING' && start !== null) {
+    return (
+      <span className="text-muted" title="Still running: time since it started">
+        {formatDuration(Math.max(0, now - start))}…
+      </span>
+    );
+  }
+  return <span className="text-muted">—</span>;
+}
+
+function Tags({ tags }: { tags: string[] }) {
+  if (tags.length === 0) return <span className="text-muted">—</span>;
+  // One tag fits a narrow window, two a wide one; the rest are counted.
+  return (
+    <div className="flex min-w-0 items-center gap-1" title={tags.join(', ')}>
+      <Tag className="min-w-0 shrink">{tags[0]}</Tag>
+      {tags.length > 1 && <Tag className="hidden min-w-0 shrink xl:inline-block">{tags[1]}</Tag>}
+      {tags.length > 1 && (
+        <span className={`shrink-0 text-xs text-muted ${tags.length === 2 ? 'xl:hidden' : ''}`}>
+          <span className="xl:hidden">+{tags.length - 1}</span>
+          {tags.length > 2 && <span className="hidden xl:inline">+{tags.length - 2}</span>}
+        </span>
+      )}
+      <span className="sr-only">{tags.length > 1 ? `Tags: ${tags.join(', ')}` : ''}</span>
+    </div>
+  );
+}
+
+function Count({ n }: { n: number }) {
+  return <span className={n === 0 ? 'text-muted' : ''}>{formatTokens(n)}</span>;
+}
+
+export function TraceTable({
+  traces,
+  serverNow,
+  busy,
+  onSession,
+}: {
+  traces: TraceListItem[];
+  serverNow: number;
+  busy: boolean;
+  onSession: (sessionId: string) => void;
+}) {
+  const router = useRouter();
+
+  const openRow = (e: MouseEvent<HTMLTableRowElement>, id: string) => {
+    // Links and buttons inside the row do their own thing; selecting text is not a click.
+    if ((e.target as HTMLElement).closest('a, button, input, select')) return;
+    if (window.getSelection()?.toString()) return;
+    if (e.metaKey || e.ctrlKey) {
+      window.open(traceHref(id), '_blank', 'noopener');
+      return;
+    }
+    router.push(traceHref(id));
+  };
+
+  // Up/Down move between the rows' name links: the list reads like a menu.
+  const moveFocus = (e: KeyboardEvent<HTMLTableSectionElement>) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    const target = e.target as HTMLElement;
+    if (!target.matches('a[data-row-link]')) return;
+    const links = Array.from(e.currentTarget.querySelectorAll<HTMLAnchorElement>('a[data-row-link]'));
+    const index = links.indexOf(target as HTMLAnchorElement);
+    const next = links[index + (e.key === 'ArrowDown' ? 1 : -1)];
+    if (next) {
+      e.preventDefault();
+      next.focus();
+    }
+  };
+
+  return (
+    <div className="overflow-hidden rounded-lg border border-border">
+      <table className="w-full table-fixed border-collapse text-sm" aria-busy={busy}>
+        <caption className="sr-only">Traces, newest first. Use the arrow keys to move between traces.</caption>
+        <colgroup>
+          {COLUMNS.map((c) => (
+            <col
+              key={c.key}
+              style={c.width ? { width: c.width } : undefined}
+              className={'className' in c ? c.className : undefined}
+            />
+          ))}
+        </colgroup>
+        <thead className="bg-surface text-xs text-muted">
+          <tr>
+            {COLUMNS.map((c) => (
+              <th
+                key={c.key}
+                scope="col"
+                title={'title' in c ? c.title : undefined}
+                className={`h-9 px-2 font-medium first:pl-4 ${'numeric' in c ? 'text-right' : 'text-left'}`}
+              >
+                {c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody onKeyDown={moveFocus} className={`whitespace-nowrap ${busy ? 'opacity-60' : ''} transition-opacity`}>
+          {traces.map((t) => (
+            <tr
+              key={t.id}
+              onClick={(e) => openRow(e, t.id)}
+              className={`h-10 cursor-pointer border-t border-border hover:bg-surface ${
+                t.status === 'ERROR' ? 'shadow-[inset_3px_0_0_0] shadow-red-600 dark:shadow-red-400' : ''
+              }`}
+            >
+              <td className="truncate py-1 pr-2 pl-4">
+                <Link
+                  href={traceHref(t.id)}
+                  prefetch={false}
+                  data-row-link=""
+                  className="block truncate font-medium text-fg hover:text-accent hover:underline"
+                  title={`${t.name} (${t.id})`}
+                >
+                  {t.name}
+                </Link>
+              </td>
+              <td className="px-2">
+                <StatusBadge status={t.status} />
+              </td>
+              <td className="truncate px-2">
+                {t.sessionId ? (
+                  <a
+                    href={sessionHref(t.sessionId)}
+                    title={`Show the traces of session ${t.sessionId}`}
+                    onClick={(e) => {
+                      if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+                      e.preventDefault();
+                      onSession(t.sessionId!);
+                    }}
+                    className="font-mono text-xs text-accent hover:underline"
+                  >
+                    {t.sessionId}
+                  </a>
+                ) : (
+                  <span className="text-muted">—</span>
+                )}
+              </td>
+              <td className="px-2">
+                <Tags tags={t.tags} />
+              </td>
+              <td className="truncate px-2 text-muted">
+                <RelativeTime iso={t.startedAt} serverNow={serverNow} />
+              </td>
+              <td className="px-2 text-right tabular">
+                <Duration trace={t} serverNow={serverNow} />
+              </td>
+              <td className="px-2 text-right tabular">
+                {t.totalCost === null ? <span className="text-muted">—</span> : formatCost(t.totalCost)}
+              </td>
+              <td className="px-2 text-right tabular">
+                {t.totalTokens === null ? <span className="text-muted">—</span> : formatTokens(t.totalTokens)}
+              </td>
+              <td className="px-2 text-right tabular">
+                <Count n={t._count.decisionPoints} />
+              </td>
+              <td className="px-2 text-right tabular">
+                <Count n={t._count.spans} />
+              </td>
+              <td className="px-2 pr-3 text-right tabular">
+                <Count n={t._count.events} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+'use client';
+
+import { useSyncExternalStore } from 'react';
+import { formatDateTime, formatRelative } from '@/lib/format';
+
+// One shared clock for every relative time on the page, ticking while anything
+// listens. Server renders (and the hydrating render) use the server's clock, passed
+// down as a prop, so the first client render matches the HTML exactly.
+const TICK_MS = 15_000;
+let clock = 0;
+let timer: ReturnType<typeof setInterval> | null = null;
+const listeners = new Set<() => void>();
+
+function subscribeClock(listener: () => void): () => void {
+  listeners.add(listener);
+  if (timer === null) {
+    clock = Date.now();
+    timer = setInterval(() => {
+      clock = Date.now();
+      for (const l of listeners) l();
+    }, TICK_MS);
+  }
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0 && timer !== null) {
+      clearInterval(timer);
+      timer = null;
+    }
+  };
+}
+
+function readClock(): number {
+  if (clock === 0) clock = Date.now();
+  return clock;
+}
+
+/** Now, in ms: the server's `serverNow` while hydrating, the browser's clock after. */
+export function useNow(serverNow: number): number {
+  return useSyncExternalStore(subscribeClock, readClock, () => serverNow);
+}
+
+const noSubscription = () => () => {};
+
+/** False on the server and during hydration, true afterwards. */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+}
+
+/** Exact instants in the reader's time zone once hydrated (UTC before, as on the server). */
+export function useTimeZone(): 'UTC' | 'local' {
+  return useHydrated() ? 'local' : 'UTC';
+}
+
+/** "3 min ago", with the exact instant on hover and for screen readers. */
+export function RelativeTime({ iso, serverNow, className }: { iso: string; serverNow: number; className?: string }) {
+  const now = useNow(serverNow);
+  const zone = useTimeZone();
+  const exact = formatDateTime(iso, zone);
+  return (
+    <time dateTime={iso} title={exact} className={className}>
+      <span aria-hidden="true">{formatRelative(iso, now, zone)}</span>
+      <span className="sr-only">{exact}</span>
+    </time>
+  );
+}
+
+/** An exact instant, in the reader's zone once hydrated. */
+export function DateTime({ iso, className }: { iso: string | null; className?: string }) {
+  const zone = useTimeZone();
+  if (!iso) return <span className={className}>—</span>;
+  return (
+    <time dateTime={iso} className={className}>
+      {formatDateTime(iso, zone)}
+    </time>
+  );
+}
