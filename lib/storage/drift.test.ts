@@ -81,8 +81,10 @@ describe.each(testDatabases())('schema.prisma vs migrated database on $name', ({
         // Prisma maps `String[]` to a nullable-free array column it never writes NULL to.
         const nullable = field.optional || field.list;
         expect(col.is_nullable === 'YES', `${where} nullability`).toBe(field.list ? col.is_nullable === 'YES' : nullable);
-        if (field.attributes.includes('@default(now())')) expect(col.column_default, where).toBe('CURRENT_TIMESTAMP');
-        else expect(col.column_default, where).toBeNull();
+        const dflt = /@default\((now\(\)|\d+)\)/.exec(field.attributes)?.[1];
+        expect(col.column_default, `${where} default`).toBe(
+          dflt === undefined ? null : dflt === 'now()' ? 'CURRENT_TIMESTAMP' : dflt,
+        );
       }
     }
   });

@@ -75,6 +75,24 @@ describe.each(testDatabases())('migrate on $name', ({ name, open }) => {
     await db.close();
   });
 
+  it('backfills child counts for traces stored before the counts migration', async () => {
+    const db = await fresh();
+    const [init, counts, ...rest] = await readMigrations();
+    expect(counts.name).toMatch(/trace_child_counts$/);
+    await migrate(db.sql, [init]);
+    await db.sql.exec(`
+      INSERT INTO "Trace" (id, name, status, tags, "startedAt") VALUES ('old', 'n', 'COMPLETED', '{}', now()), ('bare', 'n', 'RUNNING', '{}', now());
+      INSERT INTO "Span" ("traceId", id, name, type, status, "startedAt") VALUES ('old', 's1', 'n', 'CHAIN', 'COMPLETED', now()), ('old', 's2', 'n', 'CHAIN', 'COMPLETED', now());
+      INSERT INTO "Event" ("traceId", id, name, type, timestamp) VALUES ('old', 'e1', 'n', 'ERROR', now());`);
+    await migrate(db.sql, [init, counts, ...rest]);
+    const rows = await db.sql.query('SELECT id, "decisionPointCount" AS d, "spanCount" AS s, "eventCount" AS e FROM "Trace" ORDER BY id');
+    expect(rows).toEqual([
+      { id: 'bare', d: 0, s: 0, e: 0 },
+      { id: 'old', d: 0, s: 2, e: 1 },
+    ]);
+    await db.close();
+  });
+
   it('refuses a migration edited after it was applied', async () => {
     const db = await fresh();
     await migrate(db.sql, [file('001_a', 'CREATE TABLE a (id int);')]);

@@ -29,6 +29,9 @@ const TABLES = {
     ['totalDuration', 'float8'],
     ['startedAt', 'timestamptz'],
     ['endedAt', 'timestamptz'],
+    ['decisionPointCount', 'int4'],
+    ['spanCount', 'int4'],
+    ['eventCount', 'int4'],
   ],
   DecisionPoint: [
     ['traceId', 'text'],
@@ -88,7 +91,12 @@ const INSERT_SQL = Object.fromEntries(
 // are stored alike and read back as null, as with the rest of the API.
 function rowsOf(traces: TraceInput[]): Record<Table, object[]> {
   return {
-    Trace: traces.map(({ decisionPoints: _d, spans: _s, events: _e, ...trace }) => trace),
+    Trace: traces.map(({ decisionPoints, spans, events, ...trace }) => ({
+      ...trace,
+      decisionPointCount: decisionPoints.length,
+      spanCount: spans.length,
+      eventCount: events.length,
+    })),
     DecisionPoint: traces.flatMap((t) => t.decisionPoints.map((d) => ({ ...d, traceId: t.id }))),
     Span: traces.flatMap((t) => t.spans.map((s) => ({ ...s, traceId: t.id }))),
     Event: traces.flatMap((t) => t.events.map((e) => ({ ...e, traceId: t.id }))),

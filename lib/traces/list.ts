@@ -73,7 +73,10 @@ const LIST_SELECT = {
   startedAt: true,
   endedAt: true,
   createdAt: true,
-  _count: { select: { decisionPoints: true, spans: true, events: true } },
+  // Stored at ingest; Prisma's relation _count would aggregate whole child tables.
+  decisionPointCount: true,
+  spanCount: true,
+  eventCount: true,
 } satisfies Prisma.TraceSelect;
 
 export async function listTraces(db: Db, params: ListParams & { tag?: string }): Promise<TraceList> {
@@ -90,7 +93,10 @@ export async function listTraces(db: Db, params: ListParams & { tag?: string }):
     db.trace.count({ where }),
   ]);
   return {
-    traces: rows.map(({ _count, ...row }) => ({ ...toTraceRecord(row), _count })),
+    traces: rows.map((row) => ({
+      ...toTraceRecord(row),
+      _count: { decisionPoints: row.decisionPointCount, spans: row.spanCount, events: row.eventCount },
+    })),
     total,
     page: params.page,
     limit: params.limit,
