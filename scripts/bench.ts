@@ -1,6 +1,6 @@
 // npm run bench -- [--db pglite|postgres|both] [--scale tiny|small|full] [--traces 100000,1000000]
 //                  [--build] [--json FILE] [--only ingest,raw,list,detail,soap,mixed] [--seed N]
-//                  [--read-clients N] [--diagnose]
+//                  [--batches 1,10,100] [--clients 1,4,16] [--read-clients 1,4] [--diagnose] [--profile]
 // Starts the production build (its own dist dir, .next-bench) on a fresh database,
 // drives the real HTTP endpoints and prints latency percentiles and throughput per
 // scenario. See docs/benchmarks.md.
@@ -97,8 +97,9 @@ interface Options {
   json?: string;
   only: Set<Group>;
   seed: number;
-  readClients: number;
+  readClients: number[];
   diagnose: boolean;
+  profile: boolean;
   distDir: string;
 }
 
@@ -114,7 +115,7 @@ function parseArgs(argv: string[]): Options {
     const a = argv[i];
     if (!a.startsWith('--')) usage(`unexpected argument ${a}`);
     const [k, inline] = a.slice(2).split('=', 2);
-    if (['build', 'diagnose', 'help'].includes(k)) args.set(k, 'true');
+    if (['build', 'diagnose', 'profile', 'help'].includes(k)) args.set(k, 'true');
     else {
       const v = inline ?? argv[++i];
       if (v === undefined) usage(`--${k} needs a value`);
@@ -122,7 +123,7 @@ function parseArgs(argv: string[]): Options {
     }
   }
   if (args.has('help')) usage();
-  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'dist-dir']);
+  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients']);
   for (const k of args.keys()) if (!known.has(k)) usage(`unknown option --${k}`);
 
   const db = args.get('db') ?? 'both';
@@ -138,10 +139,16 @@ function parseArgs(argv: string[]): Options {
     if (scale.listSizes.some((n) => !Number.isInteger(n) || n < 1 || n > 10_000_000)) usage('--traces takes integers 1..10000000');
     scale.listSizes.sort((a, b) => a - b);
   }
+  const ints = (name: string, max: number) => {
+    const list = args.get(name)!.split(',').map((x) => Number(x.trim()));
+    if (list.some((n) => !Number.isInteger(n) || n < 1 || n > max)) usage(`--${name} takes integers 1..${max}`);
+    return list;
+  };
+  if (args.has('batches')) scale.batches = ints('batches', 1000);
+  if (args.has('clients')) scale.clients = ints('clients', 64);
   const only = new Set((args.get('only') ?? GROUPS.join(',')).split(',').map((s) => s.trim()) as Group[]);
   for (const g of only) if (!GROUPS.includes(g)) usage(`--only takes ${GROUPS.join(',')}`);
-  const readClients = Number(args.get('read-clients') ?? 4);
-  if (!Number.isInteger(readClients) || readClients < 1 || readClients > 64) usage('--read-clients is 1..64');
+  const readClients = args.has('read-clients') ? ints('read-clients', 64) : [1, 4];
   const seed = Number(args.get('seed') ?? 42);
   if (!Number.isInteger(seed)) usage('--seed is an integer');
   return {
@@ -154,6 +161,7 @@ function parseArgs(argv: string[]): Options {
     seed,
     readClients,
     diagnose: args.has('diagnose'),
+    profile: args.has('profile'),
     distDir: args.get('dist-dir') ?? '.next-bench',
   };
 }
@@ -271,7 +279,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
 
     log('generating ingest batches');
     const templates = new Map(scale.batches.map((b) => [b, ingestTemplates(seed + 1, b)]));
-    const rawModes: RawMode[] = ['copy', 'insert'];
+    const rawModes: RawMode[] = ['copy', 'insert', 'jsonb'];
     const rawResults: ScenarioResult[] = [];
 
     // PGlite: the server owns the data dir, so the raw baseline runs before it starts,
@@ -297,7 +305,15 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
         await raw?.close();
         raw = undefined;
       }
-      server = await startServer({ distDir: opts.distDir, port, env, log, logFile: serverLog });
+      server = await startServer({
+        distDir: opts.distDir,
+        port,
+        env,
+        log,
+        logFile: serverLog,
+        // --profile: V8 CPU profiles of the server, written when it exits (see bench/profile.ts).
+        nodeArgs: opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(logDir, `cpuprofile-${kind}`)}`] : [],
+      });
       return server;
     };
     const stop = async () => {
@@ -365,19 +381,23 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
       }
       if (only.has('list')) {
         log(`list at ${ctx.storedTraces} stored traces`);
-        for (const c of listCases(seed, size)) results.push(await listScenario(ctx, c, opts.readClients, scale.read));
+        for (const c of listCases(seed, size)) {
+          for (const clients of opts.readClients) results.push(await listScenario(ctx, c, clients, scale.read));
+        }
       }
       if (i < sizes.length - 1) continue;
 
       // ----- at the largest size: detail, SOAP, mixed -----
       if (only.has('detail')) {
         log('detail: GET /api/traces/{id}');
-        for (const spans of DETAIL_SPANS) results.push(await detailScenario(ctx, spans, opts.readClients, scale.detail));
+        for (const spans of DETAIL_SPANS) {
+          for (const clients of opts.readClients) results.push(await detailScenario(ctx, spans, clients, scale.detail));
+        }
       }
       if (only.has('soap')) {
         log('SOAP: POST /api/soap');
-        results.push(await soapReadScenario(ctx, 50, opts.readClients, scale.read));
-        results.push(await soapQueryScenario(ctx, 100, opts.readClients, scale.read));
+        for (const clients of opts.readClients) results.push(await soapReadScenario(ctx, 50, clients, scale.read));
+        for (const clients of opts.readClients) results.push(await soapQueryScenario(ctx, 100, clients, scale.read));
       }
       if (only.has('mixed')) {
         log('mixed: ingest batches of 10 (2 clients) while listing (2 clients)');
@@ -430,7 +450,7 @@ async function main() {
   meta.durationSeconds = Math.round((performance.now() - t0) / 1000);
 
   console.log('');
-  console.log(`Machine: ${meta.cores} cores, ${meta.cpuModel}, ${meta.memoryGb} GiB; Node ${meta.node}; commit ${meta.gitCommit}; scale ${meta.scale}; read clients ${meta.readClients}`);
+  console.log(`Machine: ${meta.cores} cores, ${meta.cpuModel}, ${meta.memoryGb} GiB; Node ${meta.node}; commit ${meta.gitCommit}; scale ${meta.scale}; read clients ${meta.readClients.join(',')}`);
   if (meta.postgresSettings) console.log(`PostgreSQL 15: ${Object.entries(meta.postgresSettings).map(([k, v]) => `${k}=${v}`).join(', ')}`);
   console.log('');
   console.log(resultsTable(results));

@@ -13,7 +13,7 @@ export interface RunMeta {
   node: string;
   scale: string;
   seed: number;
-  readClients: number;
+  readClients: number[];
   postgresSettings?: Record<string, string>;
   /** Seeding and setup steps, not API figures. */
   seeding: { db: string; step: string; traces: number; records: number; seconds: number }[];
@@ -102,29 +102,32 @@ export function verdicts(results: ScenarioResult[]): Verdict[] {
       measured: ing ? `${fmt(ing.summary.p95Ms)} ms` : 'not run',
       met: ing ? ing.summary.errors === 0 && ing.summary.p95Ms < 1500 * k : null,
     });
-    const lists = mine.filter((r) => r.group === 'list' && LIST_TARGET_CASES(r.name));
+    // Latency targets are read at the fewest clients measured (one, by default): the
+    // latency of a request, not of a queue on two cores; the other rows show the queue.
+    const fewest = (rows: ScenarioResult[]) => rows.filter((r) => r.clients === Math.min(...rows.map((x) => x.clients)));
+    const lists = fewest(mine.filter((r) => r.group === 'list' && LIST_TARGET_CASES(r.name)));
     const largest = Math.max(0, ...lists.map((r) => r.storedTraces ?? 0));
     for (const r of lists.filter((l) => l.storedTraces === largest)) {
       out.push({
         db,
-        target: `list ${r.name} at ${stored(largest)} p95${suffix}`,
+        target: `list ${r.name} at ${stored(largest)} p95, ${r.clients} client(s)${suffix}`,
         limit: `< ${50 * k} ms`,
         measured: `${fmt(r.summary.p95Ms)} ms`,
         met: r.summary.errors === 0 && r.summary.p95Ms < 50 * k,
       });
     }
-    const det = mine.find((r) => r.group === 'detail' && r.name === '10000 spans');
+    const det = fewest(mine.filter((r) => r.group === 'detail' && r.name === '10000 spans'))[0];
     out.push({
       db,
-      target: `detail 10,000 spans p95${suffix}`,
+      target: `detail 10,000 spans p95${det ? `, ${det.clients} client(s)` : ''}${suffix}`,
       limit: `< ${300 * k} ms`,
       measured: det ? `${fmt(det.summary.p95Ms)} ms` : 'not run',
       met: det ? det.summary.errors === 0 && det.summary.p95Ms < 300 * k : null,
     });
-    const soap = mine.find((r) => r.group === 'soap' && r.name.startsWith('read'));
+    const soap = fewest(mine.filter((r) => r.group === 'soap' && r.name.startsWith('read')))[0];
     out.push({
       db,
-      target: `SOAP read (50 spans) p95${suffix}`,
+      target: `SOAP read (50 spans) p95${soap ? `, ${soap.clients} client(s)` : ''}${suffix}`,
       limit: `< ${50 * k} ms`,
       measured: soap ? (soap.summary.count ? `${fmt(soap.summary.p95Ms)} ms` : 'failed') : 'not run',
       met: soap ? soap.summary.count > 0 && soap.summary.errors === 0 && soap.summary.p95Ms < 50 * k : null,

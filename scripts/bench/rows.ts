@@ -144,6 +144,36 @@ export function insertStatements(table: Table, rows: Cell[][]): InsertStatement[
   return out;
 }
 
+/** Column types for jsonb_to_recordset: enums arrive as text and are cast on insert. */
+const RECORD_TYPES: Record<Table, readonly string[]> = {
+  Trace: ['text', 'text', 'text', 'text', 'text[]', 'jsonb', 'float8', 'float8', 'float8', 'timestamptz', 'timestamptz'],
+  DecisionPoint: ['text', 'text', 'text', 'text', 'jsonb', 'jsonb', 'jsonb', 'float8', 'float8', 'text', 'timestamptz'],
+  Span: ['text', 'text', 'text', 'text', 'text', 'jsonb', 'jsonb', 'float8', 'float8', 'float8', 'text', 'text', 'timestamptz', 'timestamptz', 'jsonb'],
+  Event: ['text', 'text', 'text', 'text', 'text', 'jsonb', 'timestamptz'],
+};
+
+/**
+ * One INSERT ... SELECT FROM jsonb_to_recordset($1) per table: the whole table's rows as
+ * one JSON parameter. What an app can do through any driver (no COPY needed), so it is
+ * the baseline a rewrite of the ingest path could aim at.
+ */
+export function jsonbStatement(table: Table, rows: Cell[][]): { text: string; param: string } {
+  const cols = COLUMNS[table];
+  const types = RECORD_TYPES[table];
+  const enumCast = (i: number) => (CASTS[table][i].startsWith('"') ? `::${CASTS[table][i]}` : '');
+  const text =
+    `INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(', ')}) ` +
+    `SELECT ${cols.map((c, i) => `x."${c}"${enumCast(i)}`).join(', ')} ` +
+    `FROM jsonb_to_recordset($1::jsonb) AS x(${cols.map((c, i) => `"${c}" ${types[i]}`).join(', ')})`;
+  const parts = rows.map(
+    (row) =>
+      `{${row
+        .map((cell, i) => `${JSON.stringify(cols[i])}:${types[i] === 'jsonb' ? (cell ?? 'null') : JSON.stringify(cell)}`)
+        .join(',')}}`,
+  );
+  return { text, param: `[${parts.join(',')}]` };
+}
+
 // ---------- templates with placeholder trace ids ----------
 
 const PLACEHOLDER_RE = /@@T(\d{6})@+/g;
@@ -209,6 +239,7 @@ export interface BatchTemplate {
   body: Spliced;
   copy: Record<Table, Spliced>;
   inserts: Record<Table, { text: string; params: SplicedParams }[]>;
+  jsonb: Record<Table, { text: string; param: Spliced }>;
 }
 
 export function buildTemplate(traces: GenTrace[]): BatchTemplate {
@@ -216,7 +247,10 @@ export function buildTemplate(traces: GenTrace[]): BatchTemplate {
   const rows = traceRows(withPlaceholders);
   const copy = {} as BatchTemplate['copy'];
   const inserts = {} as BatchTemplate['inserts'];
+  const jsonb = {} as BatchTemplate['jsonb'];
   for (const table of TABLES) {
+    const j = jsonbStatement(table, rows[table]);
+    jsonb[table] = { text: j.text, param: new Spliced(j.param) };
     copy[table] = new Spliced(copyText(rows[table]));
     inserts[table] = insertStatements(table, rows[table]).map((s) => ({ text: s.text, params: new SplicedParams(s.params) }));
   }
@@ -226,6 +260,7 @@ export function buildTemplate(traces: GenTrace[]): BatchTemplate {
     body: new Spliced(JSON.stringify({ traces: withPlaceholders })),
     copy,
     inserts,
+    jsonb,
   };
 }
 

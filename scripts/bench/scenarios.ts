@@ -121,11 +121,12 @@ export async function ingestScenario(ctx: Ctx, templates: BatchTemplate[], clien
   );
 }
 
-export type RawMode = 'copy' | 'insert';
+export type RawMode = 'copy' | 'insert' | 'jsonb';
 
 /**
  * The physical limit: the same records written straight into the same tables, one
- * transaction per batch, by COPY or by multi-row INSERT, from `clients` connections.
+ * transaction per batch, by COPY, by multi-row INSERT ... VALUES, or by one INSERT ...
+ * SELECT FROM jsonb_to_recordset per table, from `clients` connections.
  */
 export async function rawIngest(
   raw: RawDb,
@@ -138,7 +139,7 @@ export async function rawIngest(
   log: (msg: string) => void,
 ): Promise<ScenarioResult> {
   const batch = templates[0].traces;
-  const ids = new IdSource(seed * 7919 + batch * 131 + clients * 17 + (mode === 'copy' ? 1 : 2));
+  const ids = new IdSource(seed * 7919 + batch * 131 + clients * 17 + ['copy', 'insert', 'jsonb'].indexOf(mode));
   const conns = await Promise.all(Array.from({ length: clients }, () => raw.connect()));
   try {
     const task: Task = async (w, seq) => {
@@ -150,6 +151,7 @@ export async function rawIngest(
       try {
         for (const table of TABLES) {
           if (mode === 'copy') await conn.copy(table, tpl.copy[table].render(fresh));
+          else if (mode === 'jsonb') await conn.query(tpl.jsonb[table].text, [tpl.jsonb[table].param.render(fresh).toString()]);
           else for (const s of tpl.inserts[table]) await conn.query(s.text, s.params.render(fresh));
         }
         await conn.query('COMMIT');

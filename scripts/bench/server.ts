@@ -2,7 +2,7 @@
 // never `.next`: other people build and run dev servers in the same checkout. Samples
 // the resident memory of the server and its child processes from /proc.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HttpClient } from './http';
 
@@ -23,8 +23,11 @@ export function build(distDir: string, log: (msg: string) => void): void {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const after = readFileSync(tsconfig, 'utf8');
-  if (after !== before) {
-    log('note: next build changed tsconfig.json (it adds its dist dir to "include"); left as it is, not committed by the bench');
+  if (after !== before && after.includes(distDir)) {
+    // next build adds "<distDir>/types/**/*.ts" to tsconfig.json's include; the file is
+    // not the bench's to change, so put it back as it was.
+    writeFileSync(tsconfig, before);
+    log(`restored tsconfig.json (next build had added ${distDir} to "include")`);
   }
   if (res.status !== 0) throw new Error(`next build failed (exit ${res.status})`);
   log(`built in ${((performance.now() - started) / 1000).toFixed(0)} s`);
@@ -80,12 +83,14 @@ export interface StartOptions {
   /** Where the server's stdout/stderr go. */
   logFile?: NodeJS.WritableStream;
   readyTimeoutMs?: number;
+  /** Flags for node itself (--cpu-prof is refused in NODE_OPTIONS). */
+  nodeArgs?: string[];
 }
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [NEXT_BIN, 'start', '-p', String(options.port), '-H', '127.0.0.1'],
+    [...(options.nodeArgs ?? []), NEXT_BIN, 'start', '-p', String(options.port), '-H', '127.0.0.1'],
     {
       env: { ...process.env, ...options.env, NEXT_DIST_DIR: options.distDir, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,69 @@
+// Why is a scenario slow? Runs the same domain calls the routes make (list, detail) on
+// PostgreSQL with Prisma's query log on, and EXPLAIN (ANALYZE, BUFFERS)es every SQL
+// statement Prisma sent, with its real parameters. Read-only: the domain layer is only
+// called, never changed.
+import pg from 'pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from '@/lib/generated/prisma/client';
+import { listTraces } from '@/lib/traces/list';
+import { getTraceOrThrow } from '@/lib/traces/detail';
+import type { ListParams } from '@/lib/traces/types';
+
+export interface ExplainCase {
+  name: string;
+  run: (db: PrismaClient) => Promise<unknown>;
+}
+
+export function listCase(name: string, params: Partial<ListParams>): ExplainCase {
+  return { name, run: (db) => listTraces(db as never, { page: 1, limit: 20, ...params }) };
+}
+
+export function detailCase(name: string, id: string): ExplainCase {
+  return { name, run: (db) => getTraceOrThrow(db as never, id) };
+}
+
+interface Logged {
+  query: string;
+  params: unknown[];
+  durationMs: number;
+}
+
+/** Returns a text report: per case, each statement with its EXPLAIN ANALYZE plan. */
+export async function explainCases(url: string, cases: ExplainCase[]): Promise<string> {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const prisma = new PrismaClient({
+    adapter: new PrismaPg(pool),
+    log: [{ emit: 'event', level: 'query' }],
+  });
+  let logged: Logged[] = [];
+  prisma.$on('query' as never, (e: { query: string; params: string; duration: number }) => {
+    let params: unknown[] = [];
+    try {
+      params = JSON.parse(e.params) as unknown[];
+    } catch {
+      // leave empty
+    }
+    logged.push({ query: e.query, params, durationMs: e.duration });
+  });
+  const out: string[] = [];
+  try {
+    for (const c of cases) {
+      await c.run(prisma); // warm caches and plans
+      logged = [];
+      const started = performance.now();
+      await c.run(prisma);
+      const total = performance.now() - started;
+      out.push(`### ${c.name}: ${total.toFixed(1)} ms through Prisma, ${logged.length} statement(s)`);
+      for (const q of logged) {
+        const { rows } = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${q.query}`, q.params);
+        out.push(`-- ${q.durationMs} ms: ${q.query.replace(/\s+/g, ' ')}\n-- params: ${JSON.stringify(q.params).slice(0, 300)}`);
+        out.push(rows.map((r) => `   ${r['QUERY PLAN']}`).join('\n'));
+      }
+      out.push('');
+    }
+  } finally {
+    await prisma.$disconnect();
+    await pool.end();
+  }
+  return out.join('\n');
+}
