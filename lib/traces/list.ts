@@ -79,6 +79,22 @@ const LIST_SELECT = {
   eventCount: true,
 } satisfies Prisma.TraceSelect;
 
+/**
+ * Exact number of traces matching the filters. Without filters, or with only a status,
+ * it is read from the trigger-maintained per-status counts (a count(*) over 1M traces
+ * costs ~140 ms); other filters count the matching rows through their indexes.
+ */
+export async function countTraces(db: Db, filters: ListFilters): Promise<number> {
+  if (filters.search === undefined && filters.sessionId === undefined && filters.tag === undefined) {
+    const { _sum } = await db.traceStatusCount.aggregate({
+      _sum: { count: true },
+      where: filters.status ? { status: filters.status } : {},
+    });
+    return Number(_sum.count ?? 0);
+  }
+  return db.trace.count({ where: traceWhere(filters) });
+}
+
 export async function listTraces(db: Db, params: ListParams & { tag?: string }): Promise<TraceList> {
   const where = traceWhere(params);
   const [rows, total] = await Promise.all([
@@ -90,7 +106,7 @@ export async function listTraces(db: Db, params: ListParams & { tag?: string }):
       skip: (params.page - 1) * params.limit,
       take: params.limit,
     }),
-    db.trace.count({ where }),
+    countTraces(db, params),
   ]);
   return {
     traces: rows.map((row) => ({

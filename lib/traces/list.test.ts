@@ -1,0 +1,98 @@
+// The list's totals come from trigger-maintained per-status counts when there is no
+// filter or only a status; they must equal count(*) through every write path.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '@/lib/storage/open';
+import { testDatabases, truncateAll } from '@/lib/testing/databases';
+import { makeTrace } from '@/lib/testing/fixtures';
+import { ingestTraces } from './ingest';
+import { countTraces, parseListParams } from './list';
+import { RUN_STATUSES } from './types';
+import { validateIngestBody } from './validate';
+
+const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 };
+const batch = (statuses: string[]) =>
+  validateIngestBody({ traces: statuses.map((status) => makeTrace({ status })) }, LIMITS);
+
+describe.each(testDatabases())('trace totals on $name', ({ open }) => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await open();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+  beforeEach(async () => {
+    await truncateAll(db);
+  });
+
+  async function expectExactTotals() {
+    const real = await db.sql.query<{ status: string; n: number }>(
+      'SELECT status::text AS status, count(*)::int AS n FROM "Trace" GROUP BY status',
+    );
+    const byStatus = Object.fromEntries(real.map((r) => [r.status, r.n]));
+    for (const status of RUN_STATUSES) {
+      expect(await countTraces(db.prisma, { status }), status).toBe(byStatus[status] ?? 0);
+    }
+    expect(await countTraces(db.prisma, {})).toBe(real.reduce((sum, r) => sum + r.n, 0));
+  }
+
+  it('match count(*) after ingest, concurrent batches, deletes, updates and truncate', async () => {
+    await ingestTraces(db.prisma, batch(['RUNNING', 'COMPLETED', 'COMPLETED', 'ERROR']));
+    await expectExactTotals();
+    expect(await countTraces(db.prisma, { status: 'COMPLETED' })).toBe(2);
+
+    // Concurrent batches touching every status in different orders: no deadlock, exact.
+    const orders = [
+      ['ERROR', 'RUNNING', 'COMPLETED'],
+      ['COMPLETED', 'ERROR', 'RUNNING'],
+      ['RUNNING', 'COMPLETED', 'ERROR'],
+    ];
+    await Promise.all(Array.from({ length: 12 }, (_, i) => ingestTraces(db.prisma, batch(orders[i % 3]))));
+    await expectExactTotals();
+    expect(await countTraces(db.prisma, {})).toBe(40);
+
+    // A failed batch (duplicate id) leaves the totals untouched.
+    const dup = batch(['ERROR']);
+    await ingestTraces(db.prisma, dup);
+    await expect(ingestTraces(db.prisma, [...batch(['ERROR', 'RUNNING']), dup[0]])).rejects.toThrow(
+      'Duplicate trace ID detected',
+    );
+    await expectExactTotals();
+
+    // Paths outside the application: deletes, status updates, bulk SQL inserts, truncate.
+    await db.sql.exec(`DELETE FROM "Trace" WHERE id IN (SELECT id FROM "Trace" WHERE status = 'ERROR' LIMIT 3)`);
+    await db.sql.exec(`UPDATE "Trace" SET status = 'ERROR' WHERE status = 'RUNNING'`);
+    await db.sql.exec(
+      `INSERT INTO "Trace" (id, name, status, tags, "startedAt") SELECT 'bulk-' || i, 'n', 'COMPLETED', '{}', now() FROM generate_series(1, 50) i`,
+    );
+    await expectExactTotals();
+    await truncateAll(db);
+    await expectExactTotals();
+    expect(await countTraces(db.prisma, {})).toBe(0);
+  });
+
+  it('counts other filters through the rows themselves', async () => {
+    await ingestTraces(db.prisma, [
+      ...validateIngestBody({ traces: [makeTrace({ name: 'Alpha', sessionId: 'x', tags: ['a', 'b'] })] }, LIMITS),
+      ...validateIngestBody({ traces: [makeTrace({ name: 'beta', sessionId: 'x', tags: ['b'] })] }, LIMITS),
+    ]);
+    expect(await countTraces(db.prisma, { search: 'ALP' })).toBe(1);
+    expect(await countTraces(db.prisma, { sessionId: 'x' })).toBe(2);
+    expect(await countTraces(db.prisma, { tag: 'b' })).toBe(2);
+    expect(await countTraces(db.prisma, { tag: 'a', status: 'COMPLETED' })).toBe(1);
+  });
+});
+
+describe('parseListParams', () => {
+  it('applies defaults and keeps only non-empty filters', () => {
+    expect(parseListParams(new URLSearchParams(''))).toEqual({ page: 1, limit: 20 });
+    expect(parseListParams(new URLSearchParams('status=&search=&sessionId='))).toEqual({ page: 1, limit: 20 });
+    expect(parseListParams(new URLSearchParams('page=2&limit=100&status=ERROR&search=a&sessionId=s'))).toEqual({
+      page: 2,
+      limit: 100,
+      status: 'ERROR',
+      search: 'a',
+      sessionId: 's',
+    });
+  });
+});
