@@ -34,6 +34,8 @@ import {
   type ScenarioResult,
 } from './bench/scenarios';
 import { countTraces, seedTraces, vacuumAnalyze } from './bench/seed';
+import { detailCase, explainCases, listCase } from './bench/explain';
+import { SEARCH_TERM, SESSION_SIZE } from './bench/generate';
 import { build, buildExists, startServer, type RunningServer } from './bench/server';
 
 // ---------- configuration ----------
@@ -179,6 +181,17 @@ function gitCommit(): string {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
   } catch {
     return 'unknown';
+  }
+}
+
+function uncommittedFiles(): string[] {
+  try {
+    return execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.slice(3));
+  } catch {
+    return [];
   }
 }
 
@@ -385,6 +398,21 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
           for (const clients of opts.readClients) results.push(await listScenario(ctx, c, clients, scale.read));
         }
       }
+      if (kind === 'postgres' && only.has('list')) {
+        // The evidence for "why": every statement of the list and detail calls, EXPLAIN ANALYZEd.
+        log('EXPLAIN ANALYZE of the list and detail statements');
+        const session = `sess-${seed}-${Math.floor((size - 1) / SESSION_SIZE)}`;
+        const report = await explainCases(cluster!.url, [
+          listCase('list first page', {}),
+          listCase('list status=COMPLETED', { status: 'COMPLETED' }),
+          listCase('list sessionId', { sessionId: session }),
+          listCase(`list search "${SEARCH_TERM}"`, { search: SEARCH_TERM }),
+          ...(i === sizes.length - 1 ? [detailCase('detail 10000 spans', detailTraceId(seed, 10_000))] : []),
+        ]);
+        const file = path.join(logDir, `explain-postgres-${size}.txt`);
+        (await import('node:fs')).writeFileSync(file, report);
+        log(`  plans in ${path.relative(process.cwd(), file)}`);
+      }
       if (i < sizes.length - 1) continue;
 
       // ----- at the largest size: detail, SOAP, mixed -----
@@ -425,6 +453,7 @@ async function main() {
   const meta: RunMeta = {
     startedAt: new Date().toISOString(),
     gitCommit: gitCommit(),
+    uncommittedFiles: uncommittedFiles(),
     cores: os.cpus().length,
     cpuModel: os.cpus()[0]?.model ?? 'unknown',
     memoryGb: Math.round(os.totalmem() / 2 ** 30),
@@ -450,6 +479,7 @@ async function main() {
   meta.durationSeconds = Math.round((performance.now() - t0) / 1000);
 
   console.log('');
+  if (meta.uncommittedFiles.length) console.log(`Note: built with uncommitted changes in ${meta.uncommittedFiles.join(', ')}`);
   console.log(`Machine: ${meta.cores} cores, ${meta.cpuModel}, ${meta.memoryGb} GiB; Node ${meta.node}; commit ${meta.gitCommit}; scale ${meta.scale}; read clients ${meta.readClients.join(',')}`);
   if (meta.postgresSettings) console.log(`PostgreSQL 15: ${Object.entries(meta.postgresSettings).map(([k, v]) => `${k}=${v}`).join(', ')}`);
   console.log('');

@@ -7,7 +7,10 @@ import pg from 'pg';
 import { migrate, readMigrations } from '@/lib/storage/migrate';
 import { openPglite } from '@/lib/storage/pglite';
 import { pgliteExecutor, pgPoolExecutor } from '@/lib/storage/sql';
-import { copySql, type Table } from './rows';
+import { copySql, setChildCountColumns, type Table } from './rows';
+
+const CHILD_COUNTS_PROBE = `SELECT count(*)::int AS n FROM information_schema.columns
+  WHERE table_name = 'Trace' AND column_name IN ('decisionPointCount', 'spanCount', 'eventCount')`;
 
 export interface RawConn {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -60,6 +63,15 @@ export async function openPostgresRaw(url: string, options: { migrate?: boolean 
       await pool.end();
     }
   }
+  {
+    const probe = new pg.Client({ connectionString: url });
+    await probe.connect();
+    try {
+      setChildCountColumns((await probe.query(CHILD_COUNTS_PROBE)).rows[0].n === 3);
+    } finally {
+      await probe.end();
+    }
+  }
   const open: pg.Client[] = [];
   return {
     kind: 'postgres',
@@ -104,6 +116,7 @@ export async function openPgliteRaw(dataDir: string): Promise<RawDb> {
     throw err;
   }
   const conn = pgliteConn(opened.pglite);
+  setChildCountColumns((await conn.query<{ n: number }>(CHILD_COUNTS_PROBE))[0].n === 3);
   return {
     kind: 'pglite',
     async connect() {

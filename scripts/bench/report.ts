@@ -7,6 +7,8 @@ export interface RunMeta {
   startedAt: string;
   finishedAt?: string;
   gitCommit: string;
+  /** Files differing from that commit when the server was built (others' work in progress). */
+  uncommittedFiles: string[];
   cores: number;
   cpuModel: string;
   memoryGb: number;

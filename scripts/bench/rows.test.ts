@@ -3,7 +3,7 @@ import { migrate, readMigrations } from '@/lib/storage/migrate';
 import { openPglite, type OpenPglite } from '@/lib/storage/pglite';
 import { pgliteExecutor } from '@/lib/storage/sql';
 import { FULL_SHAPE, generateTrace } from './generate';
-import { IdSource, Spliced, TABLES, buildTemplate, copySql, copyText, placeholder, traceRows } from './rows';
+import { IdSource, Spliced, TABLES, buildTemplate, columnsOf, copySql, copyText, placeholder, setChildCountColumns, traceRows } from './rows';
 
 describe('copyText', () => {
   it('escapes backslash, tab and newlines and writes NULL as \\N', () => {
@@ -44,6 +44,12 @@ describe('rows in a real database', () => {
   beforeAll(async () => {
     db = await openPglite(undefined);
     await migrate(pgliteExecutor(db.pglite), await readMigrations());
+    const [probe] = (
+      await db.pglite.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'Trace' AND column_name = 'spanCount'`,
+      )
+    ).rows;
+    setChildCountColumns(probe.n === 1);
   });
   afterAll(async () => {
     await db.close();
@@ -78,6 +84,10 @@ describe('rows in a real database', () => {
     expect(viaCopy).toEqual(await dump(idsFor.jsonb));
     const [count] = (await db.pglite.query<{ n: number }>('SELECT count(*)::int AS n FROM "Span"')).rows;
     expect(count.n).toBe(3 * 2 * 12);
+    if (columnsOf('Trace').includes('spanCount')) {
+      const counts = await db.pglite.query<{ n: number }>('SELECT DISTINCT "spanCount" AS n FROM "Trace"');
+      expect(counts.rows).toEqual([{ n: 12 }]);
+    }
     const stored = viaCopy as { trace: { tags: string[]; name: string }[] };
     expect(stored.trace.map((t) => t.name).sort()).toEqual(traces.map((t) => t.name).sort());
   }, 60_000);

@@ -9,7 +9,7 @@ export const TABLES = ['Trace', 'DecisionPoint', 'Span', 'Event'] as const;
 export type Table = (typeof TABLES)[number];
 
 /** Columns written, in order (createdAt keeps its database default). */
-export const COLUMNS: Record<Table, readonly string[]> = {
+const BASE_COLUMNS: Record<Table, readonly string[]> = {
   Trace: ['id', 'name', 'sessionId', 'status', 'tags', 'metadata', 'totalCost', 'totalTokens', 'totalDuration', 'startedAt', 'endedAt'],
   DecisionPoint: ['traceId', 'id', 'type', 'reasoning', 'chosen', 'alternatives', 'contextSnapshot', 'durationMs', 'costUsd', 'parentSpanId', 'timestamp'],
   Span: ['traceId', 'id', 'parentSpanId', 'name', 'type', 'input', 'output', 'tokenCount', 'costUsd', 'durationMs', 'status', 'statusMessage', 'startedAt', 'endedAt', 'metadata'],
@@ -17,12 +17,42 @@ export const COLUMNS: Record<Table, readonly string[]> = {
 };
 
 /** Casts for multi-row INSERT parameters sent as text. */
-const CASTS: Record<Table, readonly string[]> = {
+const BASE_CASTS: Record<Table, readonly string[]> = {
   Trace: ['', '', '', '"RunStatus"', 'text[]', 'jsonb', 'float8', 'float8', 'float8', 'timestamptz', 'timestamptz'],
   DecisionPoint: ['', '', '"DecisionType"', '', 'jsonb', 'jsonb', 'jsonb', 'float8', 'float8', '', 'timestamptz'],
   Span: ['', '', '', '', '"SpanType"', 'jsonb', 'jsonb', 'float8', 'float8', 'float8', '"RunStatus"', '', 'timestamptz', 'timestamptz', 'jsonb'],
   Event: ['', '', '', '"EventType"', '', 'jsonb', 'timestamptz'],
 };
+
+/** Column types for jsonb_to_recordset: enums arrive as text and are cast on insert. */
+const BASE_RECORD_TYPES: Record<Table, readonly string[]> = {
+  Trace: ['text', 'text', 'text', 'text', 'text[]', 'jsonb', 'float8', 'float8', 'float8', 'timestamptz', 'timestamptz'],
+  DecisionPoint: ['text', 'text', 'text', 'text', 'jsonb', 'jsonb', 'jsonb', 'float8', 'float8', 'text', 'timestamptz'],
+  Span: ['text', 'text', 'text', 'text', 'text', 'jsonb', 'jsonb', 'float8', 'float8', 'float8', 'text', 'text', 'timestamptz', 'timestamptz', 'jsonb'],
+  Event: ['text', 'text', 'text', 'text', 'text', 'jsonb', 'timestamptz'],
+};
+
+// Since migration 20261121010000_trace_child_counts the trace row also stores its child
+// counts (the list reads them). Probed from the database (database.ts), so the bench
+// writes exactly what the schema it runs against holds.
+const CHILD_COUNT_COLUMNS = ['decisionPointCount', 'spanCount', 'eventCount'];
+let childCounts = false;
+
+export function setChildCountColumns(present: boolean): void {
+  childCounts = present;
+}
+
+export function columnsOf(table: Table): readonly string[] {
+  return table === 'Trace' && childCounts ? [...BASE_COLUMNS.Trace, ...CHILD_COUNT_COLUMNS] : BASE_COLUMNS[table];
+}
+
+function castsOf(table: Table): readonly string[] {
+  return table === 'Trace' && childCounts ? [...BASE_CASTS.Trace, 'int4', 'int4', 'int4'] : BASE_CASTS[table];
+}
+
+function recordTypesOf(table: Table): readonly string[] {
+  return table === 'Trace' && childCounts ? [...BASE_RECORD_TYPES.Trace, 'int4', 'int4', 'int4'] : BASE_RECORD_TYPES[table];
+}
 
 type Cell = string | null;
 
@@ -54,6 +84,7 @@ export function traceRows(traces: GenTrace[]): Record<Table, Cell[][]> {
       num(t.totalDuration),
       t.startedAt,
       t.endedAt,
+      ...(childCounts ? [String(t.decisionPoints.length), String(t.spans.length), String(t.events.length)] : []),
     ]);
     for (const d of t.decisionPoints) {
       rows.DecisionPoint.push([
@@ -109,7 +140,7 @@ export function copyText(rows: Cell[][]): string {
 }
 
 export function copySql(table: Table): string {
-  return `COPY "${table}" (${COLUMNS[table].map((c) => `"${c}"`).join(', ')}) FROM STDIN`;
+  return `COPY "${table}" (${columnsOf(table).map((c) => `"${c}"`).join(', ')}) FROM STDIN`;
 }
 
 // PostgreSQL's protocol allows 65535 bind parameters per statement.
@@ -122,8 +153,8 @@ export interface InsertStatement {
 
 /** Multi-row INSERT ... VALUES statements for these rows, split under the parameter limit. */
 export function insertStatements(table: Table, rows: Cell[][]): InsertStatement[] {
-  const cols = COLUMNS[table];
-  const casts = CASTS[table];
+  const cols = columnsOf(table);
+  const casts = castsOf(table);
   const perStatement = Math.floor(MAX_PARAMS / cols.length);
   const out: InsertStatement[] = [];
   for (let start = 0; start < rows.length; start += perStatement) {
@@ -144,23 +175,16 @@ export function insertStatements(table: Table, rows: Cell[][]): InsertStatement[
   return out;
 }
 
-/** Column types for jsonb_to_recordset: enums arrive as text and are cast on insert. */
-const RECORD_TYPES: Record<Table, readonly string[]> = {
-  Trace: ['text', 'text', 'text', 'text', 'text[]', 'jsonb', 'float8', 'float8', 'float8', 'timestamptz', 'timestamptz'],
-  DecisionPoint: ['text', 'text', 'text', 'text', 'jsonb', 'jsonb', 'jsonb', 'float8', 'float8', 'text', 'timestamptz'],
-  Span: ['text', 'text', 'text', 'text', 'text', 'jsonb', 'jsonb', 'float8', 'float8', 'float8', 'text', 'text', 'timestamptz', 'timestamptz', 'jsonb'],
-  Event: ['text', 'text', 'text', 'text', 'text', 'jsonb', 'timestamptz'],
-};
-
 /**
  * One INSERT ... SELECT FROM jsonb_to_recordset($1) per table: the whole table's rows as
  * one JSON parameter. What an app can do through any driver (no COPY needed), so it is
  * the baseline a rewrite of the ingest path could aim at.
  */
 export function jsonbStatement(table: Table, rows: Cell[][]): { text: string; param: string } {
-  const cols = COLUMNS[table];
-  const types = RECORD_TYPES[table];
-  const enumCast = (i: number) => (CASTS[table][i].startsWith('"') ? `::${CASTS[table][i]}` : '');
+  const cols = columnsOf(table);
+  const types = recordTypesOf(table);
+  const casts = castsOf(table);
+  const enumCast = (i: number) => (casts[i].startsWith('"') ? `::${casts[i]}` : '');
   const text =
     `INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(', ')}) ` +
     `SELECT ${cols.map((c, i) => `x."${c}"${enumCast(i)}`).join(', ')} ` +
