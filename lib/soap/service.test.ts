@@ -7,7 +7,7 @@ import { testDatabases } from '@/lib/testing/databases';
 import { makeTrace, uid } from '@/lib/testing/fixtures';
 import { readParamXml } from './codec';
 import { handleSoapPost, type ServiceDeps } from './service';
-import { STYLES, int, keys, parseFault, parseResult, phpEnvelope, str, type Ctx, type Part } from './test-helpers';
+import { STYLES, axisEnvelope, int, keys, parseFault, parseResult, phpEnvelope, str, type Ctx, type Part } from './test-helpers';
 import { elementChildren, getAttr, parseXml, textContent } from './xml';
 
 const KEY = 'soap-test-key';
@@ -162,6 +162,16 @@ describe.each(testDatabases())('SOAP service on $name', (target) => {
       const trace = JSON.parse(j.resultXml);
       expect(trace).toMatchObject({ id, name: nasty, metadata: { k: '<v> & ]]> 😀' }, decisionPoints: [], events: [] });
       expect(trace.spans[0]).toMatchObject({ id: 's1', input: { q: '1 < 2' } });
+    });
+
+    it('reads characters outside the BMP sent as surrogate-pair references (Axis 1.x)', async () => {
+      const id = uid('axis-emoji');
+      const name = 'smile 😀 and 𝄞';
+      const body = axisEnvelope('save', good, [str('publicName', 'TRACE'), str('objectXml', JSON.stringify(makeTrace({ id, name })))]);
+      expect(body).toContain('&#xD83D;&#xDE00;');
+      const r = parseResult((await handleSoapPost(deps, body, new Headers())).body);
+      expect(r.status).toBe(1);
+      expect(fields(r.resultXml).name).toBe(name);
     });
 
     it('takes back what read returned (RESULT round trip) under a new id', async () => {

@@ -11,6 +11,7 @@ import { endpointAddress } from './origin';
 import { resultResponse } from './response';
 import { SOAPENC_XSD } from './soapenc-xsd';
 import { buildWsdl } from './wsdl';
+import { joinSurrogateReferences } from './xml';
 
 export type { ServiceDeps } from './operations';
 export type { SoapHttpResponse } from './fault';
@@ -18,8 +19,9 @@ export type { SoapHttpResponse } from './fault';
 export async function handleSoapPost(deps: ServiceDeps, body: string, headers: Headers): Promise<SoapHttpResponse> {
   const meter = new Meter();
   try {
-    const { operation } = checkEnvelope(body);
-    const dispatched = await dispatchWithNodeSoap(body);
+    const xml = joinSurrogateReferences(body);
+    const { operation } = checkEnvelope(xml);
+    const dispatched = await dispatchWithNodeSoap(xml);
     if (dispatched.operation !== operation) {
       throw new Error(`node-soap dispatched ${dispatched.operation}, the envelope calls ${operation}`);
     }

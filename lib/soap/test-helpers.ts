@@ -66,8 +66,13 @@ export function axisEnvelope(op: string, ctx: Ctx, parts: Part[]): string {
     );
     return id;
   };
+  // Axis writes characters outside the BMP as references to their two UTF-16 halves.
+  const axisEsc = (v: string) =>
+    esc(v).replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, (pair) =>
+      [...Array(2).keys()].map((i) => `&#x${pair.charCodeAt(i).toString(16).toUpperCase()};`).join(''),
+    );
   const s = (name: string, v: string | null) =>
-    v === null ? `<${name} xsi:type="xsd:string" xsi:nil="true"/>` : `<${name} xsi:type="xsd:string">${esc(v)}</${name}>`;
+    v === null ? `<${name} xsi:type="xsd:string" xsi:nil="true"/>` : `<${name} xsi:type="xsd:string">${axisEsc(v)}</${name}>`;
   const ctxId = multiRef('ns2:CSvcCallContext', CTX_FIELDS.map((f) => s(f, ctxValue(ctx, f))).join(''));
   const partXml = parts
     .map((p) => {

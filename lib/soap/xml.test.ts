@@ -23,6 +23,12 @@ describe('parseXml', () => {
     expect(textContent(root)).toBe('  <x> é中 <raw> & ]]> 😀 ');
   });
 
+  it('joins surrogate-pair character references as Axis 1.x writes them; a lone half becomes U+FFFD', () => {
+    expect(textContent(parseXml('<r>a &#xD83D;&#xDE00; b &#55357;&#56832;</r>'))).toBe('a 😀 b 😀');
+    expect(textContent(parseXml('<r>&#xD83D;x&#xDE00;</r>'))).toBe('\uFFFDx\uFFFD');
+    expect(textContent(parseXml('<r>&amp;#xD83D;&#x41;</r>'))).toBe('&#xD83D;A');
+  });
+
   it.each([
     ['', 'No root element'],
     ['<a>', 'Unclosed element'],

@@ -47,9 +47,27 @@ function splitName(name: string): { prefix: string; local: string } {
   return i < 0 ? { prefix: '', local: name } : { prefix: name.slice(0, i), local: name.slice(i + 1) };
 }
 
+const charRef = (ref: string) => (ref[0] === 'x' ? parseInt(ref.slice(1), 16) : parseInt(ref, 10));
+const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+
+/**
+ * Axis 1.x writes a character outside the BMP as two references to its UTF-16
+ * surrogates (&#xD83D;&#xDE00;). Not XML, but common: such pairs become the character.
+ * Also applied to whole envelopes before node-soap, whose parser refuses them.
+ */
+export function joinSurrogateReferences(text: string): string {
+  if (text.indexOf('&#') < 0) return text;
+  return text.replace(/&#(x[0-9A-Fa-f]+|[0-9]+);&#(x[0-9A-Fa-f]+|[0-9]+);/g, (whole, a: string, b: string) => {
+    const hi = charRef(a);
+    const lo = charRef(b);
+    return isHigh(hi) && isLow(lo) ? String.fromCharCode(hi, lo) : whole;
+  });
+}
+
 function decodeEntities(raw: string, at: number): string {
   if (raw.indexOf('&') < 0) return raw;
-  return raw.replace(/&([^;&\s]*);?/g, (whole, ref: string) => {
+  return joinSurrogateReferences(raw).replace(/&([^;&\s]*);?/g, (whole, ref: string) => {
     if (!whole.endsWith(';')) throw new XmlSyntaxError('Unterminated entity reference', at);
     switch (ref) {
       case 'amp':
@@ -66,6 +84,7 @@ function decodeEntities(raw: string, at: number): string {
     const m = /^#(?:x([0-9A-Fa-f]+)|([0-9]+))$/.exec(ref);
     if (!m) throw new XmlSyntaxError(`Unknown entity &${ref};`, at);
     const code = m[1] !== undefined ? parseInt(m[1], 16) : parseInt(m[2], 10);
+    if (isHigh(code) || isLow(code)) return '\uFFFD'; // half of a pair: keep the text readable
     if (
       !(code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) ||
         (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff))
