@@ -39,10 +39,11 @@ function DebouncedField({
   }
   const pushedThisFocus = useRef(false);
 
-  const commit = useEffectEvent((next: string) => {
+  const commitNow = (next: string) => {
     onCommit(next, pushedThisFocus.current ? 'replace' : 'push');
     pushedThisFocus.current = true;
-  });
+  };
+  const commit = useEffectEvent(commitNow);
 
   useEffect(() => {
     const next = text.trim();
@@ -71,7 +72,7 @@ function DebouncedField({
         onKeyDown={(e) => {
           if (e.key === 'Enter') {
             const next = text.trim();
-            if (next !== value) commit(next);
+            if (next !== value) commitNow(next);
           }
         }}
         className="h-8 w-full rounded-md border border-border-strong bg-bg px-2.5 text-sm text-fg placeholder:text-muted"

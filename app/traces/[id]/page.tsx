@@ -1,0 +1,68 @@
+import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { connection } from 'next/server';
+import { cache } from 'react';
+import { getDb } from '@/lib/db';
+import { isAppError } from '@/lib/errors';
+import { traceQueries } from '@/lib/queries/traces';
+import { getTraceOrThrow } from '@/lib/traces/detail';
+import type { TraceDetail } from '@/lib/traces/types';
+import { TraceDetailView } from '@/components/traces/detail/TraceDetailView';
+import { requestTime } from '../_lib/request';
+
+type Params = Promise<{ id: string }>;
+
+type Loaded = { trace: TraceDetail } | { invalid: true; message: string };
+
+// One database read per request, shared by the page and its metadata.
+const loadTrace = cache(async (id: string): Promise<Loaded> => {
+  try {
+    return { trace: await getTraceOrThrow(await getDb(), id) };
+  } catch (err) {
+    if (isAppError(err) && err.code === 'NOT_FOUND') notFound();
+    if (isAppError(err) && err.code === 'VALIDATION') return { invalid: true, message: err.message };
+    throw err;
+  }
+});
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  await connection();
+  const loaded = await loadTrace((await params).id);
+  return { title: 'trace' in loaded ? loaded.trace.name : 'Invalid trace ID' };
+}
+
+// GET /traces/{id} - one trace: header, span tree on a timeline, decisions, events
+export default async function TracePage({ params }: { params: Params }) {
+  // Never prerendered: the build must not open the database.
+  await connection();
+  const { id } = await params;
+  const loaded = await loadTrace(id);
+  if ('invalid' in loaded) return <InvalidTraceId id={id} message={loaded.message} />;
+
+  const queryClient = new QueryClient();
+  queryClient.setQueryData(traceQueries.detail(id).queryKey, loaded.trace);
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <TraceDetailView id={id} serverNow={requestTime()} />
+    </HydrationBoundary>
+  );
+}
+
+function InvalidTraceId({ id, message }: { id: string; message: string }) {
+  const shown = id.length > 80 ? `${id.slice(0, 80)}…` : id;
+  return (
+    <div className="mx-auto max-w-2xl py-16">
+      <p className="text-sm font-medium text-muted">400</p>
+      <h1 className="mt-1 text-2xl font-semibold">{message}</h1>
+      <p className="mt-3 text-muted">
+        <code className="rounded bg-surface-2 px-1 font-mono break-all text-fg">{JSON.stringify(shown)}</code> cannot be a
+        trace ID: IDs are 1 to 256 characters long and hold no control characters. Check the link you followed.
+      </p>
+      <Link href="/traces" className="mt-6 inline-block font-medium text-accent hover:underline">
+        ← Back to all traces
+      </Link>
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+'use client';
+
+import type { DecisionPointRecord } from '@/lib/traces/types';
+import { formatCost, formatDuration, formatOffset, plural, toMillis } from '@/lib/format';
+import { DecisionTypeBadge } from '@/components/ui/badges';
+import { LongText } from '@/components/ui/LongText';
+import { jsonEqual, previewJson, summarizeJson } from '@/components/json/json';
+import type { Selection, TraceModel } from './model';
+
+/** The option that was taken, set apart; the ones that were not, listed beside it. */
+export function ChosenVsAlternatives({ decision, compact = false }: { decision: DecisionPointRecord; compact?: boolean }) {
+  const chosenDetail = typeof decision.chosen === 'object' && decision.chosen !== null ? previewJson(decision.chosen, 90) : null;
+  return (
+    <div className={`grid gap-3 ${compact ? 'grid-cols-1' : 'grid-cols-[minmax(0,1fr)_minmax(0,1fr)]'}`}>
+      <div
+        data-testid="decision-chosen"
+        className="rounded-md border-2 border-emerald-600 bg-emerald-50 px-3 py-2 dark:border-emerald-400 dark:bg-emerald-950/50"
+      >
+        <div className="flex items-center gap-1.5 text-[11px] font-semibold tracking-wide text-emerald-800 uppercase dark:text-emerald-200">
+          <svg aria-hidden="true" width="12" height="12" viewBox="0 0 12 12">
+            <path d="M2 6.5l2.5 2.5L10 3.5" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" />
+          </svg>
+          Chosen
+        </div>
+        <p className="mt-0.5 font-semibold break-words text-fg">{summarizeJson(decision.chosen, 120)}</p>
+        {chosenDetail && <p className="mt-0.5 truncate font-mono text-[11px] text-muted">{chosenDetail}</p>}
+      </div>
+      <div data-testid="decision-alternatives" className="rounded-md border border-dashed border-border-strong px-3 py-2">
+        <div className="text-[11px] font-semibold tracking-wide text-muted uppercase">
+          {decision.alternatives.length === 0 ? 'No alternatives recorded' : `Not chosen (${decision.alternatives.length})`}
+        </div>
+        {decision.alternatives.length > 0 && (
+          <ul className="mt-1 space-y-0.5">
+            {decision.alternatives.slice(0, compact ? 20 : 6).map((alt, i) => {
+              const same = jsonEqual(alt, decision.chosen);
+              return (
+                <li key={i} className="flex min-w-0 items-baseline gap-1.5 text-muted">
+                  <span aria-hidden="true" className="shrink-0">
+                    {same ? '✓' : '○'}
+                  </span>
+                  <span className={`truncate ${same ? 'text-fg' : ''}`}>
+                    {summarizeJson(alt, 80)}
+                  </span>
+                  {same && <span className="shrink-0 text-[11px]">(the chosen option)</span>}
+                </li>
+              );
+            })}
+            {decision.alternatives.length > (compact ? 20 : 6) && (
+              <li className="text-[11px] text-muted">
+                and {decision.alternatives.length - (compact ? 20 : 6)} more (open the details)
+              </li>
+            )}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export function DecisionCard({
+  decision,
+  model,
+  selected,
+  onSelect,
+  onReveal,
+}: {
+  decision: DecisionPointRecord;
+  model: TraceModel;
+  selected: boolean;
+  onSelect: (s: Selection) => void;
+  onReveal: (s: Selection) => void;
+}) {
+  const t = toMillis(decision.timestamp);
+  const parent = decision.parentSpanId ? model.tree.spanById.get(decision.parentSpanId) : undefined;
+  return (
+    <article
+      data-testid="decision-card"
+      aria-label={`Decision ${decision.id}`}
+      onClick={(e) => {
+        if ((e.target as HTMLElement).closest('a, button')) return;
+        onSelect({ kind: 'decision', id: decision.id });
+      }}
+      className={`cursor-pointer rounded-lg border p-3 ${
+        selected ? 'border-accent bg-accent-soft' : 'border-border bg-bg hover:border-border-strong'
+      }`}
+    >
+      <header className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted">
+        <DecisionTypeBadge type={decision.type} />
+        <span className="tabular">{t !== null ? formatOffset(t - model.window.start) : '—'}</span>
+        <span className="min-w-0 truncate">
+          {decision.parentSpanId ? (
+            parent ? (
+              <>
+                in{' '}
+                <button
+                  type="button"
+                  onClick={() => onReveal({ kind: 'span', id: parent.span.id })}
+                  className="font-medium text-accent hover:underline"
+                >
+                  {parent.span.name}
+                </button>
+              </>
+            ) : (
+              <>in a span not in this trace ({decision.parentSpanId})</>
+            )
+          ) : (
+            'on the trace itself'
+          )}
+        </span>
+        {decision.durationMs !== null && <span className="tabular">took {formatDuration(decision.durationMs)}</span>}
+        {decision.costUsd !== null && <span className="tabular">cost {formatCost(decision.costUsd)}</span>}
+        <span className="ml-auto flex gap-2">
+          <button
+            type="button"
+            onClick={() => onSelect({ kind: 'decision', id: decision.id })}
+            className="rounded border border-border px-1.5 py-0.5 text-xs text-fg hover:bg-surface-2"
+          >
+            Details
+          </button>
+          <button
+            type="button"
+            onClick={() => onReveal({ kind: 'decision', id: decision.id })}
+            className="rounded border border-border px-1.5 py-0.5 text-xs text-fg hover:bg-surface-2"
+          >
+            Show in timeline
+          </button>
+        </span>
+      </header>
+      <div className="mt-2">
+        {decision.reasoning ? (
+          <LongText
+            text={decision.reasoning}
+            limit={280}
+            className="border-l-2 border-fuchsia-400 pl-3 text-sm text-fg dark:border-fuchsia-500"
+          />
+        ) : (
+          <p className="text-sm text-muted italic">No reasoning recorded.</p>
+        )}
+      </div>
+      <div className="mt-3">
+        <ChosenVsAlternatives decision={decision} />
+      </div>
+      <p className="sr-only">
+        Chose {summarizeJson(decision.chosen, 120)} over {plural(decision.alternatives.length, 'alternative')}.
+      </p>
+    </article>
+  );
+}

@@ -1,0 +1,479 @@
+'use client';
+
+import type { ReactNode } from 'react';
+import type { DecisionPointRecord, EventRecord, SpanRecord } from '@/lib/traces/types';
+import { formatCost, formatDuration, formatOffset, formatTokens, plural, toMillis } from '@/lib/format';
+import { spanInterval } from '@/lib/traces/timeline';
+import { spanKey, type SpanNode } from '@/lib/traces/tree';
+import {
+  DECISION_LABEL,
+  DecisionGlyph,
+  EventTypeBadge,
+  SPAN_TYPE_META,
+  SpanTypeBadge,
+  StatusBadge,
+} from '@/components/ui/badges';
+import { CopyButton } from '@/components/ui/CopyButton';
+import { LongText } from '@/components/ui/LongText';
+import { DateTime } from '@/components/ui/time';
+import { JsonViewer } from '@/components/json/JsonViewer';
+import { jsonEqual, summarizeJson } from '@/components/json/json';
+import { ChosenVsAlternatives } from './DecisionCard';
+import type { Selection, TraceModel } from './model';
+
+type Go = (s: Selection) => void;
+
+function Fields({ children }: { children: ReactNode }) {
+  return <dl className="grid grid-cols-[7rem_minmax(0,1fr)] gap-x-3 gap-y-1.5 text-sm">{children}</dl>;
+}
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <>
+      <dt className="text-muted">{label}</dt>
+      <dd className="min-w-0 break-words">{children}</dd>
+    </>
+  );
+}
+
+function IdValue({ id }: { id: string }) {
+  return (
+    <span className="flex min-w-0 items-center gap-2">
+      <code className="truncate font-mono text-xs" title={id}>
+        {id}
+      </code>
+      <CopyButton text={id} label="Copy ID" />
+    </span>
+  );
+}
+
+function At({ iso, model }: { iso: string | null; model: TraceModel }) {
+  const t = toMillis(iso);
+  if (t === null) return <span className="text-muted">—</span>;
+  return (
+    <span>
+      <span className="font-medium tabular">{formatOffset(t - model.window.start)}</span>
+      <span className="block text-xs text-muted">
+        <DateTime iso={iso} />
+      </span>
+    </span>
+  );
+}
+
+function SpanLink({ spanId, model, onGo }: { spanId: string | null; model: TraceModel; onGo: Go }) {
+  if (!spanId) return <span className="text-muted">the trace itself</span>;
+  const node = model.tree.spanById.get(spanId);
+  if (!node) {
+    return (
+      <span className="text-amber-900 dark:text-amber-200" title="No span with this id is in the trace">
+        {spanId} (not in this trace)
+      </span>
+    );
+  }
+  return (
+    <button type="button" onClick={() => onGo({ kind: 'span', id: spanId })} className="max-w-full truncate text-left text-accent hover:underline">
+      <SpanTypeBadge type={node.span.type} className="mr-1.5 align-middle" />
+      {node.span.name}
+    </button>
+  );
+}
+
+function PanelHeader({ children, onClose, onReveal }: { children: ReactNode; onClose: () => void; onReveal?: () => void }) {
+  return (
+    <div className="sticky top-0 z-10 flex items-start gap-2 border-b border-border bg-bg px-4 py-3">
+      <div className="min-w-0 flex-1">{children}</div>
+      {onReveal && (
+        <button
+          type="button"
+          onClick={onReveal}
+          className="shrink-0 rounded border border-border px-1.5 py-0.5 text-xs hover:bg-surface-2"
+        >
+          Show in timeline
+        </button>
+      )}
+      <button
+        type="button"
+        onClick={onClose}
+        aria-label="Close details"
+        className="flex h-6 w-6 shrink-0 items-center justify-center rounded text-muted hover:bg-surface-2 hover:text-fg"
+      >
+        <svg aria-hidden="true" width="12" height="12" viewBox="0 0 12 12">
+          <path d="M2 2l8 8M10 2l-8 8" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+        </svg>
+      </button>
+    </div>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="space-y-2">
+      <h3 className="text-xs font-semibold tracking-wide text-muted uppercase">{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+function SpanDetails({ node, model, onGo, onClose, onReveal }: { node: SpanNode; model: TraceModel; onGo: Go; onClose: () => void; onReveal: Go }) {
+  const span: SpanRecord = node.span;
+  const iv = spanInterval(span, model.window);
+  const decisions = model.decisionsBySpan.get(span.id) ?? [];
+  const events = model.eventsBySpan.get(span.id) ?? [];
+  const childSpans = node.children.filter((c) => c.kind === 'span').length;
+  return (
+    <>
+      <PanelHeader onClose={onClose} onReveal={() => onReveal({ kind: 'span', id: span.id })}>
+        <div className="flex items-center gap-2">
+          <SpanTypeBadge type={span.type} />
+          <span className="text-xs text-muted">{SPAN_TYPE_META[span.type].label}</span>
+        </div>
+        <h2 className="mt-1 text-base font-semibold break-words">{span.name}</h2>
+      </PanelHeader>
+      <div className="space-y-5 p-4">
+        <div className="flex items-center gap-2">
+          <StatusBadge status={span.status} />
+        </div>
+        {span.statusMessage && (
+          <div
+            role={span.status === 'ERROR' ? 'alert' : undefined}
+            className={`rounded-md border px-3 py-2 text-sm ${
+              span.status === 'ERROR'
+                ? 'border-red-300 bg-red-50 text-red-900 dark:border-red-800 dark:bg-red-950/50 dark:text-red-100'
+                : 'border-border bg-surface'
+            }`}
+          >
+            <LongText text={span.statusMessage} limit={400} />
+          </div>
+        )}
+        <Fields>
+          <Field label="Span ID">
+            <IdValue id={span.id} />
+          </Field>
+          <Field label="Parent">
+            {span.parentSpanId ? (
+              <SpanLink spanId={span.parentSpanId} model={model} onGo={onGo} />
+            ) : (
+              <span className="text-muted">none (a root span)</span>
+            )}
+          </Field>
+          <Field label="Started">
+            <At iso={span.startedAt} model={model} />
+          </Field>
+          <Field label="Ended">
+            {span.endedAt ? <At iso={span.endedAt} model={model} /> : <span className="text-muted">{iv.open ? 'not recorded' : '—'}</span>}
+          </Field>
+          <Field label="Duration">
+            <span className="tabular">
+              {span.durationMs !== null
+                ? formatDuration(span.durationMs)
+                : iv.open
+                  ? span.status === 'RUNNING'
+                    ? 'still running'
+                    : 'not recorded'
+                  : `${formatDuration(iv.end - iv.start)} (from start and end)`}
+            </span>
+          </Field>
+          <Field label="Tokens">
+            <span className="tabular">{formatTokens(span.tokenCount)}</span>
+          </Field>
+          <Field label="Cost">
+            <span className="tabular">{formatCost(span.costUsd)}</span>
+          </Field>
+          <Field label="Contains">
+            {plural(childSpans, 'child span')}, {plural(decisions.length, 'decision')}, {plural(events.length, 'event')}
+          </Field>
+        </Fields>
+        {decisions.length > 0 && (
+          <Section title={`Decisions made here (${decisions.length})`}>
+            <ul className="space-y-1">
+              {decisions.slice(0, 50).map((d) => (
+                <li key={d.id}>
+                  <button
+                    type="button"
+                    onClick={() => onGo({ kind: 'decision', id: d.id })}
+                    className="flex w-full items-center gap-2 rounded px-1 py-0.5 text-left hover:bg-surface-2"
+                  >
+                    <DecisionGlyph />
+                    <span className="shrink-0 text-xs text-muted">{DECISION_LABEL[d.type]}</span>
+                    <span className="truncate font-medium">→ {summarizeJson(d.chosen, 60)}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </Section>
+        )}
+        {events.length > 0 && (
+          <Section title={`Events (${events.length})`}>
+            <ul className="space-y-1">
+              {events.slice(0, 50).map((e) => (
+                <li key={e.id}>
+                  <button
+                    type="button"
+                    onClick={() => onGo({ kind: 'event', id: e.id })}
+                    className="flex w-full items-center gap-2 rounded px-1 py-0.5 text-left hover:bg-surface-2"
+                  >
+                    <EventTypeBadge type={e.type} />
+                    <span className="truncate">{e.name}</span>
+                    <span className="ml-auto shrink-0 text-xs text-muted tabular">
+                      {formatOffset((toMillis(e.timestamp) ?? model.window.start) - model.window.start)}
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </Section>
+        )}
+        <JsonViewer label="Input" value={span.input} />
+        <JsonViewer label="Output" value={span.output} />
+        <JsonViewer label="Metadata" value={span.metadata} />
+      </div>
+    </>
+  );
+}
+
+function DecisionDetails({
+  decision,
+  model,
+  onGo,
+  onClose,
+  onReveal,
+}: {
+  decision: DecisionPointRecord;
+  model: TraceModel;
+  onGo: Go;
+  onClose: () => void;
+  onReveal: Go;
+}) {
+  return (
+    <>
+      <PanelHeader onClose={onClose} onReveal={() => onReveal({ kind: 'decision', id: decision.id })}>
+        <div className="flex items-center gap-2 text-xs text-muted">
+          <DecisionGlyph /> Decision point
+        </div>
+        <h2 className="mt-1 text-base font-semibold">{DECISION_LABEL[decision.type]}</h2>
+      </PanelHeader>
+      <div className="space-y-5 p-4">
+        <Section title="Reasoning">
+          {decision.reasoning ? (
+            <LongText text={decision.reasoning} limit={800} className="border-l-2 border-fuchsia-400 pl-3 dark:border-fuchsia-500" />
+          ) : (
+            <p className="text-muted italic">No reasoning recorded.</p>
+          )}
+        </Section>
+        <ChosenVsAlternatives decision={decision} compact />
+        <Fields>
+          <Field label="Decision ID">
+            <IdValue id={decision.id} />
+          </Field>
+          <Field label="Made in">
+            <SpanLink spanId={decision.parentSpanId} model={model} onGo={onGo} />
+          </Field>
+          <Field label="At">
+            <At iso={decision.timestamp} model={model} />
+          </Field>
+          <Field label="Took">
+            <span className="tabular">{formatDuration(decision.durationMs)}</span>
+          </Field>
+          <Field label="Cost">
+            <span className="tabular">{formatCost(decision.costUsd)}</span>
+          </Field>
+        </Fields>
+        <JsonViewer label="Chosen" value={decision.chosen} tone="chosen" openDepth={2} />
+        <Section title={`Alternatives (${decision.alternatives.length})`}>
+          {decision.alternatives.length === 0 && <p className="text-muted">None recorded.</p>}
+          {decision.alternatives.slice(0, 100).map((alt, i) => (
+            <JsonViewer
+              key={i}
+              label={`Alternative ${i + 1}${jsonEqual(alt, decision.chosen) ? ' (same as the chosen option)' : ''}`}
+              value={alt}
+              tone="muted"
+            />
+          ))}
+          {decision.alternatives.length > 100 && (
+            <JsonViewer label="All alternatives" value={decision.alternatives} openDepth={0} />
+          )}
+        </Section>
+        <JsonViewer label="Context snapshot" value={decision.contextSnapshot} />
+      </div>
+    </>
+  );
+}
+
+function EventDetails({ event, model, onGo, onClose, onReveal }: { event: EventRecord; model: TraceModel; onGo: Go; onClose: () => void; onReveal: Go }) {
+  const onSpan = event.spanId && model.tree.spanById.has(event.spanId);
+  return (
+    <>
+      <PanelHeader onClose={onClose} onReveal={onSpan ? () => onReveal({ kind: 'span', id: event.spanId! }) : undefined}>
+        <EventTypeBadge type={event.type} />
+        <h2 className="mt-1 text-base font-semibold break-words">{event.name}</h2>
+      </PanelHeader>
+      <div className="space-y-5 p-4">
+        <Fields>
+          <Field label="Event ID">
+            <IdValue id={event.id} />
+          </Field>
+          <Field label="Span">
+            <SpanLink spanId={event.spanId} model={model} onGo={onGo} />
+          </Field>
+          <Field label="At">
+            <At iso={event.timestamp} model={model} />
+          </Field>
+        </Fields>
+        <JsonViewer label="Metadata" value={event.metadata} openDepth={2} />
+      </div>
+    </>
+  );
+}
+
+/** Top `k` of `items` by `score`, in one pass (k is small). */
+function topK<T>(items: readonly T[], k: number, score: (item: T) => number | null): Array<[T, number]> {
+  const top: Array<[T, number]> = [];
+  for (const item of items) {
+    const s = score(item);
+    if (s === null || !(s > 0)) continue;
+    if (top.length === k && s <= top[k - 1][1]) continue;
+    let i = top.length < k ? top.length : k - 1;
+    top[i] = [item, s];
+    while (i > 0 && top[i - 1][1] < top[i][1]) {
+      [top[i - 1], top[i]] = [top[i], top[i - 1]];
+      i--;
+    }
+  }
+  return top;
+}
+
+function Overview({ model, onGo }: { model: TraceModel; onGo: Go }) {
+  const spans = model.trace.spans;
+  const errors = model.errorKeys.slice(0, 8).map((k) => model.tree.byKey.get(k) as SpanNode);
+  const slowest = topK(spans, 5, (s) => {
+    const iv = spanInterval(s, model.window);
+    return iv.open ? null : iv.end - iv.start;
+  });
+  const costliest = topK(spans, 5, (s) => s.costUsd);
+  const item = (span: SpanRecord, right: string) => (
+    <li key={span.id}>
+      <button
+        type="button"
+        onClick={() => onGo({ kind: 'span', id: span.id })}
+        className="flex w-full items-center gap-2 rounded px-1 py-0.5 text-left hover:bg-surface-2"
+      >
+        <SpanTypeBadge type={span.type} />
+        <span className="truncate">{span.name}</span>
+        <span className="ml-auto shrink-0 text-xs text-muted tabular">{right}</span>
+      </button>
+    </li>
+  );
+  return (
+    <div className="space-y-6 p-4">
+      <p className="text-sm text-muted">
+        Select a span, a decision or an event to see all of its fields here. Use the arrow keys in the timeline and
+        Enter to open one.
+      </p>
+      {errors.length > 0 && (
+        <Section title={`Failed spans (${model.errorKeys.length})`}>
+          <ul className="space-y-1">
+            {errors.map((n) => (
+              <li key={n.key}>
+                <button
+                  type="button"
+                  onClick={() => onGo({ kind: 'span', id: n.span.id })}
+                  className="w-full rounded px-1 py-0.5 text-left hover:bg-red-50 dark:hover:bg-red-950/50"
+                >
+                  <span className="font-medium text-red-800 dark:text-red-200">{n.span.name}</span>
+                  {n.span.statusMessage && <span className="block truncate text-xs text-muted">{n.span.statusMessage}</span>}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </Section>
+      )}
+      {model.trace.decisionPoints.length > 0 && (
+        <Section title={`Decisions (${model.trace.decisionPoints.length})`}>
+          <ul className="space-y-1">
+            {model.trace.decisionPoints.slice(0, 6).map((d) => (
+              <li key={d.id}>
+                <button
+                  type="button"
+                  onClick={() => onGo({ kind: 'decision', id: d.id })}
+                  className="flex w-full items-center gap-2 rounded px-1 py-0.5 text-left hover:bg-surface-2"
+                >
+                  <DecisionGlyph />
+                  <span className="shrink-0 text-xs text-muted">{DECISION_LABEL[d.type]}</span>
+                  <span className="truncate font-medium">→ {summarizeJson(d.chosen, 60)}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </Section>
+      )}
+      {slowest.length > 0 && (
+        <Section title="Slowest spans">
+          <ul className="space-y-1">{slowest.map(([s, ms]) => item(s, formatDuration(ms)))}</ul>
+        </Section>
+      )}
+      {costliest.length > 0 && (
+        <Section title="Most expensive spans">
+          <ul className="space-y-1">{costliest.map(([s, usd]) => item(s, formatCost(usd)))}</ul>
+        </Section>
+      )}
+    </div>
+  );
+}
+
+export function DetailsPanel({
+  model,
+  selection,
+  onGo,
+  onClose,
+  onReveal,
+}: {
+  model: TraceModel;
+  selection: Selection | null;
+  onGo: Go;
+  onClose: () => void;
+  onReveal: Go;
+}) {
+  let content: ReactNode;
+  if (!selection) {
+    content = <Overview model={model} onGo={onGo} />;
+  } else if (selection.kind === 'span') {
+    const node = model.tree.byKey.get(spanKey(selection.id));
+    content =
+      node && node.kind === 'span' ? (
+        <SpanDetails key={node.key} node={node} model={model} onGo={onGo} onClose={onClose} onReveal={onReveal} />
+      ) : null;
+  } else if (selection.kind === 'decision') {
+    const d = model.decisionById.get(selection.id);
+    content = d ? <DecisionDetails key={d.id} decision={d} model={model} onGo={onGo} onClose={onClose} onReveal={onReveal} /> : null;
+  } else {
+    const e = model.eventById.get(selection.id);
+    content = e ? <EventDetails key={e.id} event={e} model={model} onGo={onGo} onClose={onClose} onReveal={onReveal} /> : null;
+  }
+  if (content === null) {
+    content = (
+      <>
+        <PanelHeader onClose={onClose}>
+          <h2 className="text-base font-semibold">Not in this trace</h2>
+        </PanelHeader>
+        <p className="p-4 text-muted">
+          This trace has no {selection!.kind} with the id <code className="font-mono">{selection!.id}</code>.
+        </p>
+      </>
+    );
+  }
+  return (
+    <aside
+      aria-label="Details"
+      data-testid="details-panel"
+      className="min-h-0 overflow-auto rounded-md border border-border bg-bg"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && selection) {
+          e.stopPropagation();
+          onClose();
+        }
+      }}
+    >
+      {content}
+    </aside>
+  );
+}

@@ -1,0 +1,196 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'next/navigation';
+import { useCallback, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { traceQueries } from '@/lib/queries/traces';
+import type { DecisionType } from '@/lib/traces/types';
+import { decisionKey, spanKey } from '@/lib/traces/tree';
+import { ErrorState } from '@/components/ui/states';
+import { DecisionList } from './DecisionList';
+import { DetailsPanel } from './DetailsPanel';
+import { EventList } from './EventList';
+import { buildModel, readSelection, readTab, selectionKey, type DetailTab, type Selection } from './model';
+import { TraceHeader } from './TraceHeader';
+import { TraceTimeline, type FocusRequest } from './TraceTimeline';
+
+const TABS: DetailTab[] = ['timeline', 'decisions', 'events'];
+
+/** Writes tab and selection into the URL in place (no history entry per click). */
+function writeUrl(change: { tab?: DetailTab; selection?: Selection | null }) {
+  const q = new URLSearchParams(window.location.search);
+  if (change.tab !== undefined) {
+    if (change.tab === 'timeline') q.delete('tab');
+    else q.set('tab', change.tab);
+  }
+  if (change.selection !== undefined) {
+    q.delete('span');
+    q.delete('decision');
+    q.delete('event');
+    if (change.selection) q.set(change.selection.kind, change.selection.id);
+  }
+  const qs = q.toString();
+  window.history.replaceState(null, '', `${window.location.pathname}${qs ? `?${qs}` : ''}`);
+}
+
+export function TraceDetailView({ id, serverNow }: { id: string; serverNow: number }) {
+  const query = useQuery(traceQueries.detail(id));
+  const searchParams = useSearchParams();
+  const tab = readTab(searchParams);
+  const selection = readSelection(searchParams);
+  const trace = query.data;
+  const model = useMemo(() => (trace ? buildModel(trace) : null), [trace]);
+
+  const [decisionType, setDecisionType] = useState<DecisionType | null>(null);
+  const nonce = useRef(0);
+  // A link to a selected row opens with that row in view.
+  const [focusRequest, setFocusRequest] = useState<FocusRequest | null>(() => {
+    if (!selection || !trace) return null;
+    if (selection.kind === 'span') return { key: spanKey(selection.id), nonce: 0 };
+    if (selection.kind === 'decision') return { key: decisionKey(selection.id), nonce: 0 };
+    const spanId = trace.events.find((e) => e.id === selection.id)?.spanId;
+    return spanId ? { key: spanKey(spanId), nonce: 0 } : null;
+  });
+
+  const select = useCallback((s: Selection | null) => writeUrl({ selection: s }), []);
+  const close = useCallback(() => writeUrl({ selection: null }), []);
+  const requestFocus = useCallback(
+    (s: Selection) => {
+      const key = model ? selectionKey(model, s) : null;
+      nonce.current += 1;
+      if (key) setFocusRequest({ key, nonce: nonce.current });
+    },
+    [model],
+  );
+  // "Show in timeline": switch to the timeline, open the row's ancestors, scroll to it.
+  const reveal = useCallback(
+    (s: Selection) => {
+      writeUrl({ tab: 'timeline', selection: s });
+      requestFocus(s);
+    },
+    [requestFocus],
+  );
+  // Links inside the side panel select in place, and follow along in the timeline.
+  const goTo = useCallback(
+    (s: Selection) => {
+      writeUrl({ selection: s });
+      if (readTab(new URLSearchParams(window.location.search)) === 'timeline') requestFocus(s);
+    },
+    [requestFocus],
+  );
+
+  // Walks the failed spans in time order, one per press, wrapping around.
+  const errorCursor = useRef(-1);
+  const nextError = useCallback(() => {
+    if (!model || model.errorKeys.length === 0) return;
+    errorCursor.current = (errorCursor.current + 1) % model.errorKeys.length;
+    const node = model.tree.byKey.get(model.errorKeys[errorCursor.current]);
+    if (node?.kind === 'span') reveal({ kind: 'span', id: node.span.id });
+  }, [model, reveal]);
+
+  if (!model) {
+    return (
+      <ErrorState
+        title="Could not load this trace"
+        message={query.error?.message}
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
+  }
+
+  const onTabKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const i = TABS.indexOf(tab);
+    let next: number | null = null;
+    if (e.key === 'ArrowRight') next = (i + 1) % TABS.length;
+    else if (e.key === 'ArrowLeft') next = (i - 1 + TABS.length) % TABS.length;
+    else if (e.key === 'Home') next = 0;
+    else if (e.key === 'End') next = TABS.length - 1;
+    if (next === null) return;
+    e.preventDefault();
+    writeUrl({ tab: TABS[next] });
+    document.getElementById(`tab-${TABS[next]}`)?.focus();
+  };
+
+  const counts: Record<DetailTab, number | null> = {
+    timeline: null,
+    decisions: model.trace.decisionPoints.length,
+    events: model.trace.events.length,
+  };
+  const labels: Record<DetailTab, string> = { timeline: 'Timeline', decisions: 'Decisions', events: 'Events' };
+
+  return (
+    <div className="flex h-[calc(100dvh-5.5rem)] min-h-[40rem] flex-col gap-3">
+      <TraceHeader
+        model={model}
+        serverNow={serverNow}
+        live={model.trace.status === 'RUNNING'}
+        fetching={query.isFetching}
+        onDecisionType={(type) => {
+          setDecisionType(type);
+          writeUrl({ tab: 'decisions' });
+        }}
+      />
+      {query.isError && (
+        <p role="status" className="text-sm text-red-800 dark:text-red-200">
+          Refreshing this trace failed ({query.error.message}); showing the last version received.
+        </p>
+      )}
+      <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)_22rem] gap-4 xl:grid-cols-[minmax(0,1fr)_27rem]">
+        <div className="flex min-h-0 flex-col">
+          <div role="tablist" aria-label="Trace views" className="mb-2 flex gap-1 border-b border-border" onKeyDown={onTabKey}>
+            {TABS.map((t) => (
+              <button
+                key={t}
+                id={`tab-${t}`}
+                type="button"
+                role="tab"
+                aria-selected={tab === t}
+                aria-controls={`panel-${t}`}
+                tabIndex={tab === t ? 0 : -1}
+                onClick={() => writeUrl({ tab: t })}
+                className={`-mb-px border-b-2 px-3 py-1.5 text-sm font-medium ${
+                  tab === t ? 'border-accent text-fg' : 'border-transparent text-muted hover:text-fg'
+                }`}
+              >
+                {labels[t]}
+                {counts[t] !== null && (
+                  <span className="ml-1.5 rounded-full bg-surface-2 px-1.5 text-xs text-muted tabular">{counts[t]}</span>
+                )}
+              </button>
+            ))}
+          </div>
+          {/* The timeline stays mounted (hidden) so that its open/closed nodes and scroll survive tab changes. */}
+          <div id="panel-timeline" role="tabpanel" aria-labelledby="tab-timeline" hidden={tab !== 'timeline'} className="min-h-0 flex-1">
+            <TraceTimeline
+              model={model}
+              selection={selection}
+              selectedKey={selectionKey(model, selection)}
+              onSelect={select}
+              focusRequest={focusRequest}
+              onNextError={nextError}
+            />
+          </div>
+          {tab === 'decisions' && (
+            <div id="panel-decisions" role="tabpanel" aria-labelledby="tab-decisions" className="min-h-0 flex-1">
+              <DecisionList
+                model={model}
+                selection={selection}
+                typeFilter={decisionType}
+                onTypeFilter={setDecisionType}
+                onSelect={select}
+                onReveal={reveal}
+              />
+            </div>
+          )}
+          {tab === 'events' && (
+            <div id="panel-events" role="tabpanel" aria-labelledby="tab-events" className="min-h-0 flex-1">
+              <EventList model={model} selection={selection} onSelect={select} onReveal={reveal} />
+            </div>
+          )}
+        </div>
+        <DetailsPanel model={model} selection={selection} onGo={goTo} onClose={close} onReveal={reveal} />
+      </div>
+    </div>
+  );
+}

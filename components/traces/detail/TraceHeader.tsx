@@ -1,0 +1,179 @@
+'use client';
+
+import Link from 'next/link';
+import { useState, type ReactNode } from 'react';
+import type { DecisionType } from '@/lib/traces/types';
+import { formatCost, formatDuration, formatTokens, plural } from '@/lib/format';
+import { sessionHref } from '@/lib/queries/traces';
+import { DECISION_LABEL, DecisionGlyph, StatusBadge, Tag } from '@/components/ui/badges';
+import { CopyButton } from '@/components/ui/CopyButton';
+import { DateTime, RelativeTime } from '@/components/ui/time';
+import { JsonViewer } from '@/components/json/JsonViewer';
+import { previewJson } from '@/components/json/json';
+import type { Total, TraceModel } from './model';
+
+const DERIVED_NOTE: Record<Total['source'], string> = {
+  trace: '',
+  spans: 'Σ spans',
+  timestamps: 'end − start',
+  none: '',
+};
+
+function Stat({ label, children, note, title }: { label: string; children: ReactNode; note?: string; title?: string }) {
+  return (
+    <div className="min-w-0" title={title}>
+      <dt className="text-xs text-muted">{label}</dt>
+      <dd className="flex items-baseline gap-1.5 font-medium tabular">
+        <span className="truncate">{children}</span>
+        {note && (
+          <span className="shrink-0 rounded bg-surface-2 px-1 text-[10px] font-normal text-muted" data-testid="derived-note">
+            {note}
+          </span>
+        )}
+      </dd>
+    </div>
+  );
+}
+
+export function TraceHeader({
+  model,
+  serverNow,
+  live,
+  fetching,
+  onDecisionType,
+}: {
+  model: TraceModel;
+  serverNow: number;
+  live: boolean;
+  fetching: boolean;
+  onDecisionType: (type: DecisionType) => void;
+}) {
+  const { trace, totals } = model;
+  const [showMeta, setShowMeta] = useState(false);
+  const hasMeta = trace.metadata !== null;
+  const errors = model.errorKeys.length;
+  const derivedTitle = (t: Total, what: string) =>
+    t.source === 'spans'
+      ? `The trace has no ${what} of its own: this is the sum over its spans`
+      : t.source === 'timestamps'
+        ? 'The trace has no total duration: this is its end time minus its start time'
+        : undefined;
+
+  return (
+    <header className="shrink-0 space-y-3">
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link href="/traces" className="text-accent hover:underline">
+          Traces
+        </Link>
+        <span aria-hidden="true" className="px-1.5 text-muted">
+          /
+        </span>
+        <span className="text-muted">{trace.id}</span>
+      </nav>
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <h1 className="min-w-0 truncate text-xl font-semibold tracking-tight" title={trace.name}>
+          {trace.name}
+        </h1>
+        <StatusBadge status={trace.status} />
+        {live && (
+          <span className="inline-flex items-center gap-1.5 text-sm text-muted" aria-live="polite">
+            Live: refreshing every 5 s{fetching ? '…' : ''}
+          </span>
+        )}
+        <span className="ml-auto flex items-center gap-2 text-xs text-muted">
+          <code className="max-w-64 truncate font-mono" title={trace.id}>
+            {trace.id}
+          </code>
+          <CopyButton text={trace.id} label="Copy ID" />
+        </span>
+      </div>
+
+      <dl className="flex flex-wrap gap-x-8 gap-y-2 rounded-lg border border-border bg-surface px-4 py-2.5">
+        <Stat label="Started">
+          <RelativeTime iso={trace.startedAt} serverNow={serverNow} />
+        </Stat>
+        <Stat label="Ended">
+          {trace.endedAt ? (
+            <DateTime iso={trace.endedAt} className="text-sm" />
+          ) : (
+            <span className="text-muted">{trace.status === 'RUNNING' ? 'still running' : '—'}</span>
+          )}
+        </Stat>
+        <Stat label="Duration" note={DERIVED_NOTE[totals.duration.source]} title={derivedTitle(totals.duration, 'duration')}>
+          {formatDuration(totals.duration.value)}
+        </Stat>
+        <Stat label="Cost" note={DERIVED_NOTE[totals.cost.source]} title={derivedTitle(totals.cost, 'total cost')}>
+          {formatCost(totals.cost.value)}
+        </Stat>
+        <Stat label="Tokens" note={DERIVED_NOTE[totals.tokens.source]} title={derivedTitle(totals.tokens, 'token total')}>
+          {formatTokens(totals.tokens.value)}
+        </Stat>
+        <Stat label="Spans">
+          {formatTokens(trace.spans.length)}
+          {errors > 0 && <span className="ml-1.5 text-xs font-medium text-red-800 dark:text-red-200">{errors} failed</span>}
+        </Stat>
+        <Stat label="Decisions">{formatTokens(trace.decisionPoints.length)}</Stat>
+        <Stat label="Events">{formatTokens(trace.events.length)}</Stat>
+      </dl>
+
+      <div className="flex flex-wrap items-center gap-x-5 gap-y-2 text-sm">
+        <span className="flex items-center gap-1.5">
+          <span className="text-muted">Session</span>
+          {trace.sessionId ? (
+            <Link href={sessionHref(trace.sessionId)} className="font-mono text-xs text-accent hover:underline" title="Show this session’s traces">
+              {trace.sessionId}
+            </Link>
+          ) : (
+            <span className="text-muted">none</span>
+          )}
+        </span>
+        <span className="flex min-w-0 items-center gap-1.5">
+          <span className="text-muted">Tags</span>
+          {trace.tags.length === 0 ? <span className="text-muted">none</span> : trace.tags.map((t, i) => <Tag key={`${i}:${t}`}>{t}</Tag>)}
+        </span>
+        {model.decisionTypes.length > 0 && (
+          <span className="flex flex-wrap items-center gap-1.5">
+            <span className="text-muted">Decisions</span>
+            {model.decisionTypes.map(([type, n]) => (
+              <button
+                key={type}
+                type="button"
+                onClick={() => onDecisionType(type)}
+                title={`List the ${DECISION_LABEL[type].toLowerCase()} decisions`}
+                className="inline-flex items-center gap-1 rounded-full border border-fuchsia-300 px-2 py-px text-xs text-fuchsia-900 hover:bg-fuchsia-50 dark:border-fuchsia-800 dark:text-fuchsia-200 dark:hover:bg-fuchsia-950"
+              >
+                <DecisionGlyph size={9} />
+                {DECISION_LABEL[type]} <span className="tabular">{n}</span>
+              </button>
+            ))}
+          </span>
+        )}
+        <span className="flex min-w-0 flex-1 items-center gap-1.5">
+          <span className="text-muted">Metadata</span>
+          {hasMeta ? (
+            <button
+              type="button"
+              aria-expanded={showMeta}
+              aria-controls="trace-metadata"
+              onClick={() => setShowMeta((s) => !s)}
+              className="min-w-0 truncate rounded border border-border px-1.5 font-mono text-xs hover:bg-surface-2"
+            >
+              {showMeta ? 'hide' : previewJson(trace.metadata, 70)}
+            </button>
+          ) : (
+            <span className="text-muted">none</span>
+          )}
+        </span>
+      </div>
+      {hasMeta && showMeta && (
+        <div id="trace-metadata">
+          <JsonViewer label="Trace metadata" value={trace.metadata} openDepth={2} />
+        </div>
+      )}
+      <p className="sr-only">
+        {plural(trace.spans.length, 'span')}, {plural(trace.decisionPoints.length, 'decision')},{' '}
+        {plural(trace.events.length, 'event')}.
+      </p>
+    </header>
+  );
+}
