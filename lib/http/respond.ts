@@ -18,6 +18,11 @@ export function json(body: unknown, status = 200): Response {
   return Response.json(body, { status, headers: NO_STORE });
 }
 
+/** A response whose body is already JSON text. */
+export function jsonText(body: string, status = 200): Response {
+  return new Response(body, { status, headers: { ...NO_STORE, 'Content-Type': 'application/json' } });
+}
+
 /** Maps any thrown value to `{ error }`; unknown failures are logged with a request id and hidden. */
 export function toHttpResponse(err: unknown): Response {
   if (isAppError(err)) return json({ error: err.message }, STATUS[err.code]);

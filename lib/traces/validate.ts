@@ -139,6 +139,8 @@ function requireArray(obj: Obj, field: string, path: string): unknown[] {
 const ISO_DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 
+const isLeapYear = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+
 /** Parses an ISO 8601 date-time strictly (no Feb 30, no hour 25); null when it is not one. */
 export function parseIsoDateTime(value: string): Date | null {
   const m = ISO_DATE_TIME.exec(value);
@@ -151,7 +153,7 @@ export function parseIsoDateTime(value: string): Date | null {
   const minute = Number(mi);
   const second = Number(s);
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const daysInMonth = [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
   if (day > daysInMonth) return null;
   const ms = Number((frac + '000').slice(0, 3));
   let offsetMinutes = 0;
@@ -163,8 +165,10 @@ export function parseIsoDateTime(value: string): Date | null {
     if (oh > 23 || om > 59) return null;
     offsetMinutes = sign * (oh * 60 + om);
   }
-  const utc = Date.UTC(year, month - 1, day, hour, minute, second, ms) - offsetMinutes * 60_000;
-  const date = new Date(utc);
+  // Year 0 does not exist in PostgreSQL; Date.UTC would also read years 0-99 as 19xx.
+  if (year < 1) return null;
+  const date = new Date(Date.UTC(2000, month - 1, day, hour, minute, second, ms) - offsetMinutes * 60_000);
+  date.setUTCFullYear(date.getUTCFullYear() - 2000 + year);
   return Number.isNaN(date.getTime()) ? null : date;
 }
 

@@ -1,6 +1,6 @@
 import { getDb } from '@/lib/db';
-import { json, route } from '@/lib/http/respond';
-import { getTraceOrThrow } from '@/lib/traces/detail';
+import { jsonText, route } from '@/lib/http/respond';
+import { getTraceJsonOrThrow } from '@/lib/traces/detail';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
@@ -8,5 +8,6 @@ export const runtime = 'nodejs';
 // GET /api/traces/{id} - one trace with its decision points, spans and events
 export const GET = route(async (_req: Request, ctx: { params: Promise<{ id: string }> }) => {
   const { id } = await ctx.params;
-  return json({ trace: await getTraceOrThrow(await getDb(), id) });
+  // The database builds the JSON (see lib/traces/detail.ts); it is sent without re-parsing.
+  return jsonText(`{"trace": ${await getTraceJsonOrThrow(await getDb(), id)}}`);
 });
