@@ -33,6 +33,5 @@ export function authenticate(context: CallContext, headers: Headers): Caller | n
 
 /** A caller-supplied name made safe for one log line. */
 export function logSafe(value: string, max = 64): string {
-  // eslint-disable-next-line no-control-regex
   return value.replace(/[\u0000-\u001f\u007f]/g, '?').slice(0, max);
 }

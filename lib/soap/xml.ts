@@ -39,7 +39,6 @@ const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 const NAME_START = /[A-Za-z_:\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\uD800-\uDBFF]/;
 const NAME_CHAR = /[-.0-9A-Za-z_:\u00B7\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u037D\u037F-\u1FFF\u200C-\u200D\u203F-\u2040\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\uD800-\uDFFF]/;
 // Characters XML 1.0 cannot carry at all, not even as a character reference.
-// eslint-disable-next-line no-control-regex
 const INVALID_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function splitName(name: string): { prefix: string; local: string } {
@@ -271,7 +270,6 @@ export function resolveQName(el: XmlElement, qname: string): { ns: string; local
 
 // Characters XML 1.0 cannot hold become U+FFFD: a stored value with a control
 // character must still produce a document every client can parse.
-// eslint-disable-next-line no-control-regex
 const UNREPRESENTABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Escapes element content. `>` is always escaped, so `]]>` can never appear. */
