@@ -89,15 +89,8 @@ const ContainerNode = memo(function ContainerNode({
         </span>
         <span className="min-w-0">
           <KeyLabel name={name} />
-          <span className="text-muted">
-            {brackets[0]}
-            {!open && (
-              <>
-                <span className="px-1">{previewJson(value, 60)}</span>
-                {brackets[1]}
-              </>
-            )}
-          </span>
+          {/* Closed, the preview carries its own brackets: {a: 1, …}. */}
+          <span className="text-muted">{open ? brackets[0] : previewJson(value, 60)}</span>
           <span className="ml-2 font-sans text-[11px] text-muted">
             {formatTokens(size)} {isArray ? (size === 1 ? 'item' : 'items') : size === 1 ? 'key' : 'keys'}
           </span>

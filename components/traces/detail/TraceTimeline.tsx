@@ -284,7 +284,7 @@ function Axis({ model, onSelect, selection }: { model: TraceModel; onSelect: (s:
             return (
               <span
                 key={t}
-                className={`absolute top-1 tabular ${i === 0 ? '' : last ? '-translate-x-full' : '-translate-x-1/2'}`}
+                className={`absolute top-1 whitespace-nowrap tabular ${i === 0 ? '' : last ? '-translate-x-full' : '-translate-x-1/2'}`}
                 style={{ left: `${left}%` }}
               >
                 {formatDuration(t)}

@@ -10,7 +10,7 @@ import { EmptyTraces } from './EmptyTraces';
 import { Pagination } from './Pagination';
 import { TraceFilters } from './TraceFilters';
 import { TraceTable } from './TraceTable';
-import { useListUrl, withFilters } from './useListUrl';
+import { useListUrl } from './useListUrl';
 
 export function TraceListView({ serverNow, origin }: { serverNow: number; origin: string }) {
   const { params, problem, navigate, hrefFor } = useListUrl();
@@ -87,7 +87,7 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
           traces={data.traces}
           serverNow={serverNow}
           busy={busy}
-          onSession={(sessionId) => navigate(withFilters(params, { sessionId }))}
+          onSession={(sessionId) => navigate({ page: 1, limit: params.limit, sessionId })}
         />
         <Pagination
           params={params}

@@ -1,13 +1,14 @@
 'use client';
 
-import Link from 'next/link';
+import Link, { useLinkStatus } from 'next/link';
 import { useRouter } from 'next/navigation';
-import type { KeyboardEvent, MouseEvent } from 'react';
+import { useState, useTransition, type KeyboardEvent, type MouseEvent } from 'react';
 import { formatCost, formatDuration, formatTokens, toMillis } from '@/lib/format';
 import { sessionHref, traceHref } from '@/lib/queries/traces';
 import type { TraceListItem } from '@/lib/traces/types';
 import { StatusBadge, Tag } from '@/components/ui/badges';
 import { RelativeTime, useNow } from '@/components/ui/time';
+import { Spinner } from '@/components/ui/states';
 
 // Column widths are fixed so that nothing moves when rows arrive or change; the name
 // takes what is left (about 190 px at a 1024 px window, 370 px at 1280 px).
@@ -61,6 +62,12 @@ function Tags({ tags }: { tags: string[] }) {
   );
 }
 
+/** A spinner beside a trace link while its page loads (the detail page is not streamed: its 404 must be a real one). */
+function LinkPending() {
+  const { pending } = useLinkStatus();
+  return pending ? <Spinner className="ml-1.5 shrink-0 text-muted" label="Opening trace" /> : null;
+}
+
 function Count({ n }: { n: number }) {
   return <span className={n === 0 ? 'text-muted' : ''}>{formatTokens(n)}</span>;
 }
@@ -77,6 +84,8 @@ export function TraceTable({
   onSession: (sessionId: string) => void;
 }) {
   const router = useRouter();
+  const [opening, startOpening] = useTransition();
+  const [openingId, setOpeningId] = useState<string | null>(null);
 
   const openRow = (e: MouseEvent<HTMLTableRowElement>, id: string) => {
     // Links and buttons inside the row do their own thing; selecting text is not a click.
@@ -86,7 +95,8 @@ export function TraceTable({
       window.open(traceHref(id), '_blank', 'noopener');
       return;
     }
-    router.push(traceHref(id));
+    setOpeningId(id);
+    startOpening(() => router.push(traceHref(id)));
   };
 
   // Up/Down move between the rows' name links: the list reads like a menu.
@@ -140,15 +150,19 @@ export function TraceTable({
               }`}
             >
               <td className="truncate py-1 pr-2 pl-4">
-                <Link
-                  href={traceHref(t.id)}
-                  prefetch={false}
-                  data-row-link=""
-                  className="block truncate font-medium text-fg hover:text-accent hover:underline"
-                  title={`${t.name} (${t.id})`}
-                >
-                  {t.name}
-                </Link>
+                <span className="flex min-w-0 items-center">
+                  <Link
+                    href={traceHref(t.id)}
+                    prefetch={false}
+                    data-row-link=""
+                    className="flex min-w-0 items-center font-medium text-fg hover:text-accent hover:underline"
+                    title={`${t.name} (${t.id})`}
+                  >
+                    <span className="truncate">{t.name}</span>
+                    <LinkPending />
+                  </Link>
+                  {opening && openingId === t.id && <Spinner className="ml-1.5 shrink-0 text-muted" label="Opening trace" />}
+                </span>
               </td>
               <td className="px-2">
                 <StatusBadge status={t.status} />

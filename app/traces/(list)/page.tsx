@@ -6,7 +6,7 @@ import { getDb } from '@/lib/db';
 import { readListState, traceQueries } from '@/lib/queries/traces';
 import { listTraces } from '@/lib/traces/list';
 import { TraceListView } from '@/components/traces/list/TraceListView';
-import { requestOrigin, requestTime, toSearchParams } from './_lib/request';
+import { requestOrigin, requestTime, toSearchParams } from '../_lib/request';
 
 export const metadata: Metadata = { title: 'Traces' };
 
