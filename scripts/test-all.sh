@@ -15,11 +15,13 @@ fi
 [ -f lib/generated/prisma/client.ts ] || node scripts/prisma-generate.mjs
 
 # Debian packages the suite needs: a browser for Playwright, PostgreSQL 15, and real
-# legacy SOAP clients (PHP SoapClient, Python zeep and suds) for the interop tests.
+# legacy SOAP clients for the interop tests (PHP SoapClient, Python zeep and suds,
+# Java Axis 1.4, .NET wsdl proxies on Mono).
 missing=()
-for pkg in chromium php-cli php-soap python3-zeep python3-suds; do
+for pkg in chromium php-cli php-soap python3-zeep python3-suds libaxis-java mono-devel; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
+command -v javac >/dev/null 2>&1 || missing+=(default-jdk-headless)
 [ -x /usr/lib/postgresql/15/bin/initdb ] || missing+=(postgresql-15)
 if [ ${#missing[@]} -gt 0 ]; then
   step "apt-get install ${missing[*]}"
