@@ -1,7 +1,7 @@
 'use client';
 
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { isRetryable } from '@/lib/queries/traces';
 
 function makeQueryClient(): QueryClient {
@@ -23,9 +23,5 @@ function makeQueryClient(): QueryClient {
 export function Providers({ children }: { children: ReactNode }) {
   // One client per browser tab (and per server render), never shared between requests.
   const [queryClient] = useState(makeQueryClient);
-  useEffect(() => {
-    // Tells end-to-end tests (and anyone curious) that the page is interactive.
-    document.documentElement.dataset.hydrated = 'true';
-  }, []);
   return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
 }

@@ -21,6 +21,10 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
         if (msg.type() === 'error' || /hydrat/i.test(text)) errors.push(`[console.${msg.type()}] ${text}`);
       });
       page.on('pageerror', (err) => errors.push(`[pageerror] ${err.message}`));
+      // Chromium's "Failed to load resource" does not say which; record it beside.
+      page.on('response', (res) => {
+        if (res.status() >= 400) errors.push(`[response ${res.status()}] ${res.url()}`);
+      });
       await use({ allow: (p) => allowed.push(p), errors });
       const unexpected = errors.filter((e) => !allowed.some((p) => p.test(e)));
       expect(unexpected, 'console errors during the test').toEqual([]);
@@ -57,9 +61,13 @@ export async function layoutShift(page: Page): Promise<number> {
   return page.evaluate(() => (window as unknown as { __cls: number }).__cls);
 }
 
-/** Opens a page of the app and waits until React has hydrated it (handlers attached). */
+/** Opens a page of the app and waits until its view has hydrated (handlers attached). */
 export async function open(page: Page, url: string): Promise<void> {
   await page.goto(url);
+  await hydrated(page);
+}
+
+export async function hydrated(page: Page): Promise<void> {
   await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
 }
 

@@ -2,7 +2,7 @@
 // in through the real POST /api/traces; every name and session carries this run's id,
 // so the tests hold in a database shared with other spec files.
 import { agentTrace, bigTrace, largePayload, runId, simpleTrace, type TraceInput } from './fixtures';
-import { expect, layoutShift, open, postTraces, rowNames, shotPath, test, watchLayoutShift } from './viewer-helpers';
+import { expect, hydrated, layoutShift, open, postTraces, rowNames, shotPath, test, watchLayoutShift } from './viewer-helpers';
 
 const R = runId();
 const P = `viewer-${R}`; // name prefix of every trace in this file
@@ -99,7 +99,7 @@ test.describe('list', () => {
 
     // A reload shows the same thing
     await page.reload();
-    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+    await hydrated(page);
     await expect(page.getByLabel('Session ID')).toHaveValue(S2);
     await expect(page.locator('tbody tr')).toHaveCount(7);
 
@@ -119,7 +119,7 @@ test.describe('list', () => {
     await expect(page.getByRole('link', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
 
     await page.reload();
-    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+    await hydrated(page);
     await expect.poll(() => rowNames(page)).toEqual([`${P}-page-3`, `${P}-page-4`, `${P}-page-5`]);
 
     // The old rows stay on screen until the next page arrives.
@@ -209,6 +209,7 @@ test.describe('list', () => {
 
   test('error state offers a retry that recovers', async ({ page, consoleGuard }) => {
     consoleGuard.allow(/Failed to load resource: the server responded with a status of 500/);
+    consoleGuard.allow(/^\[response 500\] .*\/api\/traces\?/);
     await open(page, `/traces?sessionId=${S2}&limit=3`);
     await expect(page.locator('tbody tr')).toHaveCount(3);
     await page.route('**/api/traces?*', (route) => route.fulfill({ status: 500, json: { error: 'Internal server error' } }));
@@ -416,7 +417,8 @@ test.describe('detail', () => {
   });
 
   test('an unknown trace gets a 404 page', async ({ page, consoleGuard }) => {
-    consoleGuard.allow(/status of 404/);
+    consoleGuard.allow(/Failed to load resource: the server responded with a status of 404/);
+    consoleGuard.allow(new RegExp(`^\\[response 404\\] .*/traces/no-such-trace-${R}$`));
     const res = await page.goto(`/traces/no-such-trace-${R}`);
     expect(res?.status()).toBe(404);
     await expect(page.getByRole('heading', { name: 'Trace not found' })).toBeVisible();
@@ -425,7 +427,7 @@ test.describe('detail', () => {
   });
 
   test('an invalid id gets a clear message', async ({ page }) => {
-    await open(page, `/traces/${'x'.repeat(300)}`);
+    await page.goto(`/traces/${'x'.repeat(300)}`);
     await expect(page.getByRole('heading', { name: 'Invalid trace ID' })).toBeVisible();
     await expect(page.getByText(/1 to 256 characters/)).toBeVisible();
   });

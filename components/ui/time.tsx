@@ -1,6 +1,6 @@
 'use client';
 
-import { useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { formatDateTime, formatRelative } from '@/lib/format';
 
 // One shared clock for every relative time on the page, ticking while anything
@@ -48,6 +48,17 @@ export function useHydrated(): boolean {
     () => true,
     () => false,
   );
+}
+
+/**
+ * Marks the document once a page's own client view has hydrated (pages hydrate inside
+ * Suspense boundaries, after the root layout): end-to-end tests wait for it before
+ * pressing keys, and it costs one attribute.
+ */
+export function useHydrationMarker(view: string): void {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = view;
+  }, [view]);
 }
 
 /** Exact instants in the reader's time zone once hydrated (UTC before, as on the server). */

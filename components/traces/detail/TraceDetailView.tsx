@@ -7,6 +7,7 @@ import { traceQueries } from '@/lib/queries/traces';
 import type { DecisionType } from '@/lib/traces/types';
 import { decisionKey, spanKey } from '@/lib/traces/tree';
 import { ErrorState } from '@/components/ui/states';
+import { useHydrationMarker } from '@/components/ui/time';
 import { DecisionList } from './DecisionList';
 import { DetailsPanel } from './DetailsPanel';
 import { EventList } from './EventList';
@@ -40,6 +41,7 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
   const selection = readSelection(searchParams);
   const trace = query.data;
   const model = useMemo(() => (trace ? buildModel(trace) : null), [trace]);
+  useHydrationMarker('detail');
 
   const [decisionType, setDecisionType] = useState<DecisionType | null>(null);
   const nonce = useRef(0);

@@ -6,6 +6,7 @@ import { useRef } from 'react';
 import { LIVE_REFRESH_MS, traceQueries } from '@/lib/queries/traces';
 import { formatTokens } from '@/lib/format';
 import { ErrorState, Spinner } from '@/components/ui/states';
+import { useHydrationMarker } from '@/components/ui/time';
 import { EmptyTraces } from './EmptyTraces';
 import { Pagination } from './Pagination';
 import { TraceFilters } from './TraceFilters';
@@ -16,6 +17,7 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
   const { params, problem, navigate, hrefFor } = useListUrl();
   const query = useQuery({ ...traceQueries.list(params), enabled: problem === null });
   const tableTop = useRef<HTMLDivElement>(null);
+  useHydrationMarker('list');
 
   const data = query.data;
   const hasFilters = Boolean(params.status || params.search || params.sessionId);
