@@ -1,6 +1,7 @@
 // npm run bench -- [--db pglite|postgres|both] [--scale tiny|small|full] [--traces 100000,1000000]
 //                  [--build] [--json FILE] [--only ingest,raw,list,detail,soap,mixed] [--seed N]
 //                  [--batches 1,10,100] [--clients 1,4,16] [--read-clients 1,4] [--diagnose] [--profile]
+//                  [--server-node-args "--max-old-space-size=256"] [--dist-dir .next-bench]
 // Starts the production build (its own dist dir, .next-bench) on a fresh database,
 // drives the real HTTP endpoints and prints latency percentiles and throughput per
 // scenario. See docs/benchmarks.md.
@@ -103,11 +104,13 @@ interface Options {
   diagnose: boolean;
   profile: boolean;
   distDir: string;
+  /** Extra flags for the server's node, e.g. "--max-old-space-size=256". */
+  serverNodeArgs: string[];
 }
 
 function usage(msg?: string): never {
   if (msg) console.error(`bench: ${msg}`);
-  console.error(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 3).join('\n').replace(/^\/\/ ?/gm, ''));
+  console.error(readFileSync(new URL(import.meta.url), 'utf8').split("\n").slice(0, 4).join('\n').replace(/^\/\/ ?/gm, ''));
   process.exit(2);
 }
 
@@ -125,7 +128,7 @@ function parseArgs(argv: string[]): Options {
     }
   }
   if (args.has('help')) usage();
-  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients']);
+  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'server-node-args']);
   for (const k of args.keys()) if (!known.has(k)) usage(`unknown option --${k}`);
 
   const db = args.get('db') ?? 'both';
@@ -165,6 +168,7 @@ function parseArgs(argv: string[]): Options {
     diagnose: args.has('diagnose'),
     profile: args.has('profile'),
     distDir: args.get('dist-dir') ?? '.next-bench',
+    serverNodeArgs: (args.get('server-node-args') ?? '').split(/\s+/).filter(Boolean),
   };
 }
 
@@ -325,7 +329,10 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
         log,
         logFile: serverLog,
         // --profile: V8 CPU profiles of the server, written when it exits (see bench/profile.ts).
-        nodeArgs: opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(logDir, `cpuprofile-${kind}`)}`] : [],
+        nodeArgs: [
+          ...opts.serverNodeArgs,
+          ...(opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(logDir, `cpuprofile-${kind}`)}`] : []),
+        ],
       });
       return server;
     };
