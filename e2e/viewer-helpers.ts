@@ -80,3 +80,73 @@ export async function rowNames(page: Page): Promise<string[]> {
 export function shotPath(name: string): string {
   return test.info().outputPath(`${name}.png`);
 }
+
+/**
+ * WCAG AA contrast of every visible text on the page: 4.5:1, or 3:1 for large text.
+ * Colours are resolved through a canvas (Tailwind 4 writes oklch), backgrounds by
+ * compositing the element's ancestors. Returns the failures, described.
+ */
+export async function contrastProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = 1;
+    const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
+    const cache = new Map<string, [number, number, number, number]>();
+    const rgba = (css: string): [number, number, number, number] => {
+      const hit = cache.get(css);
+      if (hit) return hit;
+      ctx.clearRect(0, 0, 1, 1);
+      ctx.fillStyle = '#000';
+      ctx.fillStyle = css;
+      ctx.fillRect(0, 0, 1, 1);
+      const d = ctx.getImageData(0, 0, 1, 1).data;
+      const out: [number, number, number, number] = [d[0], d[1], d[2], d[3] / 255];
+      cache.set(css, out);
+      return out;
+    };
+    const over = (top: number[], bottom: number[]) => [0, 1, 2].map((i) => top[i] * top[3] + bottom[i] * (1 - top[3]));
+    const luminance = (c: number[]) => {
+      const [r, g, b] = c.map((v) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const background = (el: Element): number[] => {
+      const layers: Array<[number, number, number, number]> = [];
+      for (let e: Element | null = el; e; e = e.parentElement) {
+        const c = rgba(getComputedStyle(e).backgroundColor);
+        if (c[3] > 0) layers.push(c);
+        if (c[3] >= 1) break;
+      }
+      let base = [255, 255, 255];
+      if (!layers.length || layers[layers.length - 1][3] < 1) base = rgba(getComputedStyle(document.body).backgroundColor).slice(0, 3);
+      for (let i = layers.length - 1; i >= 0; i--) base = over(layers[i], base);
+      return base;
+    };
+    const problems = new Set<string>();
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent?.trim();
+      const el = node.parentElement;
+      if (!text || !el) continue;
+      if (el.closest('[aria-hidden="true"], .sr-only, [hidden], script, style, noscript, [aria-disabled="true"], :disabled')) continue;
+      const rect = el.getBoundingClientRect();
+      if (rect.width === 0 || rect.height === 0 || rect.bottom < 0 || rect.top > innerHeight) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === 'hidden') continue;
+      let faded = false;
+      for (let e: Element | null = el; e; e = e.parentElement) if (Number(getComputedStyle(e).opacity) < 1) faded = true;
+      if (faded) continue;
+      const fg = rgba(style.color);
+      const bg = background(el);
+      const color = over(fg, bg);
+      const [l1, l2] = [luminance(color), luminance(bg)].sort((a, b) => b - a);
+      const ratio = (l1 + 0.05) / (l2 + 0.05);
+      const size = parseFloat(style.fontSize);
+      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+      if (ratio < (large ? 3 : 4.5)) problems.add(`${ratio.toFixed(2)}:1 “${text.slice(0, 40)}” (${style.color} on rgb(${bg.map(Math.round).join(',')}))`);
+    }
+    return [...problems];
+  });
+}

@@ -2,7 +2,7 @@
 // in through the real POST /api/traces; every name and session carries this run's id,
 // so the tests hold in a database shared with other spec files.
 import { agentTrace, bigTrace, largePayload, runId, simpleTrace, type TraceInput } from './fixtures';
-import { expect, hydrated, layoutShift, open, postTraces, rowNames, shotPath, test, watchLayoutShift } from './viewer-helpers';
+import { contrastProblems, expect, hydrated, layoutShift, open, postTraces, rowNames, shotPath, test, watchLayoutShift } from './viewer-helpers';
 
 const R = runId();
 const P = `viewer-${R}`; // name prefix of every trace in this file
@@ -184,6 +184,13 @@ test.describe('list', () => {
     const poll = await page.waitForRequest((r) => r.url().includes('/api/traces?') && r.url().includes(S3), { timeout: 12_000 });
     expect(poll.method()).toBe('GET');
     await expect(page.locator('tbody tr')).toHaveCount(1);
+
+    // The trace itself refreshes too while it runs.
+    await page.locator('a[data-row-link]').first().click();
+    await expect(page).toHaveURL(new RegExp(`/traces/running-${R}$`));
+    await expect(page.getByText(/Live: refreshing every 5 s/)).toBeVisible();
+    const detailPoll = await page.waitForRequest((r) => r.url().endsWith(`/api/traces/running-${R}`), { timeout: 12_000 });
+    expect(detailPoll.method()).toBe('GET');
   });
 
   test('empty state shows the curl command that sends a first trace', async ({ page }) => {
@@ -242,6 +249,47 @@ test.describe('list', () => {
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(bg).toBe('rgb(11, 17, 32)');
     await page.screenshot({ path: shotPath('list-dark') });
+  });
+});
+
+test.describe('accessibility', () => {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`text meets WCAG AA contrast (${scheme})`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await open(page, `/traces?search=${P}`);
+      await expect(page.locator('tbody tr')).toHaveCount(12);
+      expect(await contrastProblems(page), 'list').toEqual([]);
+
+      await open(page, `/traces/${AGENT}?span=search-1`);
+      await expect(page.getByTestId('details-panel').getByRole('heading', { level: 2 })).toHaveText('web_search');
+      expect(await contrastProblems(page), 'detail, span panel').toEqual([]);
+
+      await page.getByRole('tab', { name: /Decisions/ }).click();
+      await page.getByTestId('decision-card').first().getByRole('button', { name: 'Details' }).click();
+      expect(await contrastProblems(page), 'decisions, decision panel').toEqual([]);
+
+      await page.getByRole('tab', { name: /Events/ }).click();
+      await page.getByTestId('event-list').locator('tbody tr').first().click();
+      expect(await contrastProblems(page), 'events, event panel').toEqual([]);
+    });
+  }
+
+  test('every control has a label', async ({ page }) => {
+    for (const url of [`/traces?search=${P}`, `/traces/${AGENT}?decision=choose-tool`]) {
+      await open(page, url);
+      const unlabeled = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('button, a[href], input, select, [role=tab], [role=tree]'))
+          .filter((el) => !(el as HTMLElement).closest('[aria-hidden="true"]'))
+          .filter((el) => {
+            const name = (el.getAttribute('aria-label') ?? '') + (el.textContent ?? '').trim() + (el.getAttribute('title') ?? '');
+            const id = el.id;
+            const labelled = el.getAttribute('aria-labelledby') || (id && document.querySelector(`label[for="${CSS.escape(id)}"]`)) || el.closest('label');
+            return !name && !labelled;
+          })
+          .map((el) => el.outerHTML.slice(0, 120)),
+      );
+      expect(unlabeled, url).toEqual([]);
+    }
   });
 });
 

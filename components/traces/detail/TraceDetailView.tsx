@@ -138,7 +138,7 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
           Refreshing this trace failed ({query.error.message}); showing the last version received.
         </p>
       )}
-      <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)_22rem] gap-4 xl:grid-cols-[minmax(0,1fr)_27rem]">
+      <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)_21rem] gap-4 xl:grid-cols-[minmax(0,1fr)_27rem]">
         <div className="flex min-h-0 flex-col">
           <div role="tablist" aria-label="Trace views" className="mb-2 flex gap-1 border-b border-border" onKeyDown={onTabKey}>
             {TABS.map((t) => (

@@ -3,11 +3,11 @@
 import Link from 'next/link';
 import { useState, type ReactNode } from 'react';
 import type { DecisionType } from '@/lib/traces/types';
-import { formatCost, formatDuration, formatTokens, plural } from '@/lib/format';
+import { formatCost, formatDateTime, formatDuration, formatTokens, plural } from '@/lib/format';
 import { sessionHref } from '@/lib/queries/traces';
 import { DECISION_LABEL, DecisionGlyph, StatusBadge, Tag } from '@/components/ui/badges';
 import { CopyButton } from '@/components/ui/CopyButton';
-import { DateTime, RelativeTime } from '@/components/ui/time';
+import { RelativeTime, useTimeZone } from '@/components/ui/time';
 import { JsonViewer } from '@/components/json/JsonViewer';
 import { previewJson } from '@/components/json/json';
 import type { Total, TraceModel } from './model';
@@ -32,6 +32,19 @@ function Stat({ label, children, note, title }: { label: string; children: React
         )}
       </dd>
     </div>
+  );
+}
+
+/** The end instant; only its time of day when it falls on the start's date. */
+function EndedAt({ startedAt, endedAt }: { startedAt: string; endedAt: string }) {
+  const zone = useTimeZone();
+  const start = formatDateTime(startedAt, zone);
+  const end = formatDateTime(endedAt, zone);
+  const sameDay = start.slice(0, 10) === end.slice(0, 10);
+  return (
+    <time dateTime={endedAt} title={end}>
+      {sameDay ? end.slice(11) : end}
+    </time>
   );
 }
 
@@ -94,7 +107,7 @@ export function TraceHeader({
         </Stat>
         <Stat label="Ended">
           {trace.endedAt ? (
-            <DateTime iso={trace.endedAt} className="text-sm" />
+            <EndedAt startedAt={trace.startedAt} endedAt={trace.endedAt} />
           ) : (
             <span className="text-muted">{trace.status === 'RUNNING' ? 'still running' : '—'}</span>
           )}

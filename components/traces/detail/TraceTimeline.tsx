@@ -5,7 +5,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardE
 import { formatDuration, formatOffset, plural, toMillis } from '@/lib/format';
 import { ancestorKeys, collapsibleKeys, flattenTree, type TreeRow } from '@/lib/traces/tree';
 import { barLayout, spanInterval, toPercent, type TimeWindow } from '@/lib/traces/timeline';
-import type { EventRecord } from '@/lib/traces/types';
+import type { DecisionPointRecord, EventRecord } from '@/lib/traces/types';
 import {
   DECISION_LABEL,
   DecisionGlyph,
@@ -79,6 +79,15 @@ function EventMarker({
   );
 }
 
+/** The whole decision in one hover: what was taken, what was not, and why. */
+function decisionTooltip(d: DecisionPointRecord): string {
+  const alternatives = d.alternatives.map((a) => summarizeJson(a, 40)).join(', ');
+  const lines = [`${DECISION_LABEL[d.type]}: chose ${summarizeJson(d.chosen, 60)}`];
+  if (alternatives) lines.push(`over ${alternatives}`);
+  if (d.reasoning) lines.push(d.reasoning.length > 300 ? `${d.reasoning.slice(0, 300)}…` : d.reasoning);
+  return lines.join('\n');
+}
+
 interface RowProps {
   row: TreeRow;
   index: number;
@@ -119,7 +128,8 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
         {span.status !== 'COMPLETED' && (
           <span className="inline-flex shrink-0 items-center gap-1 text-[11px] font-medium">
             <StatusIcon status={span.status} />
-            <span className={span.status === 'ERROR' ? 'text-red-800 dark:text-red-200' : 'text-blue-800 dark:text-blue-200'}>
+            {/* The word where there is room; the row's accessible name always says it. */}
+            <span className={`hidden xl:inline ${span.status === 'ERROR' ? 'text-red-800 dark:text-red-200' : 'text-blue-800 dark:text-blue-200'}`}>
               {span.status === 'ERROR' ? 'Error' : 'Running'}
             </span>
           </span>
@@ -172,19 +182,15 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
     duration = d.durationMs !== null ? formatDuration(d.durationMs) : '';
     const chosen = summarizeJson(d.chosen, 60);
     ariaLabel = `Decision, ${DECISION_LABEL[d.type]}: chose ${chosen} over ${plural(d.alternatives.length, 'alternative')}`;
+    // The option taken leads: it is what the reader scans for; the type follows.
     label = (
       <>
         <DecisionGlyph />
-        <span className="shrink-0 text-[11px] font-semibold text-fuchsia-800 dark:text-fuchsia-200">{DECISION_LABEL[d.type]}</span>
-        <span className="truncate">
-          <span aria-hidden="true" className="text-muted">
-            →{' '}
-          </span>
-          <span className="font-medium">{chosen}</span>
+        <span className="min-w-0 truncate font-medium">{chosen}</span>
+        <span className="shrink-0 text-[11px] text-fuchsia-800 dark:text-fuchsia-200">
+          {DECISION_LABEL[d.type].toLowerCase()}
+          {d.alternatives.length > 0 && <span className="text-muted"> · over {d.alternatives.length}</span>}
         </span>
-        {d.alternatives.length > 0 && (
-          <span className="shrink-0 text-[11px] text-muted">over {d.alternatives.length}</span>
-        )}
         {node.orphan && (
           <span className="shrink-0 rounded bg-amber-100 px-1 text-[10px] font-medium text-amber-900 dark:bg-amber-900 dark:text-amber-100" title={`Span “${d.parentSpanId}” is not in this trace`}>
             orphan
@@ -233,7 +239,11 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
         selected ? 'bg-selected' : error ? 'bg-red-50 hover:bg-red-100 dark:bg-red-950/40 dark:hover:bg-red-950/70' : 'hover:bg-surface'
       } ${active ? 'tree-active' : ''}`}
     >
-      <div className="flex min-w-0 items-center gap-1.5 pr-2" style={{ paddingLeft: 6 + indentLevels * INDENT_PX }}>
+      <div
+        className="flex min-w-0 items-center gap-1.5 pr-2"
+        style={{ paddingLeft: 6 + indentLevels * INDENT_PX }}
+        title={node.kind === 'decision' ? decisionTooltip(node.decision) : undefined}
+      >
         {row.hasChildren ? (
           <button
             type="button"
@@ -511,7 +521,7 @@ export function TraceTimeline({
         onFocus={() => {
           if (activeKey === null && rows.length > 0) setActiveKey(rows[0].node.key);
         }}
-        className="tree-scroll relative min-h-0 flex-1 overflow-auto rounded-md border border-border [--label-w:clamp(15rem,36%,28rem)]"
+        className="tree-scroll relative min-h-0 flex-1 overflow-auto rounded-md border border-border [--label-w:clamp(15rem,42%,30rem)] xl:[--label-w:clamp(15rem,38%,30rem)]"
         data-testid="span-tree"
       >
         <Axis model={model} onSelect={onSelect} selection={selection} />

@@ -13,17 +13,17 @@ import { Spinner } from '@/components/ui/states';
 // Column widths are fixed so that nothing moves when rows arrive or change; the name
 // takes what is left (about 190 px at a 1024 px window, 370 px at 1280 px).
 export const COLUMNS = [
-  { key: 'name', label: 'Name', width: undefined },
-  { key: 'status', label: 'Status', width: 100 },
-  { key: 'session', label: 'Session', width: 108 },
-  { key: 'tags', label: 'Tags', width: 120, className: 'xl:w-[180px]' },
-  { key: 'started', label: 'Started', width: 88 },
-  { key: 'duration', label: 'Duration', width: 80, numeric: true },
-  { key: 'cost', label: 'Cost', width: 70, numeric: true },
-  { key: 'tokens', label: 'Tokens', width: 64, numeric: true },
-  { key: 'decisions', label: 'Decisions', width: 68, numeric: true, title: 'Decision points' },
-  { key: 'spans', label: 'Spans', width: 50, numeric: true },
-  { key: 'events', label: 'Events', width: 54, numeric: true },
+  { key: 'name', label: 'Name', width: '' },
+  { key: 'status', label: 'Status', width: 'w-[100px]' },
+  { key: 'session', label: 'Session', width: 'w-[108px]' },
+  { key: 'tags', label: 'Tags', width: 'w-[120px] xl:w-[190px]' },
+  { key: 'started', label: 'Started', width: 'w-[88px]' },
+  { key: 'duration', label: 'Duration', width: 'w-[80px]', numeric: true },
+  { key: 'cost', label: 'Cost', width: 'w-[70px]', numeric: true },
+  { key: 'tokens', label: 'Tokens', width: 'w-[64px]', numeric: true },
+  { key: 'decisions', label: 'Decisions', width: 'w-[68px]', numeric: true, title: 'Decision points' },
+  { key: 'spans', label: 'Spans', width: 'w-[50px]', numeric: true },
+  { key: 'events', label: 'Events', width: 'w-[54px]', numeric: true },
 ] as const;
 
 function Duration({ trace, serverNow }: { trace: TraceListItem; serverNow: number }) {
@@ -36,8 +36,8 @@ function Duration({ trace, serverNow }: { trace: TraceListItem; serverNow: numbe
   }
   if (trace.status === 'RUNNING' && start !== null) {
     return (
-      <span className="text-muted" title="Still running: time since it started">
-        {formatDuration(Math.max(0, now - start))}…
+      <span className="text-muted italic" title="Still running: time since it started">
+        {formatDuration(Math.max(0, now - start))}
       </span>
     );
   }
@@ -50,7 +50,11 @@ function Tags({ tags }: { tags: string[] }) {
   return (
     <div className="flex min-w-0 items-center gap-1" title={tags.join(', ')}>
       <Tag className="min-w-0 shrink">{tags[0]}</Tag>
-      {tags.length > 1 && <Tag className="hidden min-w-0 shrink xl:inline-block">{tags[1]}</Tag>}
+      {tags.length > 1 && (
+        <span className="hidden min-w-0 shrink xl:flex">
+          <Tag>{tags[1]}</Tag>
+        </span>
+      )}
       {tags.length > 1 && (
         <span className={`shrink-0 text-xs text-muted ${tags.length === 2 ? 'xl:hidden' : ''}`}>
           <span className="xl:hidden">+{tags.length - 1}</span>
@@ -119,11 +123,7 @@ export function TraceTable({
         <caption className="sr-only">Traces, newest first. Use the arrow keys to move between traces.</caption>
         <colgroup>
           {COLUMNS.map((c) => (
-            <col
-              key={c.key}
-              style={c.width ? { width: c.width } : undefined}
-              className={'className' in c ? c.className : undefined}
-            />
+            <col key={c.key} className={c.width || undefined} />
           ))}
         </colgroup>
         <thead className="bg-surface text-xs text-muted">
