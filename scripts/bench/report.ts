@@ -43,7 +43,7 @@ function stored(n: number | undefined): string {
   return String(n);
 }
 
-const HEAD = ['db', 'scenario', 'stored', 'clients', 'n', 'err', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'records/s', 'vs raw', 'server RSS MB'];
+const HEAD = ['db', 'scenario', 'stored', 'clients', 'n', 'err', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'records/s', 'vs raw', 'server RSS MB', 'load'];
 
 export function tableRows(results: ScenarioResult[]): string[][] {
   return results.map((r) => [
@@ -60,6 +60,7 @@ export function tableRows(results: ScenarioResult[]): string[][] {
     r.summary.recordsPerSecond === undefined ? '' : fmt(r.summary.recordsPerSecond, 0),
     r.vsRaw === undefined ? '' : r.vsRaw.toFixed(2),
     r.serverRssMb === undefined ? '' : fmt(r.serverRssMb, 0),
+    r.load1 === undefined ? '' : r.load1.toFixed(1),
   ]);
 }
 

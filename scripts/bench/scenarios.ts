@@ -8,6 +8,7 @@ import type { RawDb } from './database';
 import { IdSource, TABLES, buildTemplate, type BatchTemplate } from './rows';
 import type { RunningServer } from './server';
 import { SOAP_HEADERS, queryEnvelope, readEnvelope, resultRows, resultStatus } from './soap';
+import os from 'node:os';
 import { summarize, type Summary } from './stats';
 
 export type Group = 'ingest' | 'raw' | 'list' | 'detail' | 'soap' | 'mixed';
@@ -33,6 +34,8 @@ export interface ScenarioResult {
   /** Ingest: records/s of the API over the best raw baseline with the same batch and clients. */
   vsRaw?: number;
   note?: string;
+  /** 1-minute load average when the scenario ended (the machine is shared: read figures with it). */
+  load1?: number;
   /** PostgreSQL: the statements that took the most database time (pg_stat_statements). */
   topStatements?: StatementStat[];
 }
@@ -75,6 +78,7 @@ async function measure(
     ...base,
     summary: summarize(r.latencies, r.wallMs, r.errors, base.group === 'ingest' || base.group === 'mixed' ? r.records : undefined),
     serverRssMb: ctx.server.peakRss() / MB,
+    load1: os.loadavg()[0],
   };
   if (r.errors) result.note = [result.note, `first error: ${r.firstError}`].filter(Boolean).join('; ');
   if (ctx.diag) result.topStatements = await ctx.diag.top(3);
@@ -183,6 +187,7 @@ export async function rawIngest(
       batch,
       summary: summarize(r.latencies, r.wallMs, r.errors, r.records),
       note: r.errors ? `first error: ${r.firstError}` : undefined,
+      load1: os.loadavg()[0],
     };
     log(formatLine(result));
     return result;
@@ -339,6 +344,9 @@ export async function mixedScenario(
       note: lst.errors ? `first error: ${lst.firstError}` : undefined,
     },
   ];
-  for (const r of rows) ctx.log(formatLine(r));
+  for (const r of rows) {
+    r.load1 = os.loadavg()[0];
+    ctx.log(formatLine(r));
+  }
   return rows;
 }
