@@ -3,11 +3,11 @@
 import Link from 'next/link';
 import { useState, type ReactNode } from 'react';
 import type { DecisionType } from '@/lib/traces/types';
-import { formatCost, formatDateTime, formatDuration, formatTokens, plural } from '@/lib/format';
+import { formatCost, formatDateTime, formatDuration, formatTokens, plural, toMillis } from '@/lib/format';
 import { sessionHref } from '@/lib/queries/traces';
 import { DECISION_LABEL, DecisionGlyph, StatusBadge, Tag } from '@/components/ui/badges';
 import { CopyButton } from '@/components/ui/CopyButton';
-import { RelativeTime, useTimeZone } from '@/components/ui/time';
+import { RelativeTime, useNow, useTimeZone } from '@/components/ui/time';
 import { JsonViewer } from '@/components/json/JsonViewer';
 import { previewJson } from '@/components/json/json';
 import type { Total, TraceModel } from './model';
@@ -46,6 +46,14 @@ function EndedAt({ startedAt, endedAt }: { startedAt: string; endedAt: string })
       {sameDay ? end.slice(11) : end}
     </time>
   );
+}
+
+/** How long a running trace has been going, ticking with the page clock. */
+function Elapsed({ startedAt, serverNow }: { startedAt: string; serverNow: number }) {
+  const now = useNow(serverNow);
+  const start = toMillis(startedAt);
+  if (start === null) return <>—</>;
+  return <span className="italic">{formatDuration(Math.max(0, now - start))} so far</span>;
 }
 
 export function TraceHeader({
@@ -113,7 +121,11 @@ export function TraceHeader({
           )}
         </Stat>
         <Stat label="Duration" note={DERIVED_NOTE[totals.duration.source]} title={derivedTitle(totals.duration, 'duration')}>
-          {formatDuration(totals.duration.value)}
+          {totals.duration.source === 'none' && trace.status === 'RUNNING' ? (
+            <Elapsed startedAt={trace.startedAt} serverNow={serverNow} />
+          ) : (
+            formatDuration(totals.duration.value)
+          )}
         </Stat>
         <Stat label="Cost" note={DERIVED_NOTE[totals.cost.source]} title={derivedTitle(totals.cost, 'total cost')}>
           {formatCost(totals.cost.value)}

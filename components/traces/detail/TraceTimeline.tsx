@@ -277,7 +277,9 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
 });
 
 function Axis({ model, onSelect, selection }: { model: TraceModel; onSelect: (s: Selection) => void; selection: Selection | null }) {
-  const { window, ticks, trace } = model;
+  const { window, trace } = model;
+  // An empty trace has no time span worth an axis.
+  const ticks = trace.spans.length + trace.decisionPoints.length + trace.events.length > 0 ? model.ticks : [];
   return (
     <div
       className="sticky top-0 z-20 grid grid-cols-[var(--label-w)_4.5rem_minmax(0,1fr)] border-b border-border bg-bg text-xs text-muted"
@@ -391,13 +393,16 @@ export function TraceTimeline({
     getItemKey: (i) => rows[i].node.key,
   });
 
+  // Scroll once per request: later changes of the rows (the reader opening and closing
+  // nodes) must not pull the view back to it.
+  const scrolledNonce = useRef<number | null>(null);
   useEffect(() => {
-    if (!focusRequest) return;
+    if (!focusRequest || scrolledNonce.current === focusRequest.nonce) return;
     const index = indexByKey.get(focusRequest.key);
-    if (index !== undefined) virtualizer.scrollToIndex(index, { align: 'center' });
-    // Only when a new request arrives; rows change with it when ancestors open.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [focusRequest?.nonce, indexByKey]);
+    if (index === undefined) return;
+    scrolledNonce.current = focusRequest.nonce;
+    virtualizer.scrollToIndex(index, { align: 'center' });
+  }, [focusRequest, indexByKey, virtualizer]);
 
   const toggle = useCallback((key: string) => {
     setCollapsed((prev) => {
