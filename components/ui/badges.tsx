@@ -40,7 +40,7 @@ export function StatusIcon({ status, className = '' }: { status: RunStatus; clas
 export function StatusBadge({ status, className = '' }: { status: RunStatus; className?: string }) {
   return (
     <span
-      className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${STATUS_STYLE[status]} ${className}`}
+      className={`inline-flex items-center gap-1 rounded-full px-1.5 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${STATUS_STYLE[status]} ${className}`}
     >
       <StatusIcon status={status} />
       {STATUS_LABEL[status]}

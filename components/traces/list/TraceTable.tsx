@@ -11,10 +11,10 @@ import { RelativeTime, useNow } from '@/components/ui/time';
 import { Spinner } from '@/components/ui/states';
 
 // Column widths are fixed so that nothing moves when rows arrive or change; the name
-// takes what is left (about 190 px at a 1024 px window, 370 px at 1280 px).
+// takes what is left (about 180 px at a 1024 px window, 350 px at 1280 px).
 export const COLUMNS = [
   { key: 'name', label: 'Name', width: '' },
-  { key: 'status', label: 'Status', width: 'w-[100px]' },
+  { key: 'status', label: 'Status', width: 'w-[108px]' },
   { key: 'session', label: 'Session', width: 'w-[108px]' },
   { key: 'tags', label: 'Tags', width: 'w-[120px] xl:w-[190px]' },
   { key: 'started', label: 'Started', width: 'w-[88px]' },
