@@ -18,7 +18,8 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
       const allowed: RegExp[] = [];
       page.on('console', (msg) => {
         const text = msg.text();
-        if (msg.type() === 'error' || /hydrat/i.test(text)) errors.push(`[console.${msg.type()}] ${text}`);
+        const where = msg.location().url ? ` (${msg.location().url})` : '';
+        if (msg.type() === 'error' || /hydrat/i.test(text)) errors.push(`[console.${msg.type()}] ${text}${where}`);
       });
       page.on('pageerror', (err) => errors.push(`[pageerror] ${err.message}`));
       // Chromium's "Failed to load resource" does not say which; record it beside.
