@@ -12,68 +12,25 @@ import {
   EVENT_TYPES,
   RUN_STATUSES,
   SPAN_TYPES,
-  type DecisionType,
-  type EventType,
+  type DecisionPointRecord,
+  type EventRecord,
   type JsonValue,
-  type RunStatus,
-  type SpanType,
+  type SpanRecord,
+  type TraceRecord,
 } from './types';
 
-export interface DecisionPointInput {
-  id: string;
-  type: DecisionType;
-  reasoning: string | null;
-  chosen: JsonValue;
-  alternatives: JsonValue[];
-  contextSnapshot: JsonValue;
-  durationMs: number | null;
-  costUsd: number | null;
-  parentSpanId: string | null;
-  timestamp: Date;
-}
+// Validated input: the records of ./types as the client sends them, with dates parsed
+// and without what the store adds (traceId on children, createdAt on traces).
+type Dated<T, K extends keyof T> = Omit<T, K> & { [P in K]: null extends T[P] ? Date | null : Date };
 
-export interface SpanInput {
-  id: string;
-  parentSpanId: string | null;
-  name: string;
-  type: SpanType;
-  input: JsonValue;
-  output: JsonValue;
-  tokenCount: number | null;
-  costUsd: number | null;
-  durationMs: number | null;
-  status: RunStatus;
-  statusMessage: string | null;
-  startedAt: Date;
-  endedAt: Date | null;
-  metadata: JsonValue;
-}
-
-export interface EventInput {
-  id: string;
-  spanId: string | null;
-  type: EventType;
-  name: string;
-  metadata: JsonValue;
-  timestamp: Date;
-}
-
-export interface TraceInput {
-  id: string;
-  name: string;
-  sessionId: string | null;
-  status: RunStatus;
-  tags: string[];
-  metadata: JsonValue;
-  totalCost: number | null;
-  totalTokens: number | null;
-  totalDuration: number | null;
-  startedAt: Date;
-  endedAt: Date | null;
+export type DecisionPointInput = Dated<Omit<DecisionPointRecord, 'traceId'>, 'timestamp'>;
+export type SpanInput = Dated<Omit<SpanRecord, 'traceId'>, 'startedAt' | 'endedAt'>;
+export type EventInput = Dated<Omit<EventRecord, 'traceId'>, 'timestamp'>;
+export type TraceInput = Dated<Omit<TraceRecord, 'createdAt'>, 'startedAt' | 'endedAt'> & {
   decisionPoints: DecisionPointInput[];
   spans: SpanInput[];
   events: EventInput[];
-}
+};
 
 type Obj = Record<string, unknown>;
 
@@ -110,6 +67,11 @@ function requireName(obj: Obj, path: string): string {
   const value = obj.name;
   if (typeof value !== 'string' || value.length === 0) fail(`${path}.name is required and must be a non-empty string`);
   return value;
+}
+
+function checkName(name: string, path: string): void {
+  if (name.length > FIELD_LIMITS.nameLength) fail(`${path}.name must be at most ${FIELD_LIMITS.nameLength} characters`);
+  checkText(name, `${path}.name`);
 }
 
 function requireString(obj: Obj, field: string, path: string): string {
@@ -276,8 +238,7 @@ function validateSpan(raw: unknown, path: string): SpanInput {
   const startedAt = requireDate(raw, 'startedAt', path);
   const status = requireEnum(raw, 'status', RUN_STATUSES, path);
   checkId(id, `${path}.id`);
-  if (name.length > FIELD_LIMITS.nameLength) fail(`${path}.name must be at most ${FIELD_LIMITS.nameLength} characters`);
-  checkText(name, `${path}.name`);
+  checkName(name, path);
   return {
     id,
     name,
@@ -303,8 +264,7 @@ function validateEvent(raw: unknown, path: string): EventInput {
   const type = requireEnum(raw, 'type', EVENT_TYPES, path);
   const timestamp = requireDate(raw, 'timestamp', path);
   checkId(id, `${path}.id`);
-  if (name.length > FIELD_LIMITS.nameLength) fail(`${path}.name must be at most ${FIELD_LIMITS.nameLength} characters`);
-  checkText(name, `${path}.name`);
+  checkName(name, path);
   return {
     id,
     name,
@@ -328,8 +288,7 @@ export function validateTrace(raw: unknown, path: string, limits: Pick<Limits, '
   const events = requireArray(raw, 'events', path);
 
   checkId(id, `${path}.id`);
-  if (name.length > FIELD_LIMITS.nameLength) fail(`${path}.name must be at most ${FIELD_LIMITS.nameLength} characters`);
-  checkText(name, `${path}.name`);
+  checkName(name, path);
   if (tags.length > FIELD_LIMITS.tagsPerTrace) fail(`${path}.tags must have at most ${FIELD_LIMITS.tagsPerTrace} entries`);
   tags.forEach((tag, i) => {
     if (typeof tag !== 'string') fail(`${path}.tags[${i}] must be a string`);
