@@ -20,9 +20,20 @@ export class HttpClient {
   }
 
   request(method: string, path: string, options: { body?: Buffer | string; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<HttpResult> {
+    return this.attempt(method, path, options).catch((err: Error & { code?: string; reusedSocket?: boolean }) => {
+      // A keep-alive socket the server closed while idle (its keepAliveTimeout, 5 s) fails
+      // on first use before the request reached the server: retry once on a fresh socket,
+      // as Node's documentation advises. Anything else is a real error.
+      if (err.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) return this.attempt(method, path, options);
+      throw err;
+    });
+  }
+
+  private attempt(method: string, path: string, options: { body?: Buffer | string; headers?: Record<string, string>; timeoutMs?: number }): Promise<HttpResult> {
     const url = new URL(path, this.baseUrl);
     const started = performance.now();
     return new Promise((resolve, reject) => {
+      let responded = false;
       const req = http.request(
         url,
         {
@@ -35,6 +46,7 @@ export class HttpClient {
           timeout: options.timeoutMs ?? 120_000,
         },
         (res) => {
+          responded = true;
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), ms: performance.now() - started }));
@@ -42,7 +54,10 @@ export class HttpClient {
         },
       );
       req.on('timeout', () => req.destroy(new Error(`timeout after ${options.timeoutMs ?? 120_000} ms: ${method} ${path}`)));
-      req.on('error', reject);
+      req.on('error', (err: Error & { reusedSocket?: boolean }) => {
+        if (!responded) err.reusedSocket = req.reusedSocket;
+        reject(err);
+      });
       req.end(options.body);
     });
   }
