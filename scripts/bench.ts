@@ -37,7 +37,7 @@ import {
 import { countTraces, seedTraces, vacuumAnalyze } from './bench/seed';
 import { detailCase, explainCases, listCase } from './bench/explain';
 import { SEARCH_TERM, SESSION_SIZE } from './bench/generate';
-import { build, buildExists, startServer, type RunningServer } from './bench/server';
+import { build, buildExists, buildSource, startServer, type RunningServer } from './bench/server';
 
 // ---------- configuration ----------
 
@@ -488,8 +488,13 @@ async function main() {
   };
   log(`crossroads bench: ${opts.dbs.join(' + ')}, scale ${meta.scale}, ${meta.cores} cores (${meta.cpuModel}), load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
-  if (opts.build || !buildExists(opts.distDir)) build(opts.distDir, log);
-  else log(`using the existing build in ${opts.distDir} (--build to rebuild)`);
+  if (opts.build || !buildExists(opts.distDir)) {
+    build(opts.distDir, log, { commit: meta.gitCommit, uncommittedFiles: meta.uncommittedFiles, builtAt: new Date().toISOString() });
+  }
+  meta.build = buildSource(opts.distDir);
+  if (!opts.build) {
+    log(`using the existing build in ${opts.distDir}, made from ${meta.build ? `commit ${meta.build.commit} at ${meta.build.builtAt}` : 'an unknown commit'} (--build to rebuild)`);
+  }
 
   const logDir = path.join(process.cwd(), 'bench-results', `run-${meta.startedAt.replace(/[:.]/g, '-')}`);
   mkdirSync(logDir, { recursive: true });
@@ -502,7 +507,7 @@ async function main() {
   meta.durationSeconds = Math.round((performance.now() - t0) / 1000);
 
   console.log('');
-  if (meta.uncommittedFiles.length) console.log(`Note: built with uncommitted changes in ${meta.uncommittedFiles.join(', ')}`);
+  if (meta.build) console.log(`Server build: commit ${meta.build.commit}, built ${meta.build.builtAt}${meta.build.uncommittedFiles.length ? `, with uncommitted changes in ${meta.build.uncommittedFiles.join(', ')}` : ''}`);
   console.log(`Machine: ${meta.cores} cores, ${meta.cpuModel}, ${meta.memoryGb} GiB; Node ${meta.node}; commit ${meta.gitCommit}; scale ${meta.scale}; read clients ${meta.readClients.join(',')}`);
   if (meta.postgresSettings) console.log(`PostgreSQL 15: ${Object.entries(meta.postgresSettings).map(([k, v]) => `${k}=${v}`).join(', ')}`);
   console.log('');

@@ -6,9 +6,12 @@ import type { ScenarioResult } from './scenarios';
 export interface RunMeta {
   startedAt: string;
   finishedAt?: string;
+  /** HEAD when the bench ran. */
   gitCommit: string;
-  /** Files differing from that commit when the server was built (others' work in progress). */
+  /** Files differing from HEAD when the bench ran (others' work in progress). */
   uncommittedFiles: string[];
+  /** What the server build was made from (it may be older than HEAD without --build). */
+  build?: { commit: string; uncommittedFiles: string[]; builtAt: string };
   cores: number;
   cpuModel: string;
   memoryGb: number;

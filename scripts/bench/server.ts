@@ -12,7 +12,22 @@ export function buildExists(distDir: string): boolean {
   return existsSync(path.join(process.cwd(), distDir, 'BUILD_ID'));
 }
 
-export function build(distDir: string, log: (msg: string) => void): void {
+export interface BuildSource {
+  commit: string;
+  uncommittedFiles: string[];
+  builtAt: string;
+}
+
+/** What the build in distDir was made from, as recorded when the bench built it. */
+export function buildSource(distDir: string): BuildSource | undefined {
+  try {
+    return JSON.parse(readFileSync(path.join(process.cwd(), distDir, 'bench-build.json'), 'utf8')) as BuildSource;
+  } catch {
+    return undefined;
+  }
+}
+
+export function build(distDir: string, log: (msg: string) => void, source?: BuildSource): void {
   // next build rewrites tsconfig.json includes for a custom distDir; tsconfig is not ours.
   const tsconfig = path.join(process.cwd(), 'tsconfig.json');
   const before = readFileSync(tsconfig, 'utf8');
@@ -30,6 +45,7 @@ export function build(distDir: string, log: (msg: string) => void): void {
     log(`restored tsconfig.json (next build had added ${distDir} to "include")`);
   }
   if (res.status !== 0) throw new Error(`next build failed (exit ${res.status})`);
+  writeFileSync(path.join(process.cwd(), distDir, 'bench-build.json'), JSON.stringify(source ?? {}, null, 1));
   log(`built in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
