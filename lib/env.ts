@@ -19,6 +19,10 @@ export interface Limits {
   maxBatchTraces: number;
   /** Decision points, spans and events per trace, each. */
   maxChildrenPerTrace: number;
+  /** Bytes of request bodies processed at once per server process (lib/http/admission.ts). */
+  maxInflightBodyBytes: number;
+  /** How long a request waits for that budget before 503. */
+  admissionWaitMs: number;
 }
 
 export function getLimits(): Limits {
@@ -26,6 +30,8 @@ export function getLimits(): Limits {
     maxBodyBytes: intFromEnv('MAX_BODY_BYTES', 10 * 1024 * 1024),
     maxBatchTraces: intFromEnv('MAX_BATCH_TRACES', 1000),
     maxChildrenPerTrace: intFromEnv('MAX_CHILDREN_PER_TRACE', 10_000),
+    maxInflightBodyBytes: intFromEnv('MAX_INFLIGHT_BODY_BYTES', 24 * 1024 * 1024),
+    admissionWaitMs: intFromEnv('ADMISSION_WAIT_MS', 30_000, 0),
   };
 }
 

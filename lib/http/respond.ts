@@ -2,6 +2,16 @@
 // uncacheable: traces change (RUNNING ones) and carry private data.
 import { randomUUID } from 'node:crypto';
 import { isAppError, type AppErrorCode } from '@/lib/errors';
+import { BusyError } from './admission';
+
+// node-postgres' pool gives up waiting for a free connection with this message; under
+// overload that is a "try again", not an internal error.
+function isPoolExhausted(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (/timeout exceeded when trying to connect/i.test(e.message)) return true;
+  }
+  return false;
+}
 
 const STATUS: Record<AppErrorCode, number> = {
   VALIDATION: 400,
@@ -25,7 +35,19 @@ export function jsonText(body: string, status = 200): Response {
 
 /** Maps any thrown value to `{ error }`; unknown failures are logged with a request id and hidden. */
 export function toHttpResponse(err: unknown): Response {
+  if (err instanceof BusyError) {
+    return Response.json(
+      { error: err.message },
+      { status: 503, headers: { ...NO_STORE, 'Retry-After': String(err.retryAfterSeconds) } },
+    );
+  }
   if (isAppError(err)) return json({ error: err.message }, STATUS[err.code]);
+  if (isPoolExhausted(err)) {
+    return Response.json(
+      { error: 'Database busy, retry later' },
+      { status: 503, headers: { ...NO_STORE, 'Retry-After': '1' } },
+    );
+  }
   const requestId = randomUUID();
   console.error(`[${requestId}] unhandled error:`, err);
   return Response.json(

@@ -28,7 +28,7 @@ describe.each(testDatabases())('SOAP service on $name', (target) => {
     database = await target.open();
     deps = {
       getDb: async () => database.prisma,
-      limits: () => ({ maxBodyBytes: 5_000_000, maxBatchTraces: 10, maxChildrenPerTrace: 500 }),
+      limits: () => ({ maxBodyBytes: 5_000_000, maxBatchTraces: 10, maxChildrenPerTrace: 500, maxInflightBodyBytes: 24_000_000, admissionWaitMs: 1_000 }),
     };
     vi.spyOn(console, 'info').mockImplementation(() => undefined);
   });

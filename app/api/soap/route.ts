@@ -2,6 +2,7 @@
 import { getDb } from '@/lib/db';
 import { getLimits } from '@/lib/env';
 import { isAppError } from '@/lib/errors';
+import { BusyError, withBodyAdmission } from '@/lib/http/admission';
 import { readBodyText } from '@/lib/http/body';
 import { SoapFault, faultResponse, type SoapHttpResponse } from '@/lib/soap/fault';
 import { handleSoapPost, soapencXsdResponse, wantsSoapencXsd, wantsWsdl, wsdlResponse } from '@/lib/soap/service';
@@ -21,12 +22,16 @@ export async function GET(req: Request): Promise<Response> {
 }
 
 export async function POST(req: Request): Promise<Response> {
-  let body: string;
+  const limits = getLimits();
   try {
-    body = await readBodyText(req, getLimits().maxBodyBytes);
+    // Same per-process budget for large bodies as POST /api/traces (lib/http/admission.ts).
+    return await withBodyAdmission(req, limits, async () => {
+      const body = await readBodyText(req, limits.maxBodyBytes);
+      return send(await handleSoapPost({ getDb, limits: getLimits }, body, req.headers));
+    });
   } catch (err) {
     if (isAppError(err) && err.code === 'PAYLOAD_TOO_LARGE') return send(faultResponse(new SoapFault('Client', err.message)));
+    if (err instanceof BusyError) return send(faultResponse(new SoapFault('Server', err.message)));
     throw err;
   }
-  return send(await handleSoapPost({ getDb, limits: getLimits }, body, req.headers));
 }

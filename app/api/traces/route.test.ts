@@ -270,7 +270,36 @@ describe.each(testDatabases())('trace API on $name', ({ open }) => {
       await expectError(await POST(req, undefined), 413, 'Request body too large');
       expect((await countRows()).traces).toBe(0);
     });
-    it('400 for more traces than MAX_BATCH_TRACES', async () => {
+    it('503 with Retry-After when the in-flight body budget stays full, and nothing stored', async () => {
+      process.env.MAX_INFLIGHT_BODY_BYTES = '2000';
+      process.env.ADMISSION_WAIT_MS = '200';
+      // A first request holds the whole budget while its body is still arriving.
+      let finish!: () => void;
+      const first = JSON.stringify({ traces: [makeTrace()] });
+      const stream = new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(first.slice(0, 10)));
+          finish = () => {
+            controller.enqueue(new TextEncoder().encode(first.slice(10)));
+            controller.close();
+          };
+        },
+      });
+      const slow = POST(
+        new Request('http://test/api/traces', { method: 'POST', body: stream, headers: AUTH, duplex: 'half' } as RequestInit),
+        undefined,
+      );
+      const busy = await post({ traces: [makeTrace()] });
+      expect(busy.status).toBe(503);
+      expect(busy.headers.get('retry-after')).toBe('1');
+      expect((await busy.json()).error).toMatch(/Server busy/);
+      finish();
+      expect((await slow).status).toBe(200);
+      // The budget is free again.
+      expect((await post({ traces: [makeTrace()] })).status).toBe(200);
+      expect((await countRows()).traces).toBe(2);
+    });
+        it('400 for more traces than MAX_BATCH_TRACES', async () => {
       process.env.MAX_BATCH_TRACES = '2';
       await expectError(
         await post({ traces: [makeTrace(), makeTrace(), makeTrace()] }),

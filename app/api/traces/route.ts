@@ -1,6 +1,7 @@
 import { authenticateRequest } from '@/lib/auth';
 import { getDb } from '@/lib/db';
 import { getLimits } from '@/lib/env';
+import { withBodyAdmission } from '@/lib/http/admission';
 import { readJsonBody } from '@/lib/http/body';
 import { json, route } from '@/lib/http/respond';
 import { ingestTraces } from '@/lib/traces/ingest';
@@ -14,8 +15,10 @@ export const runtime = 'nodejs';
 export const POST = route(async (req: Request) => {
   authenticateRequest(req.headers);
   const limits = getLimits();
-  const traces = validateIngestBody(await readJsonBody(req, limits.maxBodyBytes), limits);
-  const count = await ingestTraces(await getDb(), traces);
+  const count = await withBodyAdmission(req, limits, async () => {
+    const traces = validateIngestBody(await readJsonBody(req, limits.maxBodyBytes), limits);
+    return ingestTraces(await getDb(), traces);
+  });
   return json({ success: true, count });
 });
 
