@@ -78,6 +78,21 @@ function SpanLink({ spanId, model, onGo }: { spanId: string | null; model: Trace
   );
 }
 
+/** A decision in a list: its type and the option chosen; opens the decision. */
+function DecisionLink({ decision, onGo }: { decision: DecisionPointRecord; onGo: Go }) {
+  return (
+    <button
+      type="button"
+      onClick={() => onGo({ kind: 'decision', id: decision.id })}
+      className="flex w-full items-center gap-2 rounded px-1 py-0.5 text-left hover:bg-surface-2"
+    >
+      <DecisionGlyph />
+      <span className="shrink-0 text-xs text-muted">{DECISION_LABEL[decision.type]}</span>
+      <span className="truncate font-medium">→ {summarizeJson(decision.chosen, 60)}</span>
+    </button>
+  );
+}
+
 function PanelHeader({ children, onClose, onReveal }: { children: ReactNode; onClose: () => void; onReveal?: () => void }) {
   return (
     <div className="sticky top-0 z-10 flex items-start gap-2 border-b border-border bg-bg px-4 py-3">
@@ -188,15 +203,7 @@ function SpanDetails({ node, model, onGo, onClose, onReveal }: { node: SpanNode;
             <ul className="space-y-1">
               {decisions.slice(0, 50).map((d) => (
                 <li key={d.id}>
-                  <button
-                    type="button"
-                    onClick={() => onGo({ kind: 'decision', id: d.id })}
-                    className="flex w-full items-center gap-2 rounded px-1 py-0.5 text-left hover:bg-surface-2"
-                  >
-                    <DecisionGlyph />
-                    <span className="shrink-0 text-xs text-muted">{DECISION_LABEL[d.type]}</span>
-                    <span className="truncate font-medium">→ {summarizeJson(d.chosen, 60)}</span>
-                  </button>
+                  <DecisionLink decision={d} onGo={onGo} />
                 </li>
               ))}
             </ul>
@@ -392,15 +399,7 @@ function Overview({ model, onGo }: { model: TraceModel; onGo: Go }) {
           <ul className="space-y-1">
             {model.trace.decisionPoints.slice(0, 6).map((d) => (
               <li key={d.id}>
-                <button
-                  type="button"
-                  onClick={() => onGo({ kind: 'decision', id: d.id })}
-                  className="flex w-full items-center gap-2 rounded px-1 py-0.5 text-left hover:bg-surface-2"
-                >
-                  <DecisionGlyph />
-                  <span className="shrink-0 text-xs text-muted">{DECISION_LABEL[d.type]}</span>
-                  <span className="truncate font-medium">→ {summarizeJson(d.chosen, 60)}</span>
-                </button>
+                <DecisionLink decision={d} onGo={onGo} />
               </li>
             ))}
           </ul>
