@@ -98,7 +98,7 @@ export function EventList({
                     if ((ev.target as HTMLElement).closest('button')) return;
                     onSelect({ kind: 'event', id: e.id });
                   }}
-                  className={`h-9 cursor-pointer border-t border-border ${selected ? 'bg-selected' : e.type === 'ERROR' ? 'bg-red-50 hover:bg-red-100 dark:bg-red-950/40' : 'hover:bg-surface'}`}
+                  className={`h-9 cursor-pointer border-t border-border ${selected ? 'bg-selected' : e.type === 'ERROR' ? 'bg-red-50 hover:bg-red-100 dark:bg-red-950/40 dark:hover:bg-red-950/70' : 'hover:bg-surface'}`}
                 >
                   <td className="px-3 text-right text-muted tabular">{t !== null ? formatOffset(t - model.window.start) : '—'}</td>
                   <td className="px-2">
