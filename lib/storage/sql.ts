@@ -12,7 +12,7 @@ export interface SqlExecutor {
 }
 
 export function pgliteExecutor(db: PGlite): SqlExecutor {
-  const self: SqlExecutor = {
+  return {
     async exec(sql) {
       await db.exec(sql);
     },
@@ -33,7 +33,6 @@ export function pgliteExecutor(db: PGlite): SqlExecutor {
       );
     },
   };
-  return self;
 }
 
 function clientExecutor(client: pg.PoolClient | pg.Client): SqlExecutor {

@@ -45,17 +45,7 @@ export async function traceStats(db: Db, params: TraceStatsParams = {}): Promise
   const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
 
   // Casts keep the driver from handing back bigint/numeric strings.
-  const rows = await db.$queryRaw<
-    {
-      traceCount: number;
-      runningCount: number;
-      completedCount: number;
-      errorCount: number;
-      totalCost: number;
-      totalTokens: number;
-      avgDuration: number | null;
-    }[]
-  >`SELECT
+  const rows = await db.$queryRaw<TraceStats[]>`SELECT
       count(*)::int AS "traceCount",
       (count(*) FILTER (WHERE "status" = 'RUNNING'))::int AS "runningCount",
       (count(*) FILTER (WHERE "status" = 'COMPLETED'))::int AS "completedCount",
@@ -64,14 +54,5 @@ export async function traceStats(db: Db, params: TraceStatsParams = {}): Promise
       coalesce(sum("totalTokens"), 0)::float8 AS "totalTokens",
       avg("totalDuration")::float8 AS "avgDuration"
     FROM "Trace" ${where}`;
-  const r = rows[0];
-  return {
-    traceCount: Number(r.traceCount),
-    runningCount: Number(r.runningCount),
-    completedCount: Number(r.completedCount),
-    errorCount: Number(r.errorCount),
-    totalCost: Number(r.totalCost),
-    totalTokens: Number(r.totalTokens),
-    avgDuration: r.avgDuration === null ? null : Number(r.avgDuration),
-  };
+  return rows[0];
 }
