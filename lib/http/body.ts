@@ -24,12 +24,3 @@ export async function readBodyText(req: Request, maxBytes: number): Promise<stri
   }
   return Buffer.concat(chunks, size).toString('utf8');
 }
-
-export async function readJsonBody(req: Request, maxBytes: number): Promise<unknown> {
-  const text = await readBodyText(req, maxBytes);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new AppError('VALIDATION', 'Invalid JSON in request body');
-  }
-}

@@ -1,7 +1,7 @@
 // Runs one normalised call: credentials, requestConfig, the public name's operation,
 // the result as XML or JSON, technical infos, one log line. Business failures come
 // back as status 0 through toSoapResult; anything unexpected propagates (Server fault).
-import type { Db } from '@/lib/db';
+import type { Database } from '@/lib/db';
 import type { Limits } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import type { SoapCall } from './args';
@@ -13,7 +13,7 @@ import { parseRequestConfig, type RequestConfig } from './request-config';
 import { MESSAGE_TYPE, failure, toSoapResult, type SoapMessage, type SoapResult } from './result';
 
 export interface ServiceDeps {
-  getDb(): Promise<Db>;
+  getDatabase(): Promise<Database>;
   limits(): Limits;
 }
 
@@ -73,7 +73,7 @@ export async function executeCall(deps: ServiceDeps, call: SoapCall, headers: He
       meter,
       limits: deps.limits(),
       warn: (message) => warnings.push({ type: MESSAGE_TYPE.warning, message }),
-      withDb: (step) => meter.db(async () => step(await deps.getDb())),
+      withDb: (step) => meter.db(async () => step(await deps.getDatabase())),
     };
     try {
       const payload = await dispatch(ctx, call);

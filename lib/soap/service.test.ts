@@ -27,7 +27,7 @@ describe.each(testDatabases())('SOAP service on $name', (target) => {
     process.env.DATABASE_URL = 'memory://';
     database = await target.open();
     deps = {
-      getDb: async () => database.prisma,
+      getDatabase: async () => database,
       limits: () => ({ maxBodyBytes: 5_000_000, maxBatchTraces: 10, maxChildrenPerTrace: 500, maxInflightBodyBytes: 24_000_000, admissionWaitMs: 1_000 }),
     };
     vi.spyOn(console, 'info').mockImplementation(() => undefined);
@@ -473,7 +473,7 @@ describe.each(testDatabases())('SOAP service on $name', (target) => {
 
     it('answers an unexpected failure with a generic Server fault, logging the detail', async () => {
       const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-      const broken: ServiceDeps = { ...deps, getDb: async () => Promise.reject(new Error('secret detail at /srv/db.ts:12')) };
+      const broken: ServiceDeps = { ...deps, getDatabase: async () => Promise.reject(new Error('secret detail at /srv/db.ts:12')) };
       const res = await handleSoapPost(broken, phpEnvelope('read', good, [str('publicName', 'TRACE'), keys('objectKeys', [['id', 'x']])]), new Headers());
       expect(res.status).toBe(500);
       expect(parseFault(res.body)).toEqual({

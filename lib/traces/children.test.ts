@@ -41,7 +41,7 @@ describe.each(testDatabases())('trace children on $name', (target) => {
     });
     // A second trace whose children reuse the same ids: reads must stay within one trace.
     const other = makeTrace({ id: uid('other') });
-    await ingestTraces(database.prisma, validateIngestBody({ traces: [trace, other] }, limits));
+    await ingestTraces(database.sql, validateIngestBody({ traces: [trace, other] }, limits));
   });
 
   afterAll(async () => {

@@ -37,7 +37,7 @@ describe.each(testDatabases())('trace totals on $name', ({ open }) => {
   }
 
   it('match count(*) after ingest, concurrent batches, deletes, updates and truncate', async () => {
-    await ingestTraces(db.prisma, batch(['RUNNING', 'COMPLETED', 'COMPLETED', 'ERROR']));
+    await ingestTraces(db.sql, batch(['RUNNING', 'COMPLETED', 'COMPLETED', 'ERROR']));
     await expectExactTotals();
     expect(await countTraces(db.prisma, { status: 'COMPLETED' })).toBe(2);
 
@@ -47,14 +47,17 @@ describe.each(testDatabases())('trace totals on $name', ({ open }) => {
       ['COMPLETED', 'ERROR', 'RUNNING'],
       ['RUNNING', 'COMPLETED', 'ERROR'],
     ];
-    await Promise.all(Array.from({ length: 12 }, (_, i) => ingestTraces(db.prisma, batch(orders[i % 3]))));
+    await Promise.all(Array.from({ length: 12 }, (_, i) => ingestTraces(db.sql, batch(orders[i % 3]))));
     await expectExactTotals();
     expect(await countTraces(db.prisma, {})).toBe(40);
 
     // A failed batch (duplicate id) leaves the totals untouched.
     const dup = batch(['ERROR']);
-    await ingestTraces(db.prisma, dup);
-    await expect(ingestTraces(db.prisma, [...batch(['ERROR', 'RUNNING']), dup[0]])).rejects.toThrow(
+    await ingestTraces(db.sql, dup);
+    const withDup = batch(['ERROR', 'RUNNING', 'COMPLETED']);
+    withDup.traces[2] = dup.traces[0];
+    withDup.json = JSON.stringify({ traces: withDup.traces });
+    await expect(ingestTraces(db.sql, withDup)).rejects.toThrow(
       'Duplicate trace ID detected',
     );
     await expectExactTotals();
@@ -72,10 +75,11 @@ describe.each(testDatabases())('trace totals on $name', ({ open }) => {
   });
 
   it('counts other filters through the rows themselves', async () => {
-    await ingestTraces(db.prisma, [
-      ...validateIngestBody({ traces: [makeTrace({ name: 'Alpha', sessionId: 'x', tags: ['a', 'b'] })] }, LIMITS),
-      ...validateIngestBody({ traces: [makeTrace({ name: 'beta', sessionId: 'x', tags: ['b'] })] }, LIMITS),
-    ]);
+    const traces = [
+      makeTrace({ name: 'Alpha', sessionId: 'x', tags: ['a', 'b'] }),
+      makeTrace({ name: 'beta', sessionId: 'x', tags: ['b'] }),
+    ];
+    await ingestTraces(db.sql, validateIngestBody({ traces }, LIMITS));
     expect(await countTraces(db.prisma, { search: 'ALP' })).toBe(1);
     expect(await countTraces(db.prisma, { sessionId: 'x' })).toBe(2);
     expect(await countTraces(db.prisma, { tag: 'b' })).toBe(2);

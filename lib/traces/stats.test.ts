@@ -39,7 +39,7 @@ describe.each(testDatabases())('traceStats on $name', (target) => {
       makeTrace({ sessionId: session, status: 'RUNNING', totalCost: null, totalTokens: null, totalDuration: null, startedAt: '2026-03-03T00:00:00.000Z' }),
       makeTrace({ sessionId: 'other', status: 'COMPLETED', totalCost: 10, totalTokens: 1, totalDuration: 5, startedAt: '2026-03-02T12:00:00.000Z' }),
     ];
-    await ingestTraces(database.prisma, validateIngestBody({ traces }, limits));
+    await ingestTraces(database.sql, validateIngestBody({ traces }, limits));
 
     expect(await traceStats(database.prisma, { sessionId: session })).toEqual({
       traceCount: 3,

@@ -329,11 +329,36 @@ export function validateTrace(raw: unknown, path: string, limits: Pick<Limits, '
   return trace;
 }
 
+type BatchLimits = Pick<Limits, 'maxBatchTraces' | 'maxChildrenPerTrace'>;
+
+/**
+ * A validated batch and the JSON text of the body it was validated from: ingest stores
+ * the any-JSON payloads straight from that text instead of serialising them again.
+ */
+export interface ValidatedBatch {
+  traces: TraceInput[];
+  json: string;
+}
+
+/** Parses and validates a POST /api/traces body as received. */
+export function parseIngestBody(text: string, limits: BatchLimits): ValidatedBatch {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    fail('Invalid JSON in request body');
+  }
+  return { traces: validateTraces(body, limits), json: text };
+}
+
+/** Validates a body built in code (SOAP save, tests). */
+export function validateIngestBody(body: unknown, limits: BatchLimits): ValidatedBatch {
+  const traces = validateTraces(body, limits);
+  return { traces, json: JSON.stringify(body) };
+}
+
 /** Validates a parsed POST /api/traces body; throws AppError('VALIDATION') on the first failure. */
-export function validateIngestBody(
-  body: unknown,
-  limits: Pick<Limits, 'maxBatchTraces' | 'maxChildrenPerTrace'>,
-): TraceInput[] {
+function validateTraces(body: unknown, limits: BatchLimits): TraceInput[] {
   if (!isObject(body) || !Array.isArray(body.traces)) fail('Must contain a traces array');
   const raw = body.traces;
   if (raw.length === 0) fail('Traces array cannot be empty');

@@ -1,5 +1,5 @@
 // GET /api/soap?wsdl - the WSDL (?xsd=soapenc: the schema it imports); POST /api/soap - SOAP 1.1 envelopes (lib/soap)
-import { getDb } from '@/lib/db';
+import { getDatabase } from '@/lib/db';
 import { getLimits } from '@/lib/env';
 import { isAppError } from '@/lib/errors';
 import { BusyError, withBodyAdmission } from '@/lib/http/admission';
@@ -27,7 +27,7 @@ export async function POST(req: Request): Promise<Response> {
     // Same per-process budget for large bodies as POST /api/traces (lib/http/admission.ts).
     return await withBodyAdmission(req, limits, async () => {
       const body = await readBodyText(req, limits.maxBodyBytes);
-      return send(await handleSoapPost({ getDb, limits: getLimits }, body, req.headers));
+      return send(await handleSoapPost({ getDatabase, limits: getLimits }, body, req.headers));
     });
   } catch (err) {
     if (isAppError(err) && err.code === 'PAYLOAD_TOO_LARGE') return send(faultResponse(new SoapFault('Client', err.message)));

@@ -469,6 +469,27 @@ describe.each(testDatabases())('trace API on $name', ({ open }) => {
       expect(got.spans[1]).toMatchObject(spans[1] as object);
       expect(got.events[0]).toMatchObject(events[0] as object);
     });
+    it('stores bodies whose text jsonb would refuse where the API does not look, as JavaScript reads them', async () => {
+      // Payloads are stored from the request text; these bodies parse in JavaScript and
+      // pass validation, but PostgreSQL's jsonb input refuses them as written.
+      const cases: Array<[string, (trace: Record<string, unknown>) => string, unknown]> = [
+        ['a \\u0000 escape in an ignored field', (t) => JSON.stringify(t).replace(/^\{/, '{"extra":"a\\u0000b",'), { model: 'gpt-x' }],
+        ['an unpaired surrogate escape in an ignored field', (t) => JSON.stringify(t).replace(/^\{/, '{"extra":"\\udc00",'), { model: 'gpt-x' }],
+        ['a number below numeric range in a payload', (t) => JSON.stringify({ ...t, metadata: 'MARK' }).replace('"MARK"', '[1e-999999, 2]'), [0, 2]],
+        ['nesting deeper than jsonb parses, in an ignored field', (t) => JSON.stringify({ ...t, extra: 'MARK' }).replace('"MARK"', '['.repeat(100_000) + ']'.repeat(100_000)), { model: 'gpt-x' }],
+        ['a key given twice (the last one wins, as in JSON.parse)', (t) => JSON.stringify(t).replace(/^\{/, '{"metadata":"first",'), { model: 'gpt-x' }],
+      ];
+      for (const [what, text, metadata] of cases) {
+        const trace = makeTrace();
+        const res = await post(`{"traces":[${text(trace)}]}`);
+        expect(res.status, what).toBe(200);
+        const shown = await detail(trace.id as string);
+        expect(shown.status, what).toBe(200);
+        const got = (await shown.json()).trace;
+        expect(got.metadata, what).toEqual(metadata);
+        expect(got.spans.length, what).toBe((trace.spans as unknown[]).length);
+      }
+    });
     it('404 Trace not found for an unknown id', async () => {
       await expectError(await detail('no-such-trace'), 404, 'Trace not found');
     });

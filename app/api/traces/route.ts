@@ -1,12 +1,12 @@
 import { authenticateRequest } from '@/lib/auth';
-import { getDb } from '@/lib/db';
+import { getDatabase, getDb } from '@/lib/db';
 import { getLimits } from '@/lib/env';
 import { withBodyAdmission } from '@/lib/http/admission';
-import { readJsonBody } from '@/lib/http/body';
+import { readBodyText } from '@/lib/http/body';
 import { json, route } from '@/lib/http/respond';
 import { ingestTraces } from '@/lib/traces/ingest';
 import { listTraces, parseListParams } from '@/lib/traces/list';
-import { validateIngestBody } from '@/lib/traces/validate';
+import { parseIngestBody } from '@/lib/traces/validate';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
@@ -16,8 +16,8 @@ export const POST = route(async (req: Request) => {
   authenticateRequest(req.headers);
   const limits = getLimits();
   const count = await withBodyAdmission(req, limits, async () => {
-    const traces = validateIngestBody(await readJsonBody(req, limits.maxBodyBytes), limits);
-    return ingestTraces(await getDb(), traces);
+    const batch = parseIngestBody(await readBodyText(req, limits.maxBodyBytes), limits);
+    return ingestTraces((await getDatabase()).sql, batch);
   });
   return json({ success: true, count });
 });

@@ -90,7 +90,7 @@ export const traceObject: PublicObject = {
   },
 
   async read(ctx, keys) {
-    const trace = await ctx.withDb((db) => getTraceOrThrow(db, keys.id));
+    const trace = await ctx.withDb((db) => getTraceOrThrow(db.prisma, keys.id));
     ctx.meter.recordsRead += countRecords(trace);
     return tracePayload(trace);
   },
@@ -103,7 +103,7 @@ export const traceObject: PublicObject = {
     }
     const params = parseListParams(query);
     const tag = filters.tag !== undefined && filters.tag !== '' ? filters.tag : undefined;
-    const list = await ctx.withDb((db) => listTraces(db, { ...params, page: 1, limit: listSize, tag }));
+    const list = await ctx.withDb((db) => listTraces(db.prisma, { ...params, page: 1, limit: listSize, tag }));
     ctx.meter.recordsRead += list.traces.length;
     const rows = list.traces.map(({ _count, ...trace }) => ({
       ...trace,
@@ -120,8 +120,9 @@ export const traceObject: PublicObject = {
 
   async save(ctx: ObjectContext, objectXml: string) {
     const raw = parseObject(objectXml, (m) => ctx.warn(m));
-    const [trace] = validateIngestBody({ traces: [raw] }, ctx.limits);
-    await ctx.withDb((db) => ingestTraces(db, [trace]));
+    const batch = validateIngestBody({ traces: [raw] }, ctx.limits);
+    const [trace] = batch.traces;
+    await ctx.withDb((db) => ingestTraces(db.sql, batch));
     ctx.meter.recordsWritten += 1 + trace.decisionPoints.length + trace.spans.length + trace.events.length;
     return this.read!(ctx, { id: trace.id });
   },
