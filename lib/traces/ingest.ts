@@ -141,31 +141,70 @@ const INGEST_SQL = [
   `${insertInto('Trace', ORDER.length + 1)} RETURNING 1 AS stored`,
 ].join('\n');
 
-// JSON.stringify with a key list writes only those keys, so the payloads the rows still
-// reference are skipped without copying the rows.
-const ROW_KEYS = Object.fromEntries(
-  ORDER.map((table) => {
-    const spec: TableSpec = TABLES[table];
-    return [table, [...positionColumns(spec), ...spec.columns].map(([name]) => name)];
-  }),
-) as Record<Table, string[]>;
+// The rows parameters. Each row is an object literal holding exactly its table's
+// `columns` plus its position (a missing column would be stored as NULL, which the
+// route tests' field-by-field round trip catches). Literals of strings and numbers keep
+// JSON.stringify on its fast path: generic copies by column name, or Date values left
+// for it to convert, made this ~84 ms instead of ~10 ms for a 100-trace batch.
+const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 
 function rowsJson(batch: ValidatedBatch): string[] {
-  const { traces } = batch;
-  const rows: Record<Table, object[]> = {
-    DecisionPoint: traces.flatMap((t, i) => t.decisionPoints.map((d, j) => ({ ...d, i, j, traceId: t.id }))),
-    Span: traces.flatMap((t, i) => t.spans.map((s, j) => ({ ...s, i, j, traceId: t.id }))),
-    Event: traces.flatMap((t, i) => t.events.map((e, j) => ({ ...e, i, j, traceId: t.id }))),
-    Trace: traces.map((t, i) => ({
-      ...t,
+  const rows: Record<Table, object[]> = { DecisionPoint: [], Span: [], Event: [], Trace: [] };
+  batch.traces.forEach((t, i) => {
+    const traceId = t.id;
+    t.decisionPoints.forEach((d, j) =>
+      rows.DecisionPoint.push({
+        i,
+        j,
+        traceId,
+        id: d.id,
+        type: d.type,
+        reasoning: d.reasoning,
+        durationMs: d.durationMs,
+        costUsd: d.costUsd,
+        parentSpanId: d.parentSpanId,
+        timestamp: iso(d.timestamp),
+      }),
+    );
+    t.spans.forEach((s, j) =>
+      rows.Span.push({
+        i,
+        j,
+        traceId,
+        id: s.id,
+        parentSpanId: s.parentSpanId,
+        name: s.name,
+        type: s.type,
+        tokenCount: s.tokenCount,
+        costUsd: s.costUsd,
+        durationMs: s.durationMs,
+        status: s.status,
+        statusMessage: s.statusMessage,
+        startedAt: iso(s.startedAt),
+        endedAt: iso(s.endedAt),
+      }),
+    );
+    t.events.forEach((e, j) =>
+      rows.Event.push({ i, j, traceId, id: e.id, spanId: e.spanId, type: e.type, name: e.name, timestamp: iso(e.timestamp) }),
+    );
+    rows.Trace.push({
       i,
+      id: t.id,
+      name: t.name,
+      sessionId: t.sessionId,
+      status: t.status,
+      tags: t.tags,
+      totalCost: t.totalCost,
+      totalTokens: t.totalTokens,
+      totalDuration: t.totalDuration,
+      startedAt: iso(t.startedAt),
+      endedAt: iso(t.endedAt),
       decisionPointCount: t.decisionPoints.length,
       spanCount: t.spans.length,
       eventCount: t.events.length,
-    })),
-  };
-  // Dates serialise as ISO 8601 UTC strings.
-  return ORDER.map((table) => JSON.stringify(rows[table], ROW_KEYS[table]));
+    });
+  });
+  return ORDER.map((table) => JSON.stringify(rows[table]));
 }
 
 /** A unique-constraint violation, as node-postgres and PGlite report it. */

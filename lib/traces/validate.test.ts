@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseIsoDateTime } from './validate';
+import { FIELD_LIMITS } from './limits';
+import { parseIngestBody, parseIsoDateTime } from './validate';
 
 const iso = (s: string) => parseIsoDateTime(s)?.toISOString() ?? null;
 
@@ -33,5 +34,35 @@ describe('parseIsoDateTime', () => {
       expect(iso(bad), bad).toBeNull();
     }
     expect(iso('2024-02-29T00:00:00Z')).toBe('2024-02-29T00:00:00.000Z');
+  });
+});
+
+describe('parseIngestBody: payloads proven storable by the text, or walked', () => {
+  const limits = { maxBatchTraces: 10, maxChildrenPerTrace: 10 };
+  // The text of a one-trace body whose span input is `input` (a JSON text).
+  const body = (input: string) =>
+    `{"traces":[{"id":"t","name":"n","startedAt":"2026-01-02T03:04:05Z","status":"COMPLETED","tags":[],` +
+    `"decisionPoints":[],"events":[],"spans":[{"id":"s","name":"n","type":"CUSTOM","status":"COMPLETED",` +
+    `"startedAt":"2026-01-02T03:04:05Z","input":${input}}]}]}`;
+  const unstorable = /traces\[0\]\.spans\[0\]\.input contains a NUL character or an unpaired surrogate/;
+
+  it('accepts plain text, raw emoji and escaped surrogate pairs', () => {
+    for (const input of ['{"a":"plain"}', '"🌍"', '"\\ud83c\\udf0d"', '{"\\ud83c\\udf0d":1}', '"\\\\u0000 is text"']) {
+      expect(parseIngestBody(body(input), limits).traces[0].spans[0].input, input).toEqual(JSON.parse(input));
+    }
+  });
+
+  it('refuses NUL and unpaired surrogates, escaped or raw, in values and keys', () => {
+    for (const input of ['"a\\u0000"', '"\\ud800"', '"x\\udc00"', '{"\\u0000":1}', '"\ud800"', '["\udc00"]', '"\\\\\\ud800"']) {
+      expect(() => parseIngestBody(body(input), limits), input).toThrow(unstorable);
+    }
+  });
+
+  it('refuses a payload nested deeper than the limit, and accepts one at it', () => {
+    const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+    expect(parseIngestBody(body(nested(FIELD_LIMITS.jsonDepth)), limits).traces).toHaveLength(1);
+    expect(() => parseIngestBody(body(nested(FIELD_LIMITS.jsonDepth + 1)), limits)).toThrow(
+      `traces[0].spans[0].input is nested deeper than ${FIELD_LIMITS.jsonDepth} levels`,
+    );
   });
 });

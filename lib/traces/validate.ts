@@ -6,6 +6,7 @@
 // same object, so they never change which error a spec-level case gets.
 import { AppError } from '@/lib/errors';
 import type { Limits } from '@/lib/env';
+import { nestsDeeperThan } from './json-depth';
 import { FIELD_LIMITS } from './limits';
 import {
   DECISION_TYPES,
@@ -174,8 +175,11 @@ function checkText(value: string, path: string): void {
   if (UNSTORABLE.test(value)) fail(`${path} contains a NUL character or an unpaired surrogate, which cannot be stored`);
 }
 
+/** Checks one any-JSON value (a payload); returns it, with undefined as null. */
+type PayloadCheck = (value: unknown, path: string) => JsonValue;
+
 /** Checks an any-JSON value iteratively (deep values must not overflow the stack). */
-function checkJson(value: unknown, path: string): JsonValue {
+const walkJson: PayloadCheck = (value, path) => {
   if (value === undefined) return null;
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {
@@ -195,6 +199,20 @@ function checkJson(value: unknown, path: string): JsonValue {
     }
   }
   return value as JsonValue;
+};
+
+/** For payloads already proven storable by their request text (see parseIngestBody). */
+const provenJson: PayloadCheck = (value) => (value === undefined ? null : (value as JsonValue));
+
+// A payload parsed from JSON text can only fail checkJson through a \u0000 or surrogate
+// escape in that text (raw control characters are not valid JSON, and UTF-8 decoding
+// never yields a lone surrogate; a caller's string could hold one raw), or by nesting
+// deeper than the limit, which it cannot when the whole body nests less. A text without
+// either is proven in ~8 ms for a 9 MB batch, instead of a ~40 ms walk over every value (walkJson).
+const SUSPECT_TEXT = /\\u(?:0000|[dD][89a-fA-F])|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function payloadsProvenStorable(text: string): boolean {
+  return !SUSPECT_TEXT.test(text) && !nestsDeeperThan(text, FIELD_LIMITS.jsonDepth);
 }
 
 function checkCount(items: unknown[], what: string, path: string, max: number): void {
@@ -209,7 +227,7 @@ function checkUnique(ids: string[], path: string, what: string): void {
   });
 }
 
-function validateDecisionPoint(raw: unknown, path: string): DecisionPointInput {
+function validateDecisionPoint(raw: unknown, path: string, checkJson: PayloadCheck): DecisionPointInput {
   if (!isObject(raw)) fail(`${path} must be an object`);
   const id = requireId(raw, path);
   const type = requireEnum(raw, 'type', DECISION_TYPES, path);
@@ -230,7 +248,7 @@ function validateDecisionPoint(raw: unknown, path: string): DecisionPointInput {
   };
 }
 
-function validateSpan(raw: unknown, path: string): SpanInput {
+function validateSpan(raw: unknown, path: string, checkJson: PayloadCheck): SpanInput {
   if (!isObject(raw)) fail(`${path} must be an object`);
   const id = requireId(raw, path);
   const name = requireName(raw, path);
@@ -257,7 +275,7 @@ function validateSpan(raw: unknown, path: string): SpanInput {
   };
 }
 
-function validateEvent(raw: unknown, path: string): EventInput {
+function validateEvent(raw: unknown, path: string, checkJson: PayloadCheck): EventInput {
   if (!isObject(raw)) fail(`${path} must be an object`);
   const id = requireId(raw, path);
   const name = requireName(raw, path);
@@ -275,7 +293,12 @@ function validateEvent(raw: unknown, path: string): EventInput {
   };
 }
 
-export function validateTrace(raw: unknown, path: string, limits: Pick<Limits, 'maxChildrenPerTrace'>): TraceInput {
+function validateTrace(
+  raw: unknown,
+  path: string,
+  limits: Pick<Limits, 'maxChildrenPerTrace'>,
+  checkJson: PayloadCheck = walkJson,
+): TraceInput {
   if (!isObject(raw)) fail(`${path} must be an object`);
   // The spec's order: id, name, startedAt, status, tags, decisionPoints, spans, events.
   const id = requireId(raw, path);
@@ -319,9 +342,9 @@ export function validateTrace(raw: unknown, path: string, limits: Pick<Limits, '
     totalDuration,
     startedAt,
     endedAt,
-    decisionPoints: decisionPoints.map((d, i) => validateDecisionPoint(d, `${path}.decisionPoints[${i}]`)),
-    spans: spans.map((s, i) => validateSpan(s, `${path}.spans[${i}]`)),
-    events: events.map((e, i) => validateEvent(e, `${path}.events[${i}]`)),
+    decisionPoints: decisionPoints.map((d, i) => validateDecisionPoint(d, `${path}.decisionPoints[${i}]`, checkJson)),
+    spans: spans.map((s, i) => validateSpan(s, `${path}.spans[${i}]`, checkJson)),
+    events: events.map((e, i) => validateEvent(e, `${path}.events[${i}]`, checkJson)),
   };
   checkUnique(trace.decisionPoints.map((d) => d.id), path, 'decisionPoints');
   checkUnique(trace.spans.map((s) => s.id), path, 'spans');
@@ -348,7 +371,8 @@ export function parseIngestBody(text: string, limits: BatchLimits): ValidatedBat
   } catch {
     fail('Invalid JSON in request body');
   }
-  return { traces: validateTraces(body, limits), json: text };
+  const checkJson = payloadsProvenStorable(text) ? provenJson : walkJson;
+  return { traces: validateTraces(body, limits, checkJson), json: text };
 }
 
 /** Validates a body built in code (SOAP save, tests). */
@@ -358,7 +382,7 @@ export function validateIngestBody(body: unknown, limits: BatchLimits): Validate
 }
 
 /** Validates a parsed POST /api/traces body; throws AppError('VALIDATION') on the first failure. */
-function validateTraces(body: unknown, limits: BatchLimits): TraceInput[] {
+function validateTraces(body: unknown, limits: BatchLimits, checkJson: PayloadCheck = walkJson): TraceInput[] {
   if (!isObject(body) || !Array.isArray(body.traces)) fail('Must contain a traces array');
   const raw = body.traces;
   if (raw.length === 0) fail('Traces array cannot be empty');
@@ -367,7 +391,7 @@ function validateTraces(body: unknown, limits: BatchLimits): TraceInput[] {
   }
   const seen = new Set<string>();
   return raw.map((item, i) => {
-    const trace = validateTrace(item, `traces[${i}]`, limits);
+    const trace = validateTrace(item, `traces[${i}]`, limits, checkJson);
     if (seen.has(trace.id)) fail(`traces[${i}].id "${trace.id}" appears more than once in this batch`);
     seen.add(trace.id);
     return trace;

@@ -1,25 +1,26 @@
 // Why is a scenario slow? Runs the same domain calls the routes make (list, detail) on
-// PostgreSQL with Prisma's query log on, and EXPLAIN (ANALYZE, BUFFERS)es every SQL
-// statement Prisma sent, with its real parameters. Read-only: the domain layer is only
-// called, never changed.
+// PostgreSQL with Prisma's query log on and the raw driver recorded, and EXPLAIN
+// (ANALYZE, BUFFERS)es every SQL statement they sent, with its real parameters.
+// Read-only: the domain layer is only called, never changed.
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '@/lib/generated/prisma/client';
+import { pgPoolExecutor, type SqlExecutor } from '@/lib/storage/sql';
 import { listTraces } from '@/lib/traces/list';
 import { getTraceOrThrow } from '@/lib/traces/detail';
 import type { ListParams } from '@/lib/traces/types';
 
 export interface ExplainCase {
   name: string;
-  run: (db: PrismaClient) => Promise<unknown>;
+  run: (db: { prisma: PrismaClient; sql: SqlExecutor }) => Promise<unknown>;
 }
 
 export function listCase(name: string, params: Partial<ListParams>): ExplainCase {
-  return { name, run: (db) => listTraces(db as never, { page: 1, limit: 20, ...params }) };
+  return { name, run: (db) => listTraces(db.prisma as never, { page: 1, limit: 20, ...params }) };
 }
 
 export function detailCase(name: string, id: string): ExplainCase {
-  return { name, run: (db) => getTraceOrThrow(db as never, id) };
+  return { name, run: (db) => getTraceOrThrow(db.sql, id) };
 }
 
 interface Logged {
@@ -45,15 +46,26 @@ export async function explainCases(url: string, cases: ExplainCase[]): Promise<s
     }
     logged.push({ query: e.query, params, durationMs: e.duration });
   });
+  const raw = pgPoolExecutor(pool);
+  const sql: SqlExecutor = {
+    ...raw,
+    async query(query, params = []) {
+      const started = performance.now();
+      const rows = await raw.query(query, params);
+      logged.push({ query, params, durationMs: Math.round(performance.now() - started) });
+      return rows as never;
+    },
+  };
+  const db = { prisma, sql };
   const out: string[] = [];
   try {
     for (const c of cases) {
-      await c.run(prisma); // warm caches and plans
+      await c.run(db); // warm caches and plans
       logged = [];
       const started = performance.now();
-      await c.run(prisma);
+      await c.run(db);
       const total = performance.now() - started;
-      out.push(`### ${c.name}: ${total.toFixed(1)} ms through Prisma, ${logged.length} statement(s)`);
+      out.push(`### ${c.name}: ${total.toFixed(1)} ms through the domain call, ${logged.length} statement(s)`);
       for (const q of logged) {
         const { rows } = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${q.query}`, q.params);
         out.push(`-- ${q.durationMs} ms: ${q.query.replace(/\s+/g, ' ')}\n-- params: ${JSON.stringify(q.params).slice(0, 300)}`);

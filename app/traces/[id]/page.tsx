@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { cache } from 'react';
-import { getDb } from '@/lib/db';
+import { getDatabase } from '@/lib/db';
 import { isAppError } from '@/lib/errors';
 import { traceQueries } from '@/lib/queries/traces';
 import { getTraceOrThrow } from '@/lib/traces/detail';
@@ -19,7 +19,7 @@ type Loaded = { trace: TraceDetail } | { invalid: true; message: string };
 // One database read per request, shared by the page and its metadata.
 const loadTrace = cache(async (id: string): Promise<Loaded> => {
   try {
-    return { trace: await getTraceOrThrow(await getDb(), id) };
+    return { trace: await getTraceOrThrow((await getDatabase()).sql, id) };
   } catch (err) {
     if (isAppError(err) && err.code === 'NOT_FOUND') notFound();
     if (isAppError(err) && err.code === 'VALIDATION') return { invalid: true, message: err.message };
