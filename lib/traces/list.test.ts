@@ -74,6 +74,39 @@ describe.each(testDatabases())('trace totals on $name', ({ open }) => {
     expect(await countTraces(db.prisma, {})).toBe(0);
   });
 
+  it('counts a search exactly as ILIKE on the names, through every write path', async () => {
+    const names = ['Refund request', 'REFUND', 'réfund', 'RÉFUND', 'Straße', 'STRASSE', 'İstanbul', 'ΣΊΣΥΦΟΣ', 'σίσυφος', '50% off', 'a_b', 'a\\b'];
+    const terms = ['refund', 'RÉF', 'é', 'straße', 'ss', 'i̇', 'İ', 'σ', 'ς', 'Σ', '%', '_', '\\', 'zzz', 'x'];
+    const expectSameAsIlike = async (when: string) => {
+      for (const search of terms) {
+        const [{ n }] = await db.sql.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM "Trace" WHERE "name" ILIKE $1`,
+          [`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
+        );
+        expect(await countTraces(db.prisma, { search }), `${when}: ${search}`).toBe(n);
+      }
+    };
+    await ingestTraces(db.sql, validateIngestBody({ traces: names.map((name) => makeTrace({ name })) }, LIMITS));
+    await expectSameAsIlike('after ingest');
+    expect(await countTraces(db.prisma, { search: 'refund' })).toBe(2);
+    expect(await countTraces(db.prisma, { search: '%' })).toBe(1);
+
+    // Paths outside the application: renames, a changed id, deletes, bulk SQL, truncate.
+    await db.sql.exec(`UPDATE "Trace" SET name = 'was ' || upper(name) WHERE name LIKE 'R%'`);
+    await db.sql.exec(`UPDATE "Trace" SET id = id || '-moved' WHERE name = 'Straße'`);
+    await db.sql.exec(`DELETE FROM "Trace" WHERE name = 'STRASSE'`);
+    await db.sql.exec(
+      `INSERT INTO "Trace" (id, name, status, tags, "startedAt") SELECT 'bulk-' || i, 'Bulk REFUND ' || i, 'COMPLETED', '{}', now() FROM generate_series(1, 5) i`,
+    );
+    await expectSameAsIlike('after SQL writes');
+    const [{ orphans }] = await db.sql.query<{ orphans: number }>(
+      `SELECT count(*)::int AS orphans FROM "Trace" t FULL JOIN "TraceName" n ON n."traceId" = t.id WHERE t.id IS NULL OR n."traceId" IS NULL`,
+    );
+    expect(orphans).toBe(0);
+    await truncateAll(db);
+    expect(await countTraces(db.prisma, { search: 'refund' })).toBe(0);
+  });
+
   it('counts other filters through the rows themselves', async () => {
     const traces = [
       makeTrace({ name: 'Alpha', sessionId: 'x', tags: ['a', 'b'] }),

@@ -82,15 +82,23 @@ const LIST_SELECT = {
 /**
  * Exact number of traces matching the filters. Without filters, or with only a status,
  * it is read from the trigger-maintained per-status counts (a count(*) over 1M traces
- * costs ~140 ms); other filters count the matching rows through their indexes.
+ * costs ~140 ms); a search alone is counted in the narrow lower-cased "TraceName" table
+ * (see the trace_name_search migration: half the time of rechecking ILIKE on "Trace");
+ * other filters count the matching rows through their indexes.
  */
 export async function countTraces(db: Db, filters: ListFilters): Promise<number> {
-  if (filters.search === undefined && filters.sessionId === undefined && filters.tag === undefined) {
-    const { _sum } = await db.traceStatusCount.aggregate({
-      _sum: { count: true },
-      where: filters.status ? { status: filters.status } : {},
-    });
+  const { status, search, sessionId, tag } = filters;
+  const noOtherFilter = sessionId === undefined && tag === undefined;
+  if (noOtherFilter && !search) {
+    const { _sum } = await db.traceStatusCount.aggregate({ _sum: { count: true }, where: status ? { status } : {} });
     return Number(_sum.count ?? 0);
+  }
+  if (noOtherFilter && search && status === undefined) {
+    // lower() of both sides, then LIKE: how PostgreSQL evaluates ILIKE in a UTF-8 database.
+    const pattern = `%${escapeLike(search)}%`;
+    const [{ n }] = await db.$queryRaw<Array<{ n: number }>>`
+      SELECT count(*)::int AS n FROM "TraceName" WHERE "nameLower" LIKE lower(${pattern})`;
+    return n;
   }
   return db.trace.count({ where: traceWhere(filters) });
 }
