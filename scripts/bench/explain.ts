@@ -20,7 +20,7 @@ export function listCase(name: string, params: Partial<ListParams>): ExplainCase
 }
 
 export function detailCase(name: string, id: string): ExplainCase {
-  return { name, run: (db) => getTraceOrThrow(db.sql, id) };
+  return { name, run: (db) => getTraceOrThrow({ kind: 'postgres', sql: db.sql }, id) };
 }
 
 interface Logged {

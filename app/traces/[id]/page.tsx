@@ -19,7 +19,7 @@ type Loaded = { trace: TraceDetail } | { invalid: true; message: string };
 // One database read per request, shared by the page and its metadata.
 const loadTrace = cache(async (id: string): Promise<Loaded> => {
   try {
-    return { trace: await getTraceOrThrow((await getDatabase()).sql, id) };
+    return { trace: await getTraceOrThrow(await getDatabase(), id) };
   } catch (err) {
     if (isAppError(err) && err.code === 'NOT_FOUND') notFound();
     if (isAppError(err) && err.code === 'VALIDATION') return { invalid: true, message: err.message };

@@ -90,7 +90,7 @@ export const traceObject: PublicObject = {
   },
 
   async read(ctx, keys) {
-    const trace = await ctx.withDb((db) => getTraceOrThrow(db.sql, keys.id));
+    const trace = await ctx.withDb((db) => getTraceOrThrow(db, keys.id));
     ctx.meter.recordsRead += countRecords(trace);
     return tracePayload(trace);
   },

@@ -9,5 +9,5 @@ export const runtime = 'nodejs';
 export const GET = route(async (_req: Request, ctx: { params: Promise<{ id: string }> }) => {
   const { id } = await ctx.params;
   // The database builds the JSON (see lib/traces/detail.ts); it is sent without re-parsing.
-  return jsonText(`{"trace": ${await getTraceJsonOrThrow((await getDatabase()).sql, id)}}`);
+  return jsonText(`{"trace": ${await getTraceJsonOrThrow(await getDatabase(), id)}}`);
 });
