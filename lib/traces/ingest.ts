@@ -115,16 +115,20 @@ function positionColumns(spec: TableSpec): readonly Column[] {
   return spec.children ? POSITION : POSITION.slice(0, 1);
 }
 
-/** The SELECT that feeds one table from its rows parameter ($n) and the request ($1). */
+/**
+ * The SELECT that feeds one table from its rows parameter ($n) and the request ($1).
+ * $1 is typed jsonb, so PostgreSQL parses it once, when the statement's parameters are
+ * bound; a CTE holding it instead spilled the 9 MB to a temp file and read it back per table.
+ */
 function selectRows(spec: TableSpec, param: number): string {
   const path = spec.children ? `'traces', r.i::text, '${spec.children}', r.j::text` : `'traces', r.i::text`;
   const values = [
     ...spec.columns.map(([name]) => `r."${name}"`),
     // JSON null and an absent field are both stored as SQL NULL and read back as null.
-    ...spec.payloads.map((field) => `NULLIF(request.body #> ARRAY[${path}, '${field}'], 'null'::jsonb)`),
+    ...spec.payloads.map((field) => `NULLIF($1::jsonb #> ARRAY[${path}, '${field}'], 'null'::jsonb)`),
   ];
   const record = [...positionColumns(spec), ...spec.columns].map(([name, type]) => `"${name}" ${type}`);
-  return `SELECT ${values.join(', ')} FROM request, json_to_recordset($${param}::json) AS r(${record.join(', ')})`;
+  return `SELECT ${values.join(', ')} FROM json_to_recordset($${param}::json) AS r(${record.join(', ')})`;
 }
 
 function insertInto(table: Table, param: number): string {
@@ -135,8 +139,9 @@ function insertInto(table: Table, param: number): string {
 
 // $1 is the request's JSON text; $2.. the rows of ORDER's tables.
 const INGEST_SQL = [
-  'WITH request AS MATERIALIZED (SELECT $1::jsonb AS body)',
-  ...ORDER.slice(0, -1).map((table, k) => `, "${table}Rows" AS (${insertInto(table, k + 2)})`),
+  `WITH ${ORDER.slice(0, -1)
+    .map((table, k) => `"${table}Rows" AS (${insertInto(table, k + 2)})`)
+    .join(',\n')}`,
   // One row back per trace stored: see storeOnce.
   `${insertInto('Trace', ORDER.length + 1)} RETURNING 1 AS stored`,
 ].join('\n');
