@@ -103,10 +103,20 @@ export interface StartOptions {
   nodeArgs?: string[];
 }
 
+/**
+ * The node flags `npm start` gives the server (package.json's start script), so the
+ * bench measures the process a deployment runs.
+ */
+export function startScriptNodeFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const flags = /\bnode((?:\s+--\S+)*)\s+\S*next\b/.exec(pkg.scripts.start)?.[1] ?? '';
+  return flags.split(/\s+/).filter(Boolean);
+}
+
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(options.nodeArgs ?? []), NEXT_BIN, 'start', '-p', String(options.port), '-H', '127.0.0.1'],
+    [...startScriptNodeFlags(), ...(options.nodeArgs ?? []), NEXT_BIN, 'start', '-p', String(options.port), '-H', '127.0.0.1'],
     {
       env: { ...process.env, ...options.env, NEXT_DIST_DIR: options.distDir, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
