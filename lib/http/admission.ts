@@ -4,76 +4,9 @@
 // same records/s, see docs/benchmarks.md). So the bytes of bodies being processed are
 // bounded per process; a request over the budget waits its turn (FIFO) and, after a
 // bounded wait, gets 503 with Retry-After instead of pushing the server out of memory.
-import { AppError } from '@/lib/errors';
+import { ByteBudget } from '@/lib/budget';
 
-export class BusyError extends AppError {
-  readonly retryAfterSeconds: number;
-
-  constructor(retryAfterSeconds: number) {
-    super('UNAVAILABLE', 'Server busy: too many large requests in progress, retry later');
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
-
-interface Waiter {
-  bytes: number;
-  grant: () => void;
-}
-
-export class ByteBudget {
-  private inUse = 0;
-  private readonly queue: Waiter[] = [];
-
-  constructor(readonly capacity: number) {}
-
-  get used(): number {
-    return this.inUse;
-  }
-
-  /**
-   * Reserves `bytes` (capped at the capacity, so any single request can run alone) and
-   * returns the release function; throws BusyError when it cannot within `waitMs`.
-   */
-  async acquire(bytes: number, waitMs: number): Promise<() => void> {
-    const amount = Math.min(Math.max(bytes, 1), this.capacity);
-    if (this.queue.length === 0 && this.inUse + amount <= this.capacity) {
-      this.inUse += amount;
-      return this.releaser(amount);
-    }
-    await new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { bytes: amount, grant: resolve };
-      const timer = setTimeout(() => {
-        const i = this.queue.indexOf(waiter);
-        if (i >= 0) this.queue.splice(i, 1);
-        reject(new BusyError(Math.max(1, Math.ceil(waitMs / 1000))));
-      }, waitMs);
-      waiter.grant = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      this.queue.push(waiter);
-    });
-    return this.releaser(amount);
-  }
-
-  private releaser(amount: number): () => void {
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.inUse -= amount;
-      this.drain();
-    };
-  }
-
-  private drain(): void {
-    while (this.queue.length > 0 && this.inUse + this.queue[0].bytes <= this.capacity) {
-      const next = this.queue.shift()!;
-      this.inUse += next.bytes;
-      next.grant();
-    }
-  }
-}
+export { BusyError, ByteBudget } from '@/lib/budget';
 
 const globalForBudget = globalThis as unknown as { crossroadsBodyBudget?: ByteBudget };
 

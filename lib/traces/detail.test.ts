@@ -49,6 +49,12 @@ describe.each(testDatabases())('trace detail on $name', (target) => {
     expect(keys).toEqual([...keys].sort());
   });
 
+  it('serves many concurrent reads of a large trace (two builds at a time, the rest wait)', async () => {
+    const whole = JSON.parse(await inOneStatement());
+    const results = await Promise.all(Array.from({ length: 6 }, () => inRanges()));
+    for (const text of results) expect(JSON.parse(text)).toEqual(whole);
+  });
+
   it('never returns part of the spans when the trace changes between the range statements', async () => {
     const doomed = uid('doomed');
     const spans = Array.from({ length: SPANS }, (_, k) => ({

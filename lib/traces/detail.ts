@@ -5,6 +5,8 @@
 // JSON): loading it through Prisma rows and re-serialising took ~250 ms on PostgreSQL
 // and ~450-900 ms on PGlite, nearly all of it materialising and re-encoding JSON values
 // in Node; the raw driver also skips Prisma's handling of the 16 MB result.
+import { ByteBudget } from '@/lib/budget';
+import { getLimits } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import type { Database } from '@/lib/storage/open';
 import type { SqlExecutor } from '@/lib/storage/sql';
@@ -107,6 +109,15 @@ SELECT count(*)::int AS n, coalesce(string_agg(${SPAN_JSON}::text, ',' ORDER BY 
 // there every trace is one statement.
 const SPANS_IN_ONE_STATEMENT = 2_000;
 
+// At most this many large traces are built at once per process; the others wait their
+// turn (503 after ADMISSION_WAIT_MS). Each holds its JSON several times over while it is
+// built (the driver's buffers, the text) and takes two pool connections; two builds
+// already keep two cores busy, so more only queue inside PostgreSQL while adding memory
+// (four clients reading 10,000-span traces took the server to 547 MB).
+const LARGE_BUILDS_AT_ONCE = 2;
+const globalForBuilds = globalThis as unknown as { crossroadsLargeBuilds?: ByteBudget };
+const largeBuilds = (globalForBuilds.crossroadsLargeBuilds ??= new ByteBudget(LARGE_BUILDS_AT_ONCE));
+
 /** The database handle the detail needs: raw SQL, and whether statements can run in parallel. */
 export type DetailDatabase = Pick<Database, 'kind' | 'sql'>;
 
@@ -136,7 +147,15 @@ export async function getTraceJsonOrThrow(db: DetailDatabase, id: string): Promi
   );
   if (rows.length === 0) throw new AppError('NOT_FOUND', 'Trace not found');
   const { trace, decisionPoints, events, spanCount } = rows[0];
-  const spans = rows[0].spans ?? (await spansInRanges(db.sql, id, spanCount));
+  let spans = rows[0].spans;
+  if (spans === null) {
+    const release = await largeBuilds.acquire(1, getLimits().admissionWaitMs);
+    try {
+      spans = await spansInRanges(db.sql, id, spanCount);
+    } finally {
+      release();
+    }
+  }
   // trace is a JSON object text: append the children before its closing brace.
   return `${trace.slice(0, -1)}, "decisionPoints": ${decisionPoints}, "spans": ${spans}, "events": ${events}}`;
 }
