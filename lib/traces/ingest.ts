@@ -20,7 +20,7 @@ import { AppError } from '@/lib/errors';
 import type { SqlExecutor } from '@/lib/storage/sql';
 import { nestsDeeperThan } from './json-depth';
 import { FIELD_LIMITS } from './limits';
-import type { ValidatedBatch } from './validate';
+import { storableJson, type ValidatedBatch } from './validate';
 
 type Column = readonly [name: string, sqlType: string];
 
@@ -217,9 +217,6 @@ export function isUniqueViolation(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code === '23505';
 }
 
-// The validated values, serialised: only the fields that are stored, each already checked.
-const validatedJson = (batch: ValidatedBatch) => JSON.stringify({ traces: batch.traces });
-
 // Deepest a stored payload can sit in a request: body > traces > trace > spans > span,
 // then the payload's own levels. Anything deeper is in a field the API ignores.
 const REQUEST_DEPTH = 5 + FIELD_LIMITS.jsonDepth;
@@ -229,8 +226,8 @@ const REQUEST_DEPTH = 5 + FIELD_LIMITS.jsonDepth;
  * any stored payload can. PGlite 0.5 returns an empty result, without an error, for
  * jsonb input nested ~10,000 deep (PostgreSQL refuses it with 54001).
  */
-function requestJson(batch: ValidatedBatch): string {
-  return nestsDeeperThan(batch.json, REQUEST_DEPTH) ? validatedJson(batch) : batch.json;
+function requestJson(text: string): string {
+  return nestsDeeperThan(text, REQUEST_DEPTH) ? storableJson(text) : text;
 }
 
 // The request text passed JSON.parse and validation, but PostgreSQL's jsonb input is
@@ -241,27 +238,30 @@ function requestJson(batch: ValidatedBatch): string {
 const JSONB_INPUT_ERRORS = new Set(['22P05', '22P02', '22003']);
 
 /** Stores every trace of the batch with its children, or none; returns how many traces were stored. */
-export async function ingestTraces(sql: SqlExecutor, batch: ValidatedBatch): Promise<number> {
-  const rows = rowsJson(batch);
+export function ingestTraces(sql: SqlExecutor, batch: ValidatedBatch): Promise<number> {
+  // From here on only the text and the rows are needed, so the parsed body (~40 MB for a
+  // 100-trace batch) can be collected while PostgreSQL stores it.
+  return store(sql, batch.json, rowsJson(batch), batch.traces.length);
+}
+
+async function store(sql: SqlExecutor, text: string, rows: string[], traces: number): Promise<number> {
   const storeOnce = async (json: string) => {
     const stored = await sql.query(INGEST_SQL, [json, ...rows]);
     // The statement is atomic; a short count means the driver lost the outcome (as
     // PGlite does on too-deep jsonb), and a success must never be claimed for it.
-    if (stored.length !== batch.traces.length) {
-      throw new Error(`ingest statement reported ${stored.length} of ${batch.traces.length} traces stored`);
-    }
+    if (stored.length !== traces) throw new Error(`ingest statement reported ${stored.length} of ${traces} traces stored`);
   };
   try {
     try {
-      await storeOnce(requestJson(batch));
+      await storeOnce(requestJson(text));
     } catch (err) {
       if (!JSONB_INPUT_ERRORS.has((err as { code?: string } | null)?.code ?? '')) throw err;
       // One statement, so nothing was stored: store from the validated values instead.
-      await storeOnce(validatedJson(batch));
+      await storeOnce(storableJson(text));
     }
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('CONFLICT', 'Duplicate trace ID detected');
     throw err;
   }
-  return batch.traces.length;
+  return traces;
 }

@@ -375,6 +375,16 @@ export function parseIngestBody(text: string, limits: BatchLimits): ValidatedBat
   return { traces: validateTraces(body, limits, checkJson), json: text };
 }
 
+/**
+ * The stored fields of an already validated body's text, as JSON: what ingest stores
+ * payloads from when PostgreSQL's jsonb cannot read the text as written. Parses and
+ * validates again (rare, so the common path keeps nothing of the parse alive).
+ */
+export function storableJson(text: string): string {
+  const unlimited = { maxBatchTraces: Infinity, maxChildrenPerTrace: Infinity };
+  return JSON.stringify({ traces: validateTraces(JSON.parse(text), unlimited) });
+}
+
 /** Validates a body built in code (SOAP save, tests). */
 export function validateIngestBody(body: unknown, limits: BatchLimits): ValidatedBatch {
   const traces = validateTraces(body, limits);
