@@ -20,8 +20,6 @@
 // docs/benchmarks.md ("Why ingest stays at ~0.45 of COPY").
 import { AppError } from '@/lib/errors';
 import type { SqlExecutor } from '@/lib/storage/sql';
-import { nestsDeeperThan } from './json-depth';
-import { FIELD_LIMITS } from './limits';
 import { storableJson, type ValidatedBatch } from './validate';
 
 type Column = readonly [name: string, sqlType: string];
@@ -219,19 +217,6 @@ export function isUniqueViolation(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code === '23505';
 }
 
-// Deepest a stored payload can sit in a request: body > traces > trace > spans > span,
-// then the payload's own levels. Anything deeper is in a field the API ignores.
-const REQUEST_DEPTH = 5 + FIELD_LIMITS.jsonDepth;
-
-/**
- * The JSON text to store payloads from: the request's own, unless it nests deeper than
- * any stored payload can. PGlite 0.5 returns an empty result, without an error, for
- * jsonb input nested ~10,000 deep (PostgreSQL refuses it with 54001).
- */
-function requestJson(text: string): string {
-  return nestsDeeperThan(text, REQUEST_DEPTH) ? storableJson(text) : text;
-}
-
 // The request text passed JSON.parse and validation, but PostgreSQL's jsonb input is
 // stricter in places validation does not look (fields the API ignores, or numbers like
 // 1e-999999 that JavaScript reads as 0): a \u0000 or unpaired-surrogate escape (22P05,
@@ -250,12 +235,12 @@ async function store(sql: SqlExecutor, text: string, rows: string[], traces: num
   const storeOnce = async (json: string) => {
     const stored = await sql.query(INGEST_SQL, [json, ...rows]);
     // The statement is atomic; a short count means the driver lost the outcome (as
-    // PGlite does on too-deep jsonb), and a success must never be claimed for it.
+    // PGlite does on too-deep jsonb, see validate.ts), and a success must never be claimed for it.
     if (stored.length !== traces) throw new Error(`ingest statement reported ${stored.length} of ${traces} traces stored`);
   };
   try {
     try {
-      await storeOnce(requestJson(text));
+      await storeOnce(text);
     } catch (err) {
       if (!JSONB_INPUT_ERRORS.has((err as { code?: string } | null)?.code ?? '')) throw err;
       // One statement, so nothing was stored: store from the validated values instead.

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { nestsDeeperThan } from './json-depth';
+import { nestingDepth } from './json-depth';
+
+const nestsDeeperThan = (text: string, limit: number) => nestingDepth(text, limit) > limit;
 
 describe('nestsDeeperThan', () => {
   it('counts arrays and objects, not brackets inside strings', () => {
@@ -41,5 +43,15 @@ describe('nestsDeeperThan', () => {
       expect(nestsDeeperThan(text, depth), text).toBe(false);
       if (depth > 0) expect(nestsDeeperThan(text, depth - 1), text).toBe(true);
     }
+  });
+});
+
+describe('nestingDepth', () => {
+  it('is the deepest level, or cap + 1 once past the cap', () => {
+    expect(nestingDepth('"plain"', 10)).toBe(0);
+    expect(nestingDepth('{"a":[{"b":[]}],"c":[]}', 10)).toBe(4);
+    expect(nestingDepth('{"a":[{"b":[]}],"c":[]}', 4)).toBe(4);
+    expect(nestingDepth('{"a":[{"b":[]}],"c":[]}', 3)).toBe(4);
+    expect(nestingDepth('['.repeat(50) + ']'.repeat(50), 10)).toBe(11);
   });
 });

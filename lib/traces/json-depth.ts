@@ -1,24 +1,29 @@
 // How deeply a JSON text nests, found without parsing it again.
 
 /**
- * True when the JSON text nests arrays and objects deeper than `limit`. The text must be
- * valid JSON (it has passed JSON.parse): strings are skipped whole with indexOf, so a
- * 9 MB request body of mostly string payloads is scanned in ~6 ms.
+ * The deepest nesting of arrays and objects in the JSON text, counted up to `cap`: the
+ * scan stops as soon as it passes it and answers cap + 1. The text must be valid JSON
+ * (it has passed JSON.parse): strings are skipped whole with indexOf, so a 9 MB request
+ * body of mostly string payloads is scanned in ~6 ms.
  */
-export function nestsDeeperThan(text: string, limit: number): boolean {
+export function nestingDepth(text: string, cap: number): number {
   let depth = 0;
+  let deepest = 0;
   for (let k = 0; k < text.length; k++) {
     const c = text.charCodeAt(k);
     if (c === 0x22 /* " */) {
       k = closingQuote(text, k);
-      if (k < 0) return true; // not valid JSON after all: let the caller take the safe path
+      if (k < 0) return cap + 1; // not valid JSON after all: let the caller take the safe path
     } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
-      if (++depth > limit) return true;
+      if (++depth > deepest) {
+        deepest = depth;
+        if (deepest > cap) return cap + 1;
+      }
     } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
       depth--;
     }
   }
-  return false;
+  return deepest;
 }
 
 /** Index of the quote closing the string opened at `open`: the first one not escaped. */
