@@ -71,3 +71,19 @@ export class ByteBudget {
     }
   }
 }
+
+const globalForBudgets = globalThis as unknown as { crossroadsBudgets?: Map<string, ByteBudget> };
+
+/**
+ * The process-wide budget of that name, one per process like the database (lib/db.ts:
+ * Next bundles routes into separate module graphs); a new one when the capacity changes.
+ */
+export function processBudget(name: string, capacity: number): ByteBudget {
+  const budgets = (globalForBudgets.crossroadsBudgets ??= new Map());
+  let budget = budgets.get(name);
+  if (!budget || budget.capacity !== capacity) {
+    budget = new ByteBudget(capacity);
+    budgets.set(name, budget);
+  }
+  return budget;
+}

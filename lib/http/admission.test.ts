@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BusyError, ByteBudget } from './admission';
+import { BusyError, ByteBudget } from '@/lib/budget';
 import { toHttpResponse } from './respond';
 
 describe('ByteBudget', () => {

@@ -4,18 +4,7 @@
 // same records/s, see docs/benchmarks.md). So the bytes of bodies being processed are
 // bounded per process; a request over the budget waits its turn (FIFO) and, after a
 // bounded wait, gets 503 with Retry-After instead of pushing the server out of memory.
-import { ByteBudget } from '@/lib/budget';
-
-export { BusyError, ByteBudget } from '@/lib/budget';
-
-const globalForBudget = globalThis as unknown as { crossroadsBodyBudget?: ByteBudget };
-
-/** The process-wide budget (one per process, like the database: see lib/db.ts). */
-export function bodyBudget(capacity: number): ByteBudget {
-  const current = globalForBudget.crossroadsBodyBudget;
-  if (!current || current.capacity !== capacity) globalForBudget.crossroadsBodyBudget = new ByteBudget(capacity);
-  return globalForBudget.crossroadsBodyBudget!;
-}
+import { processBudget } from '@/lib/budget';
 
 /** Runs fn with the request's declared size (or the body limit, when undeclared) reserved. */
 export async function withBodyAdmission<T>(
@@ -25,7 +14,7 @@ export async function withBodyAdmission<T>(
 ): Promise<T> {
   const declared = Number(req.headers.get('content-length'));
   const bytes = Number.isFinite(declared) && declared > 0 ? Math.min(declared, limits.maxBodyBytes) : limits.maxBodyBytes;
-  const release = await bodyBudget(limits.maxInflightBodyBytes).acquire(bytes, limits.admissionWaitMs);
+  const release = await processBudget('request bodies', limits.maxInflightBodyBytes).acquire(bytes, limits.admissionWaitMs);
   try {
     return await fn();
   } finally {

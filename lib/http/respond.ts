@@ -2,7 +2,7 @@
 // uncacheable: traces change (RUNNING ones) and carry private data.
 import { randomUUID } from 'node:crypto';
 import { isAppError, type AppErrorCode } from '@/lib/errors';
-import { BusyError } from './admission';
+import { BusyError } from '@/lib/budget';
 
 // node-postgres' pool gives up waiting for a free connection with this message; under
 // overload that is a "try again", not an internal error.

@@ -5,7 +5,7 @@
 // JSON): loading it through Prisma rows and re-serialising took ~250 ms on PostgreSQL
 // and ~450-900 ms on PGlite, nearly all of it materialising and re-encoding JSON values
 // in Node; the raw driver also skips Prisma's handling of the 16 MB result.
-import { ByteBudget } from '@/lib/budget';
+import { processBudget } from '@/lib/budget';
 import { getLimits } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import type { Database } from '@/lib/storage/open';
@@ -115,8 +115,6 @@ const SPANS_IN_ONE_STATEMENT = 2_000;
 // already keep two cores busy, so more only queue inside PostgreSQL while adding memory
 // (four clients reading 10,000-span traces took the server to 547 MB).
 const LARGE_BUILDS_AT_ONCE = 2;
-const globalForBuilds = globalThis as unknown as { crossroadsLargeBuilds?: ByteBudget };
-const largeBuilds = (globalForBuilds.crossroadsLargeBuilds ??= new ByteBudget(LARGE_BUILDS_AT_ONCE));
 
 /** The database handle the detail needs: raw SQL, and whether statements can run in parallel. */
 export type DetailDatabase = Pick<Database, 'kind' | 'sql'>;
@@ -149,7 +147,7 @@ export async function getTraceJsonOrThrow(db: DetailDatabase, id: string): Promi
   const { trace, decisionPoints, events, spanCount } = rows[0];
   let spans = rows[0].spans;
   if (spans === null) {
-    const release = await largeBuilds.acquire(1, getLimits().admissionWaitMs);
+    const release = await processBudget('large detail builds', LARGE_BUILDS_AT_ONCE).acquire(1, getLimits().admissionWaitMs);
     try {
       spans = await spansInRanges(db.sql, id, spanCount);
     } finally {

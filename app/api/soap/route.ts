@@ -1,8 +1,9 @@
 // GET /api/soap?wsdl - the WSDL (?xsd=soapenc: the schema it imports); POST /api/soap - SOAP 1.1 envelopes (lib/soap)
+import { BusyError } from '@/lib/budget';
 import { getDatabase } from '@/lib/db';
 import { getLimits } from '@/lib/env';
 import { isAppError } from '@/lib/errors';
-import { BusyError, withBodyAdmission } from '@/lib/http/admission';
+import { withBodyAdmission } from '@/lib/http/admission';
 import { readBodyText } from '@/lib/http/body';
 import { SoapFault, faultResponse, type SoapHttpResponse } from '@/lib/soap/fault';
 import { handleSoapPost, soapencXsdResponse, wantsSoapencXsd, wantsWsdl, wsdlResponse } from '@/lib/soap/service';
