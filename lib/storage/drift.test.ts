@@ -82,10 +82,16 @@ describe.each(testDatabases())('schema.prisma vs migrated database on $name', ({
         // Prisma maps `String[]` to a nullable-free array column it never writes NULL to.
         const nullable = field.optional || field.list;
         expect(col.is_nullable === 'YES', `${where} nullability`).toBe(field.list ? col.is_nullable === 'YES' : nullable);
-        const dflt = /@default\((now\(\)|\d+)\)/.exec(field.attributes)?.[1];
-        expect(col.column_default, `${where} default`).toBe(
-          dflt === undefined ? null : dflt === 'now()' ? 'CURRENT_TIMESTAMP' : dflt,
-        );
+        const dflt = /@default\((now\(\)|\d+|true|false|[A-Z][A-Z0-9_]*)\)/.exec(field.attributes)?.[1];
+        const expected =
+          dflt === undefined
+            ? null
+            : dflt === 'now()'
+              ? 'CURRENT_TIMESTAMP'
+              : /^[A-Z]/.test(dflt)
+                ? `'${dflt}'::"${field.type}"`
+                : dflt;
+        expect(col.column_default, `${where} default`).toBe(expected);
       }
     }
   });

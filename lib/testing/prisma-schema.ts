@@ -100,7 +100,7 @@ function parseModel(name: string, body: string[]): SchemaModel {
     const [, fieldName, type, modifier = '', attributes] = m;
     const known = attributes
       .replace(/@id\b/, '')
-      .replace(/@default\((now\(\)|\d+)\)/, '')
+      .replace(/@default\((now\(\)|\d+|true|false|[A-Z][A-Z0-9_]*)\)/, '')
       .replace(/@db\.Timestamptz\(3\)/, '')
       .replace(/@relation\(fields:\s*\[(\w+)\],\s*references:\s*\[(\w+)\],\s*onDelete:\s*(\w+)\)/, '')
       .trim();

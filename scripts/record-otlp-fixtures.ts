@@ -1,0 +1,365 @@
+// Records the OTLP/JSON fixtures of lib/otlp/__fixtures__ from the real SDKs (no network):
+//   npx tsx scripts/record-otlp-fixtures.ts
+// Each fixture is an ExportTraceServiceRequest body as JsonTraceSerializer writes it
+// (what @opentelemetry/exporter-trace-otlp-http sends), pretty-printed. Ids and times
+// change on every run: tests find spans by name, never by id or time.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  defaultProcessInput,
+  defaultProcessOutput,
+  getInputAttributes,
+  getLLMAttributes,
+  getRetrieverAttributes,
+  getToolAttributes,
+  setSession,
+  setTags,
+  traceAgent,
+  traceTool,
+  withSpan,
+} from '@arizeai/openinference-core';
+import { context, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { generateText, stepCountIs, tool } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { z } from 'zod';
+
+const OUT = path.resolve(import.meta.dirname, '../lib/otlp/__fixtures__');
+
+// One provider for the whole run (NodeTracerProvider.register installs the async
+// context manager that parents spans across awaits); its exporter is drained per fixture.
+const exporter = new InMemorySpanExporter();
+const provider = new NodeTracerProvider({
+  resource: resourceFromAttributes({
+    'service.name': 'fixture-agent',
+    'service.version': '1.2.3',
+    'deployment.environment.name': 'test',
+  }),
+  // OTel JS 2.x: span processors are given to the constructor.
+  spanProcessors: [new SimpleSpanProcessor(exporter)],
+});
+provider.register();
+
+function save(file: string): void {
+  const spans = exporter.getFinishedSpans();
+  exporter.reset();
+  const body = JsonTraceSerializer.serializeRequest(spans);
+  if (!body) throw new Error(`${file}: the serializer returned nothing`);
+  const json = JSON.parse(new TextDecoder().decode(body));
+  writeFileSync(path.join(OUT, file), `${JSON.stringify(json, null, 2)}\n`);
+  console.log(`${file}: ${spans.length} spans`);
+}
+
+const usage = (input: number, output: number) => ({
+  inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: output, text: output, reasoning: 0 },
+});
+
+/** Vercel AI SDK 6: generateText, a mock model that calls one of two tools, then answers. */
+async function recordVercelAi(): Promise<void> {
+  const model = new MockLanguageModelV3({
+    provider: 'mock-provider',
+    modelId: 'mock-model-1',
+    doGenerate: [
+      {
+        content: [
+          { type: 'text', text: 'Let me look up the weather in Paris.' },
+          { type: 'tool-call', toolCallId: 'call-1', toolName: 'get_weather', input: '{"city":"Paris"}' },
+        ],
+        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+        usage: usage(120, 18),
+        warnings: [],
+      },
+      {
+        content: [{ type: 'text', text: 'It is sunny and 21°C in Paris.' }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: usage(160, 12),
+        warnings: [],
+      },
+    ],
+  });
+  await generateText({
+    model,
+    system: 'You are a weather assistant.',
+    prompt: 'What is the weather in Paris?',
+    tools: {
+      get_weather: tool({
+        description: 'Current weather for a city',
+        inputSchema: z.object({ city: z.string() }),
+        execute: async ({ city }) => ({ city, condition: 'sunny', celsius: 21 }),
+      }),
+      get_time: tool({
+        description: 'Local time in a city',
+        inputSchema: z.object({ city: z.string() }),
+        execute: async ({ city }) => ({ city, time: '14:05' }),
+      }),
+    },
+    stopWhen: stepCountIs(3),
+    experimental_telemetry: {
+      isEnabled: true,
+      functionId: 'weather-agent',
+      metadata: { userId: 'user-7' },
+      tracer: provider.getTracer('ai'),
+    },
+  });
+  save('vercel-ai.json');
+}
+
+/** OpenInference: an agent whose LLM calls a tool (llm.output_messages tool calls, llm.tools), a retriever, a failing tool. */
+async function recordOpenInference(): Promise<void> {
+  const tracer = provider.getTracer('openinference-fixture', '0.1.0');
+  const weatherTool = {
+    type: 'function',
+    function: {
+      name: 'get_weather',
+      description: 'Current weather for a city',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  };
+  const docsTool = {
+    type: 'function',
+    function: {
+      name: 'search_docs',
+      description: 'Search the travel guide',
+      parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+    },
+  };
+
+  const chat = withSpan(
+    async (question: string) => ({ role: 'assistant', tool: 'get_weather', question }),
+    {
+      name: 'ChatCompletion',
+      kind: 'LLM',
+      tracer,
+      processInput: (question) => ({
+        ...defaultProcessInput(question),
+        ...getLLMAttributes({
+          provider: 'openai',
+          modelName: 'gpt-4o-mini',
+          invocationParameters: { temperature: 0 },
+          inputMessages: [
+            { role: 'system', content: 'You are a travel assistant.' },
+            { role: 'user', content: question },
+          ],
+          tools: [{ jsonSchema: weatherTool }, { jsonSchema: docsTool }],
+        }),
+      }),
+      processOutput: (result) => ({
+        ...defaultProcessOutput(result),
+        ...getLLMAttributes({
+          outputMessages: [
+            {
+              role: 'assistant',
+              content: 'I will check the weather first.',
+              toolCalls: [{ id: 'call_oi_1', function: { name: 'get_weather', arguments: { city: 'Paris' } } }],
+            },
+          ],
+          tokenCount: { prompt: 42, completion: 12, total: 54 },
+        }),
+        'llm.cost.total': 0.00021,
+      }),
+    },
+  );
+  const getWeather = traceTool(async (args: { city: string }) => ({ city: args.city, condition: 'sunny' }), {
+    name: 'get_weather',
+    tracer,
+    attributes: getToolAttributes({
+      name: 'get_weather',
+      description: 'Current weather for a city',
+      parameters: weatherTool.function.parameters,
+    }),
+  });
+  const searchDocs = withSpan(
+    async (query: string) => [{ content: `Paris guide: ${query}`, id: 'doc-1', score: 0.92 }],
+    {
+      name: 'search-docs',
+      kind: 'RETRIEVER',
+      tracer,
+      processInput: (query) => getInputAttributes(query),
+      processOutput: (docs) => getRetrieverAttributes({ documents: docs }),
+    },
+  );
+  const bookTable = traceTool(
+    async (place: string): Promise<string> => {
+      throw new Error(`No table available at ${place}`);
+    },
+    { name: 'book_table', tracer },
+  );
+  const agent = traceAgent(
+    async (question: string) => {
+      await chat(question);
+      const weather = await getWeather({ city: 'Paris' });
+      await searchDocs('museums');
+      await bookTable('Le Cinq').catch(() => undefined);
+      return { answer: `It is ${weather.condition} in Paris.` };
+    },
+    { name: 'travel-agent', tracer },
+  );
+  const ctx = setTags(setSession(context.active(), { sessionId: 'session-oi-1' }), ['fixture', 'openinference']);
+  await context.with(ctx, () => agent('What is the weather in Paris?'));
+  save('openinference.json');
+}
+
+/** Runs fn inside a span made with the plain API, parented on the active span. */
+async function inSpan<T>(tracer: Tracer, name: string, attributes: Record<string, string | number | string[]>, fn: (span: ReturnType<Tracer['startSpan']>) => Promise<T> | T): Promise<T> {
+  return tracer.startActiveSpan(name, { attributes }, async (span) => {
+    try {
+      return await fn(span);
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** GenAI semantic conventions (content on span attributes), made with the plain OTel API. */
+async function recordGenAi(): Promise<void> {
+  const tracer = trace.getTracer('genai-fixture', '0.2.0');
+  const tools = [
+    {
+      type: 'function',
+      name: 'get_weather',
+      description: 'Get the weather in a given location',
+      parameters: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] },
+    },
+    {
+      type: 'function',
+      name: 'get_forecast',
+      description: 'Five-day forecast for a location',
+      parameters: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] },
+    },
+  ];
+  await inSpan(
+    tracer,
+    'invoke_agent Forecaster',
+    {
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'Forecaster',
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.conversation.id': 'conv-42',
+      // The wrapper repeats its children's usage: it must not be counted twice.
+      'gen_ai.usage.input_tokens': 144,
+      'gen_ai.usage.output_tokens': 69,
+    },
+    async () => {
+      await inSpan(
+        tracer,
+        'chat gpt-4',
+        {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.provider.name': 'openai',
+          'gen_ai.request.model': 'gpt-4',
+          'gen_ai.response.model': 'gpt-4-0613',
+          'gen_ai.usage.input_tokens': 47,
+          'gen_ai.usage.output_tokens': 17,
+          'gen_ai.usage.cost': 0.0019,
+          'gen_ai.response.finish_reasons': ['tool_calls'],
+          'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Weather in Paris?' }] }]),
+          'gen_ai.output.messages': JSON.stringify([
+            {
+              role: 'assistant',
+              parts: [
+                { type: 'text', content: 'Checking the current weather.' },
+                { type: 'tool_call', id: 'call_VSPy', name: 'get_weather', arguments: { location: 'Paris' } },
+              ],
+              finish_reason: 'tool_call',
+            },
+          ]),
+          'gen_ai.tool.definitions': JSON.stringify(tools),
+        },
+        () => undefined,
+      );
+      await inSpan(
+        tracer,
+        'execute_tool',
+        {
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': 'get_weather',
+          'gen_ai.tool.call.id': 'call_VSPy',
+          'gen_ai.tool.type': 'function',
+          'gen_ai.tool.call.arguments': JSON.stringify({ location: 'Paris' }),
+          'gen_ai.tool.call.result': JSON.stringify({ condition: 'rainy', fahrenheit: 57 }),
+        },
+        (span) => {
+          span.addEvent('retry attempt', { attempt: 2 });
+        },
+      );
+      await inSpan(
+        tracer,
+        'chat gpt-4',
+        {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.provider.name': 'openai',
+          'gen_ai.request.model': 'gpt-4',
+          'gen_ai.usage.input_tokens': 97,
+          'gen_ai.usage.output_tokens': 52,
+          'gen_ai.input.messages': JSON.stringify([
+            { role: 'user', parts: [{ type: 'text', content: 'Weather in Paris?' }] },
+            { role: 'assistant', parts: [{ type: 'tool_call', id: 'call_VSPy', name: 'get_weather', arguments: { location: 'Paris' } }] },
+            { role: 'tool', parts: [{ type: 'tool_call_response', id: 'call_VSPy', response: 'rainy, 57°F' }] },
+          ]),
+          'gen_ai.output.messages': JSON.stringify([
+            { role: 'assistant', parts: [{ type: 'text', content: 'It is rainy in Paris, 57°F.' }], finish_reason: 'stop' },
+          ]),
+        },
+        (span) => {
+          span.addEvent('model_fallback', { from: 'gpt-4o', to: 'gpt-4' });
+        },
+      );
+      await inSpan(tracer, 'search_memory notes', { 'gen_ai.operation.name': 'search_memory' }, () => undefined);
+      await inSpan(tracer, 'execute_tool send_email', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'send_email' }, (span) => {
+        const error = new TypeError('SMTP server refused the connection');
+        span.recordException(error);
+        span.setStatus({ code: SpanStatusCode.ERROR });
+      });
+    },
+  );
+  save('genai.json');
+}
+
+/** Crossroads' own attributes: an explicit span type, session, tags, decisions as events. */
+async function recordCrossroads(): Promise<void> {
+  const tracer = trace.getTracer('crossroads-fixture');
+  await inSpan(
+    tracer,
+    'support-run',
+    { 'crossroads.session.id': 'session-cx-9', 'crossroads.tags': ['support', 'priority'] },
+    async () => {
+      await inSpan(tracer, 'router', { 'crossroads.span.type': 'AGENT', 'gen_ai.operation.name': 'chat' }, (span) => {
+        // Every attribute as JSON text.
+        span.addEvent('crossroads.decision', {
+          'crossroads.decision.type': 'ROUTING',
+          'crossroads.decision.chosen': JSON.stringify({ queue: 'billing' }),
+          'crossroads.decision.alternatives': JSON.stringify([{ queue: 'tech' }, { queue: 'sales' }]),
+          'crossroads.decision.reasoning': 'The customer asks about an invoice.',
+          'crossroads.decision.context': JSON.stringify({ ticket: 981, language: 'en' }),
+          'crossroads.decision.cost_usd': 0.0004,
+          'crossroads.decision.duration_ms': 12.5,
+        });
+        // Plain strings and a string-array attribute, taken as they are.
+        span.addEvent('crossroads.decision', {
+          'crossroads.decision.type': 'ESCALATION',
+          'crossroads.decision.chosen': 'human agent',
+          'crossroads.decision.alternatives': ['bot', 'email'],
+          'crossroads.decision.context': 'after two failed answers',
+        });
+        // A type outside the seven: CUSTOM, the raw type kept in the context.
+        span.addEvent('crossroads.decision', {
+          'crossroads.decision.type': 'vibes',
+          'crossroads.decision.chosen': 'yes',
+          'crossroads.decision.alternatives': 'no',
+        });
+        span.addEvent('cache warmed', { entries: 3 });
+      });
+    },
+  );
+  save('crossroads.json');
+}
+
+await recordVercelAi();
+await recordOpenInference();
+await recordGenAi();
+await recordCrossroads();
+await provider.shutdown();
