@@ -57,6 +57,7 @@ const DECISION_JSON = jsonObject('c', [
   'costUsd',
   'parentSpanId',
   ['timestamp', 'date'],
+  'inferred',
 ]);
 const SPAN_JSON = jsonObject('c', [
   'id',

@@ -13,7 +13,10 @@ const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
 const json = (v: unknown) => (v ?? null) as JsonValue;
 
-export function toTraceRecord(row: Trace): TraceRecord {
+// Bookkeeping columns of the OTLP path (source, lastSpanAt) are not part of the record.
+type TraceRow = Omit<Trace, 'source' | 'lastSpanAt'>;
+
+export function toTraceRecord(row: TraceRow): TraceRecord {
   return {
     id: row.id,
     name: row.name,
@@ -43,6 +46,7 @@ export function toDecisionPointRecord(row: DecisionPoint): DecisionPointRecord {
     costUsd: row.costUsd,
     parentSpanId: row.parentSpanId,
     timestamp: iso(row.timestamp),
+    inferred: row.inferred,
   };
 }
 

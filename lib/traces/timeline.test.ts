@@ -40,6 +40,7 @@ const decision = (ms: number, durationMs: number | null = null): DecisionPointRe
   id: `d${ms}`,
   traceId: 't',
   type: 'ROUTING',
+  inferred: false,
   reasoning: null,
   chosen: null,
   alternatives: [],

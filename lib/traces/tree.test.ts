@@ -39,6 +39,7 @@ function decision(id: string, parentSpanId: string | null, timeMs: number): Deci
     id,
     traceId: 't',
     type: 'TOOL_SELECTION',
+    inferred: false,
     reasoning: null,
     chosen: 'a',
     alternatives: ['b'],

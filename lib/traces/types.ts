@@ -56,6 +56,8 @@ export interface DecisionPointRecord {
   costUsd: number | null;
   parentSpanId: string | null;
   timestamp: string;
+  /** Deduced by Crossroads (e.g. from an LLM span's tool calls, OTLP) rather than recorded by the agent. */
+  inferred: boolean;
 }
 
 export interface SpanRecord {

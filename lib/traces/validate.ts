@@ -24,7 +24,7 @@ import {
 // and without what the store adds (traceId on children, createdAt on traces).
 type Dated<T, K extends keyof T> = Omit<T, K> & { [P in K]: null extends T[P] ? Date | null : Date };
 
-export type DecisionPointInput = Dated<Omit<DecisionPointRecord, 'traceId'>, 'timestamp'>;
+export type DecisionPointInput = Dated<Omit<DecisionPointRecord, 'traceId' | 'inferred'>, 'timestamp'>;
 export type SpanInput = Dated<Omit<SpanRecord, 'traceId'>, 'startedAt' | 'endedAt'>;
 export type EventInput = Dated<Omit<EventRecord, 'traceId'>, 'timestamp'>;
 export type TraceInput = Dated<Omit<TraceRecord, 'createdAt'>, 'startedAt' | 'endedAt'> & {

@@ -57,6 +57,19 @@ export function ChosenVsAlternatives({ decision, compact = false }: { decision: 
   );
 }
 
+/** Set on decisions Crossroads deduced (an LLM's tool calls) so nobody takes them for ones the agent recorded. */
+export function InferredBadge() {
+  return (
+    <span
+      data-testid="decision-inferred"
+      title="Inferred by Crossroads from the span's tool calls, not recorded by the agent"
+      className="rounded border border-dashed border-amber-600 px-1.5 py-0.5 text-[11px] font-medium text-amber-800 dark:border-amber-400 dark:text-amber-200"
+    >
+      Inferred
+    </span>
+  );
+}
+
 export function DecisionCard({
   decision,
   model,
@@ -86,6 +99,7 @@ export function DecisionCard({
     >
       <header className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted">
         <DecisionTypeBadge type={decision.type} />
+        {decision.inferred && <InferredBadge />}
         <span className="tabular">{t !== null ? formatOffset(t - model.window.start) : '—'}</span>
         <span className="min-w-0 truncate">
           {decision.parentSpanId ? (

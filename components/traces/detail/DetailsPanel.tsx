@@ -18,7 +18,7 @@ import { LongText } from '@/components/ui/LongText';
 import { DateTime } from '@/components/ui/time';
 import { JsonViewer } from '@/components/json/JsonViewer';
 import { jsonEqual, summarizeJson } from '@/components/json/json';
-import { ChosenVsAlternatives } from './DecisionCard';
+import { ChosenVsAlternatives, InferredBadge } from './DecisionCard';
 import type { Selection, TraceModel } from './model';
 
 type Go = (s: Selection) => void;
@@ -256,6 +256,7 @@ function DecisionDetails({
       <PanelHeader onClose={onClose} onReveal={() => onReveal({ kind: 'decision', id: decision.id })}>
         <div className="flex items-center gap-2 text-xs text-muted">
           <DecisionGlyph /> Decision point
+          {decision.inferred && <InferredBadge />}
         </div>
         <h2 className="mt-1 text-base font-semibold">{DECISION_LABEL[decision.type]}</h2>
       </PanelHeader>

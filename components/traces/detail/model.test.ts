@@ -86,6 +86,7 @@ describe('model', () => {
           id: 'd',
           traceId: 't',
           type: 'ROUTING',
+          inferred: false,
           reasoning: null,
           chosen: 'x',
           alternatives: [],
