@@ -2,6 +2,9 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { authMode } = await import('./lib/auth');
+  // Closes OTLP traces whose root span never came, even when no more spans arrive.
+  const { startHousekeepingTimer } = await import('./lib/housekeeping');
+  startHousekeepingTimer();
   if (authMode() === 'open') {
     console.warn(
       '[crossroads] WARNING: API_KEYS is not set - open mode: POST /api/traces and SOAP accept any non-empty key. ' +

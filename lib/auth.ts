@@ -46,6 +46,26 @@ export function bearerKey(header: string | null): string {
   return key;
 }
 
+/**
+ * The key of an `Authorization` header that is either `Bearer <key>` or `Basic` with the
+ * key as the password (any user name), for clients that can only send Basic (OTLP
+ * exporters configured by header, proxies). Same 401 messages as bearerKey.
+ */
+export function bearerOrBasicKey(header: string | null): string {
+  const basic = header === null ? null : /^Basic(?:\s+(\S*))?\s*$/i.exec(header.trim());
+  if (!basic) return bearerKey(header);
+  const decoded = Buffer.from(basic[1] ?? '', 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const key = colon === -1 ? '' : decoded.slice(colon + 1);
+  if (!key) throw new AppError('UNAUTHENTICATED', 'Missing API key');
+  return key;
+}
+
+/** Authorises a request that may carry its key as Bearer or Basic (the OTLP endpoint). */
+export function authenticateBearerOrBasic(headers: Headers): void {
+  if (!verifyApiKey(bearerOrBasicKey(headers.get('authorization')))) throw new AppError('UNAUTHENTICATED', 'Invalid API key');
+}
+
 /** Authorises POST /api/traces; never logs or echoes the key. */
 export function authenticateRequest(headers: Headers): void {
   const key = bearerKey(headers.get('authorization'));

@@ -58,3 +58,17 @@ export function getApiKeyEntries(): string[] {
 }
 
 export const APP_VERSION: string = pkg.version;
+
+export interface OtlpConfig {
+  /** Spans in one OTLP export request; more is 413 (the exporter should send smaller batches). */
+  maxSpansPerRequest: number;
+  /** A RUNNING OTLP trace without its root span is closed after this long without a new span. */
+  traceIdleTimeoutSeconds: number;
+}
+
+export function getOtlpConfig(): OtlpConfig {
+  return {
+    maxSpansPerRequest: intFromEnv('OTLP_MAX_SPANS_PER_REQUEST', 10_000),
+    traceIdleTimeoutSeconds: intFromEnv('OTLP_TRACE_IDLE_TIMEOUT_SECONDS', 600),
+  };
+}

@@ -6,6 +6,7 @@ export type AppErrorCode =
   | 'NOT_FOUND' // 404
   | 'CONFLICT' // 409: unique violation (duplicate id)
   | 'PAYLOAD_TOO_LARGE' // 413
+  | 'UNSUPPORTED_MEDIA_TYPE' // 415: a content type or encoding the endpoint does not read
   | 'UNAVAILABLE'; // 503: database unreachable
 
 export class AppError extends Error {

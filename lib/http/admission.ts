@@ -6,14 +6,18 @@
 // bounded wait, gets 503 with Retry-After instead of pushing the server out of memory.
 import { processBudget } from '@/lib/budget';
 
-/** Runs fn with the request's declared size (or the body limit, when undeclared) reserved. */
+/** Runs fn with the request's declared size (or the body limit, when undeclared or compressed) reserved. */
 export async function withBodyAdmission<T>(
   req: Request,
   limits: { maxBodyBytes: number; maxInflightBodyBytes: number; admissionWaitMs: number },
   fn: () => Promise<T>,
 ): Promise<T> {
   const declared = Number(req.headers.get('content-length'));
-  const bytes = Number.isFinite(declared) && declared > 0 ? Math.min(declared, limits.maxBodyBytes) : limits.maxBodyBytes;
+  // A compressed body (OTLP) may inflate up to the body limit, which applies after decompression.
+  const encoding = (req.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
+  const compressed = encoding !== '' && encoding !== 'identity';
+  const bytes =
+    !compressed && Number.isFinite(declared) && declared > 0 ? Math.min(declared, limits.maxBodyBytes) : limits.maxBodyBytes;
   const release = await processBudget('request bodies', limits.maxInflightBodyBytes).acquire(bytes, limits.admissionWaitMs);
   try {
     return await fn();

@@ -19,6 +19,7 @@ const STATUS: Record<AppErrorCode, number> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   UNAVAILABLE: 503,
 };
 
@@ -33,27 +34,31 @@ export function jsonText(body: string, status = 200): Response {
   return new Response(body, { status, headers: { ...NO_STORE, 'Content-Type': 'application/json' } });
 }
 
-/** Maps any thrown value to `{ error }`; unknown failures are logged with a request id and hidden. */
-export function toHttpResponse(err: unknown): Response {
+/** How a thrown value is answered, whatever the body's encoding (JSON here, OTLP's Status in lib/otlp). */
+export interface ErrorAnswer {
+  status: number;
+  message: string;
+  headers: Record<string, string>;
+}
+
+/** Classifies any thrown value; unknown failures are logged with a request id and hidden. */
+export function errorAnswer(err: unknown): ErrorAnswer {
   if (err instanceof BusyError) {
-    return Response.json(
-      { error: err.message },
-      { status: 503, headers: { ...NO_STORE, 'Retry-After': String(err.retryAfterSeconds) } },
-    );
+    return { status: 503, message: err.message, headers: { ...NO_STORE, 'Retry-After': String(err.retryAfterSeconds) } };
   }
-  if (isAppError(err)) return json({ error: err.message }, STATUS[err.code]);
+  if (isAppError(err)) return { status: STATUS[err.code], message: err.message, headers: NO_STORE };
   if (isPoolExhausted(err)) {
-    return Response.json(
-      { error: 'Database busy, retry later' },
-      { status: 503, headers: { ...NO_STORE, 'Retry-After': '1' } },
-    );
+    return { status: 503, message: 'Database busy, retry later', headers: { ...NO_STORE, 'Retry-After': '1' } };
   }
   const requestId = randomUUID();
   console.error(`[${requestId}] unhandled error:`, err);
-  return Response.json(
-    { error: 'Internal server error' },
-    { status: 500, headers: { ...NO_STORE, 'X-Request-Id': requestId } },
-  );
+  return { status: 500, message: 'Internal server error', headers: { ...NO_STORE, 'X-Request-Id': requestId } };
+}
+
+/** Maps any thrown value to `{ error }`. */
+export function toHttpResponse(err: unknown): Response {
+  const answer = errorAnswer(err);
+  return Response.json({ error: answer.message }, { status: answer.status, headers: answer.headers });
 }
 
 type Handler<C> = (req: Request, ctx: C) => Promise<Response>;

@@ -1,0 +1,23 @@
+import { authenticateBearerOrBasic } from '@/lib/auth';
+import { getDatabase } from '@/lib/db';
+import { getLimits, getOtlpConfig } from '@/lib/env';
+import { runHousekeepingIfDue } from '@/lib/housekeeping';
+import { withBodyAdmission } from '@/lib/http/admission';
+import { readBodyBytes } from '@/lib/http/body';
+import { receiveOtlpTraces } from '@/lib/otlp/receive';
+import { otlpRoute } from '@/lib/otlp/respond';
+
+export const dynamic = 'force-dynamic';
+export const runtime = 'nodejs';
+
+// POST /api/otel/v1/traces - OTLP/HTTP trace export (protobuf or JSON, gzip or deflate)
+export const POST = otlpRoute(async (req, format) => {
+  authenticateBearerOrBasic(req.headers);
+  const limits = { ...getLimits(), ...getOtlpConfig() };
+  const receipt = await withBodyAdmission(req, limits, async () => {
+    const body = await readBodyBytes(req, limits.maxBodyBytes);
+    return receiveOtlpTraces((await getDatabase()).sql, format, body, limits);
+  });
+  await runHousekeepingIfDue();
+  return receipt;
+});

@@ -1,0 +1,73 @@
+// One OTLP/HTTP export request, from its bytes to what the exporter is told: decode
+// (protobuf or JSON), refuse what cannot be stored span by span, map to the domain's
+// records and upsert them. Route-independent so tests and the bench can call it too.
+import { AppError } from '@/lib/errors';
+import type { SqlExecutor } from '@/lib/storage/sql';
+import type { SpanRejection } from '@/lib/traces/span-batch';
+import { upsertSpanBatch } from '@/lib/traces/upsert-spans';
+import { decodeJsonRequest, decodeProtobufRequest } from './decode';
+import { mapOtlpSpans } from './map';
+
+export type OtlpFormat = 'protobuf' | 'json';
+
+/** The encoding of a request by its Content-Type (parameters such as charset ignored); 415 otherwise. */
+export function otlpFormat(contentType: string | null): OtlpFormat {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  if (type === 'application/x-protobuf' || type === 'application/protobuf') return 'protobuf';
+  if (type === 'application/json') return 'json';
+  throw new AppError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `Unsupported Content-Type "${type}": send application/x-protobuf or application/json`,
+  );
+}
+
+export interface OtlpReceiveLimits {
+  maxSpansPerRequest: number;
+  maxChildrenPerTrace: number;
+}
+
+export interface OtlpReceipt {
+  acceptedSpans: number;
+  rejectedSpans: number;
+  /** Why spans were rejected, for partial_success.error_message; '' when none were. */
+  errorMessage: string;
+}
+
+/** Summarises rejections as "3 spans rejected: 2 invalid trace id (...); 1 ...". */
+export function rejectionMessage(rejected: SpanRejection[]): string {
+  const total = rejected.reduce((n, r) => n + r.count, 0);
+  if (total === 0) return '';
+  const reasons = rejected.map((r) => `${r.count} ${r.reason}`).join('; ');
+  return `${total} span${total === 1 ? '' : 's'} rejected: ${reasons}`;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function utf8(body: Uint8Array): string {
+  try {
+    return strictUtf8.decode(body);
+  } catch {
+    throw new AppError('VALIDATION', 'Request body is not valid UTF-8');
+  }
+}
+
+/** Decodes, maps and stores one request's spans; throws AppError for a request refused whole. */
+export async function receiveOtlpTraces(
+  sql: SqlExecutor,
+  format: OtlpFormat,
+  body: Uint8Array,
+  limits: OtlpReceiveLimits,
+): Promise<OtlpReceipt> {
+  const spans = format === 'protobuf' ? decodeProtobufRequest(body) : decodeJsonRequest(utf8(body));
+  if (spans.length > limits.maxSpansPerRequest) {
+    throw new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `Too many spans in one request: ${spans.length}; at most ${limits.maxSpansPerRequest} are allowed (OTLP_MAX_SPANS_PER_REQUEST)`,
+    );
+  }
+  const mapped = mapOtlpSpans(spans);
+  const stored = await upsertSpanBatch(sql, mapped.traces, limits);
+  const rejected = [...mapped.rejected, ...stored.rejected];
+  const rejectedSpans = rejected.reduce((n, r) => n + r.count, 0);
+  return { acceptedSpans: stored.acceptedSpans, rejectedSpans, errorMessage: rejectionMessage(rejected) };
+}

@@ -1,0 +1,48 @@
+// The OTLP transport's answers: ExportTraceServiceResponse on success, google.rpc.Status
+// on failure, each in the request's encoding (JSON when the request's is unknown), with
+// the HTTP statuses OTLP/HTTP prescribes (lib/http/respond.ts classifies the failure).
+import { errorAnswer } from '@/lib/http/respond';
+import { exportResponse, grpcCodeForHttpStatus, statusBody } from './response';
+import { otlpFormat, type OtlpFormat, type OtlpReceipt } from './receive';
+
+function answer(body: Uint8Array | string, contentType: string, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(typeof body === 'string' ? body : Buffer.from(body), {
+    status,
+    headers: { 'Cache-Control': 'no-store', ...headers, 'Content-Type': contentType },
+  });
+}
+
+/** 200 with partial_success when some spans were refused. */
+export function otlpSuccess(format: OtlpFormat, receipt: OtlpReceipt): Response {
+  const partial =
+    receipt.rejectedSpans > 0 ? { rejectedSpans: receipt.rejectedSpans, errorMessage: receipt.errorMessage } : undefined;
+  const { body, contentType } = exportResponse(format, partial);
+  return answer(body, contentType, 200);
+}
+
+/** Any thrown value as a Status body: 400/401/413/415 are final for the exporter, 503 carries Retry-After. */
+export function otlpFailure(format: OtlpFormat, err: unknown): Response {
+  const { status, message, headers } = errorAnswer(err);
+  const { body, contentType } = statusBody(format, grpcCodeForHttpStatus(status), message);
+  return answer(body, contentType, status, headers);
+}
+
+/**
+ * Wraps the export handler: reads the request's encoding first (415 in JSON when it is
+ * neither), then answers whatever the handler returns or throws in that encoding.
+ */
+export function otlpRoute(handler: (req: Request, format: OtlpFormat) => Promise<OtlpReceipt>) {
+  return async (req: Request): Promise<Response> => {
+    let format: OtlpFormat;
+    try {
+      format = otlpFormat(req.headers.get('content-type'));
+    } catch (err) {
+      return otlpFailure('json', err);
+    }
+    try {
+      return otlpSuccess(format, await handler(req, format));
+    } catch (err) {
+      return otlpFailure(format, err);
+    }
+  };
+}
