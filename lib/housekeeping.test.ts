@@ -1,0 +1,60 @@
+// Housekeeping closes idle OTLP traces through the process's database, at most once per
+// interval when asked "if due".
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useDatabase } from '@/lib/db';
+import type { Database } from '@/lib/storage/open';
+import { testDatabases } from '@/lib/testing/databases';
+import { runHousekeeping, runHousekeepingIfDue } from './housekeeping';
+
+describe.each(testDatabases())('housekeeping on $name', ({ open }) => {
+  let db: Database;
+  const saved = process.env.OTLP_TRACE_IDLE_TIMEOUT_SECONDS;
+  beforeAll(async () => {
+    db = await open();
+    useDatabase(db);
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.OTLP_TRACE_IDLE_TIMEOUT_SECONDS;
+    else process.env.OTLP_TRACE_IDLE_TIMEOUT_SECONDS = saved;
+  });
+
+  /** An OTLP trace with one non-root span whose last span arrived `ageSeconds` ago. */
+  async function idleTrace(ageSeconds: number): Promise<string> {
+    const id = randomBytes(16).toString('hex');
+    await db.sql.query(
+      `INSERT INTO "Trace" (id, name, status, tags, "startedAt", source, "lastSpanAt", "spanCount")
+       VALUES ($1, 'orphan', 'RUNNING', '{}', now() - interval '1 hour', 'OTLP', now() - make_interval(secs => $2), 1)`,
+      [id, ageSeconds],
+    );
+    await db.sql.query(
+      `INSERT INTO "Span" ("traceId", id, "parentSpanId", name, type, status, "startedAt", "endedAt")
+       VALUES ($1, 'aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb', 'step', 'CUSTOM', 'COMPLETED', now() - interval '1 hour', now() - interval '59 minutes')`,
+      [id],
+    );
+    return id;
+  }
+  const statusOf = async (id: string) => (await db.sql.query<{ status: string }>('SELECT status FROM "Trace" WHERE id = $1', [id]))[0].status;
+
+  it('closes traces idle for longer than OTLP_TRACE_IDLE_TIMEOUT_SECONDS, and only those', async () => {
+    process.env.OTLP_TRACE_IDLE_TIMEOUT_SECONDS = '120';
+    const idle = await idleTrace(300);
+    const recent = await idleTrace(30);
+    await runHousekeeping();
+    expect(await statusOf(idle)).toBe('COMPLETED');
+    expect(await statusOf(recent)).toBe('RUNNING');
+  });
+
+  it('runs "if due" at most once per interval per process', async () => {
+    process.env.OTLP_TRACE_IDLE_TIMEOUT_SECONDS = '1';
+    await runHousekeeping();
+    const idle = await idleTrace(300);
+    await runHousekeepingIfDue();
+    expect(await statusOf(idle)).toBe('RUNNING');
+    await runHousekeeping(new Date());
+    expect(await statusOf(idle)).toBe('COMPLETED');
+  });
+});
