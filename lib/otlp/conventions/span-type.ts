@@ -1,0 +1,143 @@
+// A span's type, as data: one table per convention, tried in this order, first match
+// wins (issue #10). Supporting a new framework is a new table here, not a new branch in
+// the mapper. A table that does not recognise the value (OpenInference GUARDRAIL, an
+// unknown operation) does not match, and the next one is tried.
+import type { SpanType } from '@/lib/traces/types';
+import { SPAN_TYPES } from '@/lib/traces/types';
+import type { SpanAttributes } from '../attributes';
+
+export interface SpanTypeTable {
+  convention: string;
+  /** The attribute naming the span's kind or operation. */
+  key: string;
+  /** Its values, exactly as sent. */
+  values?: Readonly<Record<string, SpanType>>;
+  /** Tried in order when `values` has no entry. */
+  patterns?: ReadonlyArray<readonly [RegExp, SpanType]>;
+  /** The type of any span that carries the attribute at all. */
+  any?: SpanType;
+}
+
+const OWN_TYPES: Record<string, SpanType> = Object.fromEntries(SPAN_TYPES.map((t) => [t, t]));
+
+export const CROSSROADS_SPAN_TYPE: SpanTypeTable = {
+  convention: 'crossroads',
+  key: 'crossroads.span.type',
+  values: OWN_TYPES,
+  // Any case: `llm_call` is as clear as `LLM_CALL`.
+  patterns: SPAN_TYPES.map((t) => [new RegExp(`^${t}$`, 'i'), t] as const),
+};
+
+export const OPENINFERENCE_SPAN_TYPE: SpanTypeTable = {
+  convention: 'openinference',
+  key: 'openinference.span.kind',
+  values: {
+    LLM: 'LLM_CALL',
+    EMBEDDING: 'LLM_CALL',
+    TOOL: 'TOOL_CALL',
+    RETRIEVER: 'MEMORY_OP',
+    RERANKER: 'MEMORY_OP',
+    AGENT: 'AGENT',
+    CHAIN: 'CHAIN',
+    PROMPT: 'CHAIN',
+  },
+};
+
+export const GENAI_SPAN_TYPE: SpanTypeTable = {
+  convention: 'gen_ai',
+  key: 'gen_ai.operation.name',
+  values: {
+    chat: 'LLM_CALL',
+    generate_content: 'LLM_CALL',
+    text_completion: 'LLM_CALL',
+    embeddings: 'LLM_CALL',
+    execute_tool: 'TOOL_CALL',
+    retrieval: 'MEMORY_OP',
+    invoke_agent: 'AGENT',
+    create_agent: 'AGENT',
+    plan: 'AGENT',
+    invoke_workflow: 'CHAIN',
+  },
+  // create_memory, search_memory, update_memory, delete_memory...
+  patterns: [[/_memory$/, 'MEMORY_OP']],
+};
+
+export const VERCEL_AI_SPAN_TYPE: SpanTypeTable = {
+  convention: 'vercel-ai',
+  // The AI SDK names each span by its operation and repeats it in this attribute.
+  key: 'ai.operationId',
+  values: {
+    'ai.toolCall': 'TOOL_CALL',
+    // The calls that wrap a run's model and tool calls.
+    'ai.generateText': 'CHAIN',
+    'ai.streamText': 'CHAIN',
+    'ai.generateObject': 'CHAIN',
+    'ai.streamObject': 'CHAIN',
+    'ai.embed': 'CHAIN',
+    'ai.embedMany': 'CHAIN',
+    'ai.rerank': 'CHAIN',
+  },
+  patterns: [
+    [/^ai\.\w+\.(doGenerate|doStream|doEmbed)$/, 'LLM_CALL'],
+    // A reranking model call, like OpenInference's RERANKER.
+    [/^ai\.\w+\.doRerank$/, 'MEMORY_OP'],
+  ],
+};
+
+export const GENAI_TOOL_SPAN_TYPE: SpanTypeTable = { convention: 'gen_ai tool', key: 'gen_ai.tool.name', any: 'TOOL_CALL' };
+
+export const MODEL_SPAN_TYPES: SpanTypeTable[] = ['gen_ai.request.model', 'gen_ai.response.model', 'llm.model_name'].map(
+  (key) => ({ convention: 'model', key, any: 'LLM_CALL' }),
+);
+
+/** Every table, in priority order. */
+export const SPAN_TYPE_TABLES: readonly SpanTypeTable[] = [
+  CROSSROADS_SPAN_TYPE,
+  OPENINFERENCE_SPAN_TYPE,
+  GENAI_SPAN_TYPE,
+  VERCEL_AI_SPAN_TYPE,
+  GENAI_TOOL_SPAN_TYPE,
+  ...MODEL_SPAN_TYPES,
+];
+
+function matchTable(table: SpanTypeTable, attributes: SpanAttributes): SpanType | undefined {
+  if (!attributes.has(table.key)) return undefined;
+  if (table.any) return table.any;
+  const value = attributes.string(table.key);
+  if (value === undefined) return undefined;
+  const exact = table.values && Object.hasOwn(table.values, value) ? table.values[value] : undefined;
+  if (exact) return exact;
+  for (const [pattern, type] of table.patterns ?? []) if (pattern.test(value)) return type;
+  return undefined;
+}
+
+/** The span's type: the first table that matches, else CUSTOM. */
+export function spanTypeOf(attributes: SpanAttributes): SpanType {
+  for (const table of SPAN_TYPE_TABLES) {
+    const type = matchTable(table, attributes);
+    if (type) return type;
+  }
+  return 'CUSTOM';
+}
+
+/**
+ * Where a tool span names its tool, per convention, and the span names that only name
+ * the operation (a tool span so named is shown under its tool's name instead).
+ */
+export const TOOL_NAMES: ReadonlyArray<{ convention: string; key: string; operationNames: readonly string[] }> = [
+  { convention: 'gen_ai', key: 'gen_ai.tool.name', operationNames: ['execute_tool'] },
+  { convention: 'vercel-ai', key: 'ai.toolCall.name', operationNames: ['ai.toolCall'] },
+  { convention: 'openinference', key: 'tool.name', operationNames: [] },
+];
+
+const OPERATION_NAMES = new Set(TOOL_NAMES.flatMap((t) => t.operationNames));
+
+/** The tool's name when a TOOL_CALL span's own name only names the operation (or is empty). */
+export function toolNameFor(spanName: string, attributes: SpanAttributes): string | undefined {
+  if (spanName !== '' && !OPERATION_NAMES.has(spanName)) return undefined;
+  for (const { key } of TOOL_NAMES) {
+    const name = attributes.text(key);
+    if (name !== undefined) return name;
+  }
+  return undefined;
+}

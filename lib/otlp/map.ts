@@ -1,0 +1,226 @@
+// Decoded OTLP spans -> the domain's records, per trace, plus the spans refused. Pure.
+// What each convention means lives in ./conventions (one table per convention, tried in
+// priority order); this file only walks spans, events and traces.
+//
+// Span metadata layout: every span attribute not mapped to input/output, under its own
+// key, plus `otel: { kind, scope: { name, version, attributes? }, resource: {...} }`
+// (an attribute itself named `otel` moves to `otel.attribute`). Span links are not kept:
+// the domain has no place for them, and no convention we map uses them.
+import { FIELD_LIMITS } from '@/lib/traces/limits';
+import type { DecisionPointUpsert, RootFields, SpanBatchTrace, SpanRejection } from '@/lib/traces/span-batch';
+import type { JsonValue, RunStatus } from '@/lib/traces/types';
+import type { EventInput, SpanInput } from '@/lib/traces/validate';
+import { setKey, SpanAttributes, truncate } from './attributes';
+import { explicitDecision, inferredToolSelection, DECISION_EVENT } from './conventions/decisions';
+import { eventNameOf, eventTypeOf, exceptionMessageOf } from './conventions/events';
+import { inputOutputOf } from './conventions/io';
+import { spanTypeOf, toolNameFor } from './conventions/span-type';
+import { costOf, tokenCountOf } from './conventions/tokens';
+import { sessionIdOf, tagsOf, traceMetadataOf, traceNameOf } from './conventions/trace-fields';
+import { parentIdOf, spanChecker } from './refusals';
+import type { OtlpScope, OtlpSpan } from './types';
+
+export {
+  MAX_ATTRIBUTE_CHARS,
+  MAX_ATTRIBUTE_DEPTH,
+  MAX_EVENTS_PER_SPAN,
+  MAX_SPAN_NAME_CHARS,
+  MAX_STATUS_MESSAGE_CHARS,
+  REJECTION_REASONS,
+} from './refusals';
+
+export interface MappedRequest {
+  /** One entry per trace id, in trace id order; spans in start order (then id). */
+  traces: SpanBatchTrace[];
+  /** Refused spans by reason, in reason order. */
+  rejected: SpanRejection[];
+}
+
+/** The name of a span (or event) sent without one: the domain requires a name. */
+export const UNNAMED_SPAN = '(unnamed span)';
+export const UNNAMED_EVENT = '(unnamed event)';
+
+const STATUS_ERROR = 2;
+const SPAN_KINDS = ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'];
+
+/** Unix nanoseconds as a Date (millisecond precision, as stored). */
+const dateOf = (nanos: bigint): Date => new Date(Number(nanos / 1_000_000n));
+
+type Obj = { [key: string]: JsonValue };
+
+interface MappedSpan {
+  span: OtlpSpan;
+  attributes: SpanAttributes;
+  record: SpanInput;
+}
+
+/** Maps the spans of one request; a span resent in the same request is kept once (the first copy). */
+export function mapOtlpSpans(spans: OtlpSpan[]): MappedRequest {
+  const check = spanChecker();
+  const rejected = new Map<string, number>();
+  const byTrace = new Map<string, Map<string, OtlpSpan>>();
+  for (const span of spans) {
+    const reason = check(span);
+    if (reason) {
+      rejected.set(reason, (rejected.get(reason) ?? 0) + 1);
+      continue;
+    }
+    let trace = byTrace.get(span.traceId);
+    if (!trace) byTrace.set(span.traceId, (trace = new Map()));
+    if (!trace.has(span.spanId)) trace.set(span.spanId, span);
+  }
+
+  const scopes = new WeakMap<OtlpScope, JsonValue>();
+  const traces: SpanBatchTrace[] = [];
+  for (const traceId of [...byTrace.keys()].sort()) {
+    const ordered = [...byTrace.get(traceId)!.values()].sort(byStart);
+    traces.push(mapTrace(traceId, ordered, scopes));
+  }
+  return {
+    traces,
+    rejected: [...rejected.keys()].sort().map((reason) => ({ count: rejected.get(reason)!, reason })),
+  };
+}
+
+/** Start time, then span id: the order every "first span that..." rule reads in. */
+function byStart(a: OtlpSpan, b: OtlpSpan): number {
+  if (a.startTimeUnixNano !== b.startTimeUnixNano) return a.startTimeUnixNano < b.startTimeUnixNano ? -1 : 1;
+  return a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0;
+}
+
+function mapTrace(traceId: string, spans: OtlpSpan[], scopes: WeakMap<OtlpScope, JsonValue>): SpanBatchTrace {
+  const trace: SpanBatchTrace = {
+    traceId,
+    spans: [],
+    events: [],
+    decisionPoints: [],
+    root: null,
+    provisionalName: '',
+    sessionId: null,
+    tags: null,
+  };
+  let root: MappedSpan | undefined;
+  const mapped: MappedSpan[] = [];
+  for (const span of spans) {
+    const one = mapSpan(span, trace.events, trace.decisionPoints, scopes);
+    trace.spans.push(one.record);
+    mapped.push(one);
+    if (!root && one.record.parentSpanId === null) root = one;
+  }
+  trace.provisionalName = mapped[0].record.name;
+
+  // The root's session and tags first, else the first span's (in start order) that has them.
+  const candidates = root ? [root, ...mapped] : mapped;
+  for (const { attributes } of candidates) {
+    trace.sessionId ??= sessionIdOf(attributes) ?? null;
+    trace.tags ??= tagsOf(attributes) ?? null;
+    if (trace.sessionId !== null && trace.tags !== null) break;
+  }
+  if (root) trace.root = rootFieldsOf(root);
+  return trace;
+}
+
+function rootFieldsOf({ span, attributes, record }: MappedSpan): RootFields {
+  return {
+    name: traceNameOf(attributes, record.name),
+    status: record.status === 'ERROR' ? 'ERROR' : 'COMPLETED',
+    endedAt: record.endedAt,
+    totalDuration: record.durationMs,
+    metadata: traceMetadataOf(span.resource.attributes),
+  };
+}
+
+function mapSpan(
+  span: OtlpSpan,
+  events: EventInput[],
+  decisions: DecisionPointUpsert[],
+  scopes: WeakMap<OtlpScope, JsonValue>,
+): MappedSpan {
+  const attributes = new SpanAttributes(span.attributes);
+  const spanId = span.spanId;
+  const type = spanTypeOf(attributes);
+  let name = span.name;
+  if (type === 'TOOL_CALL') {
+    const tool = toolNameFor(name, attributes);
+    if (tool !== undefined) name = truncate(tool, FIELD_LIMITS.nameLength);
+  }
+  if (name === '') name = UNNAMED_SPAN;
+
+  const startedAt = dateOf(span.startTimeUnixNano);
+  const ended = span.endTimeUnixNano !== 0n;
+  const endedAt = ended ? dateOf(span.endTimeUnixNano) : null;
+  const failed = span.status.code === STATUS_ERROR;
+  const status: RunStatus = failed ? 'ERROR' : 'COMPLETED';
+  let statusMessage: string | null = null;
+  if (failed) {
+    const message = span.status.message || exceptionMessageOf(span.events);
+    statusMessage = message ? truncate(message, FIELD_LIMITS.textLength) : null;
+  }
+
+  for (let i = 0; i < span.events.length; i++) {
+    const event = span.events[i];
+    // An event without a time happened, as far as anyone can tell, when its span did.
+    const at = event.timeUnixNano > 0n ? dateOf(event.timeUnixNano) : startedAt;
+    if (event.name === DECISION_EVENT) {
+      decisions.push(explicitDecision(event.attributes, `${spanId}:d${i}`, spanId, at));
+      continue;
+    }
+    events.push({
+      id: `${spanId}:e${i}`,
+      spanId,
+      type: eventTypeOf(event.name),
+      name: truncate(eventNameOf(event.name, event.attributes), FIELD_LIMITS.nameLength) || UNNAMED_EVENT,
+      metadata: event.attributes,
+      timestamp: at,
+    });
+  }
+  if (type === 'LLM_CALL') {
+    const inferred = inferredToolSelection(attributes, spanId, endedAt ?? startedAt);
+    if (inferred) decisions.push(inferred);
+  }
+
+  const io = inputOutputOf(attributes);
+  const record: SpanInput = {
+    id: spanId,
+    parentSpanId: parentIdOf(span),
+    name,
+    type,
+    input: io.input,
+    output: io.output,
+    tokenCount: type === 'LLM_CALL' ? tokenCountOf(attributes) : null,
+    costUsd: costOf(attributes),
+    durationMs: ended ? Number(span.endTimeUnixNano - span.startTimeUnixNano) / 1e6 : null,
+    status,
+    statusMessage,
+    startedAt,
+    endedAt,
+    metadata: metadataOf(span, io.consumed, scopes),
+  };
+  return { span, attributes, record };
+}
+
+function scopeOf(scope: OtlpScope, scopes: WeakMap<OtlpScope, JsonValue>): JsonValue {
+  let json = scopes.get(scope);
+  if (json === undefined) {
+    const value: Obj = { name: scope.name, version: scope.version };
+    if (Object.keys(scope.attributes).length > 0) value.attributes = scope.attributes;
+    scopes.set(scope, (json = value));
+  }
+  return json;
+}
+
+function metadataOf(span: OtlpSpan, consumed: string[], scopes: WeakMap<OtlpScope, JsonValue>): JsonValue {
+  const metadata: Obj = {};
+  const source = span.attributes;
+  for (const key of Object.keys(source)) {
+    if (consumed.length === 0 || !consumed.includes(key)) setKey(metadata, key, source[key]);
+  }
+  const otel: Obj = {
+    kind: SPAN_KINDS[span.kind] ?? String(span.kind),
+    scope: scopeOf(span.scope, scopes),
+    resource: span.resource.attributes,
+  };
+  if (Object.hasOwn(metadata, 'otel')) otel.attribute = metadata.otel;
+  metadata.otel = otel;
+  return metadata;
+}
