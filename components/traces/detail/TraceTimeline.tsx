@@ -82,7 +82,7 @@ function EventMarker({
 /** The whole decision in one hover: what was taken, what was not, and why. */
 function decisionTooltip(d: DecisionPointRecord): string {
   const alternatives = d.alternatives.map((a) => summarizeJson(a, 40)).join(', ');
-  const lines = [`${DECISION_LABEL[d.type]}: chose ${summarizeJson(d.chosen, 60)}`];
+  const lines = [`${DECISION_LABEL[d.type]}${d.inferred ? ' (inferred)' : ''}: chose ${summarizeJson(d.chosen, 60)}`];
   if (alternatives) lines.push(`over ${alternatives}`);
   if (d.reasoning) lines.push(d.reasoning.length > 300 ? `${d.reasoning.slice(0, 300)}…` : d.reasoning);
   return lines.join('\n');
@@ -181,7 +181,7 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
     const width = d.durationMs && d.durationMs > 0 ? barLayout(window, t, t + d.durationMs).width : 0;
     duration = d.durationMs !== null ? formatDuration(d.durationMs) : '';
     const chosen = summarizeJson(d.chosen, 60);
-    ariaLabel = `Decision, ${DECISION_LABEL[d.type]}: chose ${chosen} over ${plural(d.alternatives.length, 'alternative')}`;
+    ariaLabel = `${d.inferred ? 'Inferred decision' : 'Decision'}, ${DECISION_LABEL[d.type]}: chose ${chosen} over ${plural(d.alternatives.length, 'alternative')}`;
     // The option taken leads: it is what the reader scans for; the type follows.
     label = (
       <>
@@ -190,6 +190,7 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
         <span className="shrink-0 text-[11px] text-fuchsia-800 dark:text-fuchsia-200">
           {DECISION_LABEL[d.type].toLowerCase()}
           {d.alternatives.length > 0 && <span className="text-muted"> · over {d.alternatives.length}</span>}
+          {d.inferred && <span className="text-muted"> · inferred</span>}
         </span>
         {node.orphan && (
           <span className="shrink-0 rounded bg-amber-100 px-1 text-[10px] font-medium text-amber-900 dark:bg-amber-900 dark:text-amber-100" title={`Span “${d.parentSpanId}” is not in this trace`}>
