@@ -1,7 +1,7 @@
 // Runs once when the server starts: say loudly when ingest is not protected by keys.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { authMode } = await import('./lib/auth');
+  const { authMode } = await import('./lib/access/credentials');
   // Closes OTLP traces whose root span never came, even when no more spans arrive.
   const { startHousekeepingTimer } = await import('./lib/housekeeping');
   startHousekeepingTimer();

@@ -72,3 +72,48 @@ export function getOtlpConfig(): OtlpConfig {
     traceIdleTimeoutSeconds: intFromEnv('OTLP_TRACE_IDLE_TIMEOUT_SECONDS', 600),
   };
 }
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Lower-cased email domains allowed to join through SSO (empty with no emails: anyone the provider vouches for). */
+  allowedDomains: string[];
+  /** Lower-cased emails allowed to join through SSO. */
+  allowedEmails: string[];
+}
+
+export interface AccessConfig {
+  /** The first admin, created at start when no user has this email. */
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  oidc: OidcConfig | undefined;
+}
+
+const list = (raw: string | undefined) =>
+  (raw ?? '')
+    .split(',')
+    .map((v) => v.trim().toLowerCase())
+    .filter(Boolean);
+
+export function getAccessConfig(): AccessConfig {
+  const env = (name: string) => process.env[name]?.trim() || undefined;
+  const issuer = env('OIDC_ISSUER');
+  const clientId = env('OIDC_CLIENT_ID');
+  const clientSecret = env('OIDC_CLIENT_SECRET');
+  if (issuer && (!clientId || !clientSecret)) throw new Error('OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
+  return {
+    adminEmail: env('ADMIN_EMAIL')?.toLowerCase(),
+    adminPassword: process.env.ADMIN_PASSWORD || undefined,
+    oidc:
+      issuer && clientId && clientSecret
+        ? {
+            issuer: issuer.replace(/\/+$/, ''),
+            clientId,
+            clientSecret,
+            allowedDomains: list(process.env.OIDC_ALLOWED_DOMAINS).map((d) => d.replace(/^@/, '')),
+            allowedEmails: list(process.env.OIDC_ALLOWED_EMAILS),
+          }
+        : undefined,
+  };
+}

@@ -3,19 +3,24 @@
 export type AppErrorCode =
   | 'VALIDATION' // 400: bad input; message names the field
   | 'UNAUTHENTICATED' // 401
+  | 'FORBIDDEN' // 403: authenticated, but not allowed (a key without the scope, a viewer)
   | 'NOT_FOUND' // 404
   | 'CONFLICT' // 409: unique violation (duplicate id)
   | 'PAYLOAD_TOO_LARGE' // 413
   | 'UNSUPPORTED_MEDIA_TYPE' // 415: a content type or encoding the endpoint does not read
+  | 'TOO_MANY_REQUESTS' // 429: try again after retryAfterSeconds
   | 'UNAVAILABLE'; // 503: database unreachable
 
 export class AppError extends Error {
   readonly code: AppErrorCode;
+  /** For TOO_MANY_REQUESTS (and UNAVAILABLE): when to try again, sent as Retry-After. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: AppErrorCode, message: string) {
+  constructor(code: AppErrorCode, message: string, retryAfterSeconds?: number) {
     super(message);
     this.name = 'AppError';
     this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

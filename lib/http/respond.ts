@@ -2,6 +2,7 @@
 // uncacheable: traces change (RUNNING ones) and carry private data.
 import { randomUUID } from 'node:crypto';
 import { isAppError, type AppErrorCode } from '@/lib/errors';
+import { requireAccess, type AccessRule, type Principal } from '@/lib/access/check';
 import { BusyError } from '@/lib/budget';
 
 // node-postgres' pool gives up waiting for a free connection with this message; under
@@ -16,10 +17,12 @@ function isPoolExhausted(err: unknown): boolean {
 const STATUS: Record<AppErrorCode, number> = {
   VALIDATION: 400,
   UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
   UNAVAILABLE: 503,
 };
 
@@ -46,7 +49,11 @@ export function errorAnswer(err: unknown): ErrorAnswer {
   if (err instanceof BusyError) {
     return { status: 503, message: err.message, headers: { ...NO_STORE, 'Retry-After': String(err.retryAfterSeconds) } };
   }
-  if (isAppError(err)) return { status: STATUS[err.code], message: err.message, headers: NO_STORE };
+  if (isAppError(err)) {
+    const headers: Record<string, string> = { ...NO_STORE };
+    if (err.retryAfterSeconds !== undefined) headers['Retry-After'] = String(err.retryAfterSeconds);
+    return { status: STATUS[err.code], message: err.message, headers };
+  }
   if (isPoolExhausted(err)) {
     return { status: 503, message: 'Database busy, retry later', headers: { ...NO_STORE, 'Retry-After': '1' } };
   }
@@ -61,13 +68,18 @@ export function toHttpResponse(err: unknown): Response {
   return Response.json({ error: answer.message }, { status: answer.status, headers: answer.headers });
 }
 
-type Handler<C> = (req: Request, ctx: C) => Promise<Response>;
+type Handler<C> = (req: Request, ctx: C, principal: Principal) => Promise<Response>;
 
-/** Wraps a route handler so that every failure goes through toHttpResponse. */
-export function route<C>(handler: Handler<C>): Handler<C> {
+/**
+ * Wraps a route handler: first the access check for its rule ('public' only for what
+ * holds no data: health, the WSDL, sign-in), then the handler; every failure goes
+ * through toHttpResponse. Routes must name their rule, so none can forget one.
+ */
+export function route<C>(rule: AccessRule | 'public', handler: Handler<C>): (req: Request, ctx?: C) => Promise<Response> {
   return async (req, ctx) => {
     try {
-      return await handler(req, ctx);
+      const principal: Principal = rule === 'public' ? { kind: 'open' } : await requireAccess(req.headers, rule);
+      return await handler(req, ctx as C, principal);
     } catch (err) {
       return toHttpResponse(err);
     }

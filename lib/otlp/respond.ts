@@ -1,6 +1,7 @@
 // The OTLP transport's answers: ExportTraceServiceResponse on success, google.rpc.Status
 // on failure, each in the request's encoding (JSON when the request's is unknown), with
 // the HTTP statuses OTLP/HTTP prescribes (lib/http/respond.ts classifies the failure).
+import { requireAccess, type AccessRule } from '@/lib/access/check';
 import { errorAnswer } from '@/lib/http/respond';
 import { exportResponse, grpcCodeForHttpStatus, statusBody } from './response';
 import { otlpFormat, type OtlpFormat, type OtlpReceipt } from './receive';
@@ -29,9 +30,10 @@ export function otlpFailure(format: OtlpFormat, err: unknown): Response {
 
 /**
  * Wraps the export handler: reads the request's encoding first (415 in JSON when it is
- * neither), then answers whatever the handler returns or throws in that encoding.
+ * neither), checks access (lib/access), then answers whatever the handler returns or
+ * throws in that encoding.
  */
-export function otlpRoute(handler: (req: Request, format: OtlpFormat) => Promise<OtlpReceipt>) {
+export function otlpRoute(rule: AccessRule, handler: (req: Request, format: OtlpFormat) => Promise<OtlpReceipt>) {
   return async (req: Request): Promise<Response> => {
     let format: OtlpFormat;
     try {
@@ -40,6 +42,7 @@ export function otlpRoute(handler: (req: Request, format: OtlpFormat) => Promise
       return otlpFailure('json', err);
     }
     try {
+      await requireAccess(req.headers, rule);
       return otlpSuccess(format, await handler(req, format));
     } catch (err) {
       return otlpFailure(format, err);

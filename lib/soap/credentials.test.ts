@@ -1,37 +1,52 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { resetAccessMode } from '@/lib/access/mode';
+import { useDatabase, type Database } from '@/lib/db';
+import { openDatabase } from '@/lib/storage/open';
 import type { CallContext } from './args';
-import { authenticate, logSafe } from './credentials';
+import { authorizeCall, logSafe } from './credentials';
 
 const ctx = (password: string, codeUser = ''): CallContext => ({ codeLang: '', codeUser, password, poolAlias: '', poolId: '', requestConfig: '' });
 const saved = process.env.API_KEYS;
+let db: Database;
+beforeAll(async () => {
+  // Unknown keys are looked up among stored keys: an empty database of its own.
+  db = await openDatabase('memory://', { migrateEmbedded: true });
+  useDatabase(db);
+});
+afterAll(async () => {
+  await db.close();
+});
 afterEach(() => {
   process.env.API_KEYS = saved;
+  resetAccessMode();
 });
 
-describe('authenticate', () => {
-  it('accepts a configured key as password and names the caller by codeUser', () => {
+const FAILED = { failure: 'Authentication failed' };
+
+describe('authorizeCall', () => {
+  it('accepts a configured key as password and names the caller by codeUser', async () => {
     process.env.API_KEYS = 'k1,k2';
-    expect(authenticate(ctx('k2', 'alice'), new Headers())).toEqual({ user: 'alice' });
-    expect(authenticate(ctx('k3'), new Headers())).toBeNull();
-    expect(authenticate(ctx(''), new Headers())).toBeNull();
+    expect(await authorizeCall(ctx('k2', 'alice'), new Headers(), 'read')).toEqual({ caller: { user: 'alice' } });
+    expect(await authorizeCall(ctx('k3'), new Headers(), 'read')).toEqual(FAILED);
+    expect(await authorizeCall(ctx(''), new Headers(), 'ingest')).toEqual(FAILED);
   });
 
-  it('accepts HTTP Basic user:apikey and Bearer apikey', () => {
+  it('accepts HTTP Basic user:apikey and Bearer apikey', async () => {
     process.env.API_KEYS = 'k1';
     const basic = (s: string) => new Headers({ authorization: `Basic ${Buffer.from(s).toString('base64')}` });
-    expect(authenticate(ctx(''), basic('bob:k1'))).toEqual({ user: 'bob' });
-    expect(authenticate(ctx('', 'carol'), basic('bob:k1'))).toEqual({ user: 'carol' });
-    expect(authenticate(ctx(''), basic('bob:k2'))).toBeNull();
-    expect(authenticate(ctx(''), basic('no-colon'))).toBeNull();
-    expect(authenticate(ctx(''), new Headers({ authorization: 'Bearer k1' }))).toEqual({ user: 'anonymous' });
-    expect(authenticate(ctx(''), new Headers({ authorization: 'bearer  k1 ' }))).not.toBeNull();
-    expect(authenticate(ctx('wrong'), new Headers({ authorization: 'Bearer k1' }))).not.toBeNull();
+    expect(await authorizeCall(ctx(''), basic('bob:k1'), 'read')).toEqual({ caller: { user: 'bob' } });
+    expect(await authorizeCall(ctx('', 'carol'), basic('bob:k1'), 'read')).toEqual({ caller: { user: 'carol' } });
+    expect(await authorizeCall(ctx(''), basic('bob:k2'), 'read')).toEqual(FAILED);
+    expect(await authorizeCall(ctx(''), basic('no-colon'), 'read')).toEqual(FAILED);
+    expect(await authorizeCall(ctx(''), new Headers({ authorization: 'Bearer k1' }), 'read')).toEqual({ caller: { user: 'anonymous' } });
+    expect(await authorizeCall(ctx(''), new Headers({ authorization: 'bearer  k1 ' }), 'read')).toHaveProperty('caller');
+    expect(await authorizeCall(ctx('wrong'), new Headers({ authorization: 'Bearer k1' }), 'read')).toHaveProperty('caller');
   });
 
-  it('in open mode takes any non-empty key and no empty one', () => {
+  it('in open mode takes any non-empty key and no empty one', async () => {
     process.env.API_KEYS = '';
-    expect(authenticate(ctx('x'), new Headers())).not.toBeNull();
-    expect(authenticate(ctx(''), new Headers())).toBeNull();
+    expect(await authorizeCall(ctx('x'), new Headers(), 'ingest')).toHaveProperty('caller');
+    expect(await authorizeCall(ctx(''), new Headers(), 'read')).toEqual(FAILED);
   });
 
   it('makes names safe for a log line', () => {

@@ -1,7 +1,9 @@
 // Who may call: callContext.password is an API key (the keys of POST /api/traces);
-// HTTP Basic (user:apikey) and Bearer carry one too. Any valid key is enough. In open
-// mode (no keys configured) any non-empty key passes, as verifyApiKey decides.
-import { verifyApiKey } from '@/lib/auth';
+// HTTP Basic (user:apikey) and Bearer carry one too. `save` needs the ingest scope, every
+// other operation the read scope (lib/access).
+import { keyPrincipal } from '@/lib/access/check';
+import { accessMode } from '@/lib/access/mode';
+import type { KeyScope } from '@/lib/access/scopes';
 import type { CallContext } from './args';
 
 export interface Caller {
@@ -21,14 +23,28 @@ function headerKeys(authorization: string | null): { key: string; user?: string 
   return [{ key: decoded.slice(colon + 1), user: decoded.slice(0, colon) }];
 }
 
-/** The caller, or null when no credential presented is a valid key. */
-export function authenticate(context: CallContext, headers: Headers): Caller | null {
-  const candidates = [{ key: context.password, user: undefined as string | undefined }, ...headerKeys(headers.get('authorization'))];
-  // Every candidate is checked (no early exit) so timing does not tell which one failed.
-  let accepted: { user?: string } | null = null;
-  for (const c of candidates) if (verifyApiKey(c.key) && !accepted) accepted = c;
-  if (!accepted) return null;
-  return { user: context.codeUser.trim() || accepted.user || 'anonymous' };
+export type CallAccess = { caller: Caller } | { failure: string };
+
+/**
+ * Who may make this call: the first presented key that this server knows, if it has the
+ * scope the operation needs (lib/access). In open mode any non-empty key passes, as for
+ * POST /api/traces. Failures are business results (status 0), never faults.
+ */
+export async function authorizeCall(context: CallContext, headers: Headers, scope: KeyScope): Promise<CallAccess> {
+  const candidates = [{ key: context.password, user: undefined as string | undefined }, ...headerKeys(headers.get('authorization'))].filter(
+    (c) => c.key.length > 0,
+  );
+  const name = (c: { user?: string }) => context.codeUser.trim() || c.user || 'anonymous';
+  if ((await accessMode()) === 'open') {
+    return candidates.length > 0 ? { caller: { user: name(candidates[0]) } } : { failure: 'Authentication failed' };
+  }
+  for (const candidate of candidates) {
+    const principal = await keyPrincipal(candidate.key, headers);
+    if (!principal) continue;
+    if (!principal.scopes.includes(scope)) return { failure: `API key lacks the ${scope} scope` };
+    return { caller: { user: name(candidate) } };
+  }
+  return { failure: 'Authentication failed' };
 }
 
 /** A caller-supplied name made safe for one log line. */

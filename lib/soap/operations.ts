@@ -6,7 +6,7 @@ import type { Limits } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import type { SoapCall } from './args';
 import { readParamXml, writeDocument } from './codec';
-import { authenticate, logSafe } from './credentials';
+import { authorizeCall, logSafe } from './credentials';
 import type { Meter } from './meter';
 import { checkKeys, describeAll, findObject, type ObjectContext, type Payload, type PublicObject } from './registry';
 import { parseRequestConfig, type RequestConfig } from './request-config';
@@ -63,11 +63,12 @@ function render(payload: Payload, config: RequestConfig): string {
 export async function executeCall(deps: ServiceDeps, call: SoapCall, headers: Headers, meter: Meter): Promise<SoapResult> {
   const config = parseRequestConfig(call.callContext.requestConfig);
   const warnings: SoapMessage[] = [];
-  const caller = authenticate(call.callContext, headers);
+  const access = await authorizeCall(call.callContext, headers, call.operation === 'save' ? 'ingest' : 'read');
+  const caller = 'caller' in access ? access.caller : null;
 
   let result: SoapResult;
-  if (!caller) {
-    result = failure('Authentication failed');
+  if ('failure' in access) {
+    result = failure(access.failure);
   } else {
     const ctx: ObjectContext = {
       meter,

@@ -82,13 +82,15 @@ describe.each(testDatabases())('schema.prisma vs migrated database on $name', ({
         // Prisma maps `String[]` to a nullable-free array column it never writes NULL to.
         const nullable = field.optional || field.list;
         expect(col.is_nullable === 'YES', `${where} nullability`).toBe(field.list ? col.is_nullable === 'YES' : nullable);
-        const dflt = /@default\((now\(\)|\d+|true|false|[A-Z][A-Z0-9_]*)\)/.exec(field.attributes)?.[1];
+        const dflt = /@default\((now\(\)|\d+|true|false|[A-Z][A-Z0-9_]*|"[\w-]*")\)/.exec(field.attributes)?.[1];
         const expected =
           dflt === undefined
             ? null
             : dflt === 'now()'
               ? 'CURRENT_TIMESTAMP'
-              : /^[A-Z]/.test(dflt)
+              : dflt.startsWith('"')
+                ? `'${dflt.slice(1, -1)}'::text`
+                : /^[A-Z]/.test(dflt)
                 ? `'${dflt}'::"${field.type}"`
                 : dflt;
         expect(col.column_default, `${where} default`).toBe(expected);
@@ -134,7 +136,7 @@ describe.each(testDatabases())('schema.prisma vs migrated database on $name', ({
           .map((c) => `${quoteIdent(c.name)}${c.ops ? ` ${c.ops}` : ''}${c.desc ? ' DESC' : ''}`)
           .join(', ');
         expect(defs.get(index.name), `index ${index.name}`).toBe(
-          `CREATE INDEX ${quoteIdent(index.name)} ON public.${quoteIdent(model.name)} USING ${index.method} (${cols})`,
+          `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${quoteIdent(index.name)} ON public.${quoteIdent(model.name)} USING ${index.method} (${cols})`,
         );
       }
     }
@@ -143,7 +145,7 @@ describe.each(testDatabases())('schema.prisma vs migrated database on $name', ({
 
 describe('the schema reader', () => {
   it('refuses what it does not understand, so drift cannot hide in new syntax', () => {
-    expect(() => parsePrismaSchema('model A {\n  id String @id @unique\n}\n')).toThrow(/unknown field attribute/);
+    expect(() => parsePrismaSchema('model A {\n  id String @id @updatedAt\n}\n')).toThrow(/unknown field attribute/);
     expect(() => parsePrismaSchema('model A {\n  id String @id\n  @@unique([id])\n}\n')).toThrow(/unknown model attribute/);
     expect(() => parsePrismaSchema('view V {\n}\n')).toThrow(/unexpected line/);
   });

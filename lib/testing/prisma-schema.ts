@@ -13,6 +13,7 @@ export interface SchemaIndex {
   name: string;
   columns: Array<{ name: string; desc: boolean; ops?: string }>;
   method: 'btree' | 'gin';
+  unique?: boolean;
 }
 
 export interface SchemaModel {
@@ -100,7 +101,8 @@ function parseModel(name: string, body: string[]): SchemaModel {
     const [, fieldName, type, modifier = '', attributes] = m;
     const known = attributes
       .replace(/@id\b/, '')
-      .replace(/@default\((now\(\)|\d+|true|false|[A-Z][A-Z0-9_]*)\)/, '')
+      .replace(/@default\((now\(\)|\d+|true|false|[A-Z][A-Z0-9_]*|"[\w-]*")\)/, '')
+      .replace(/@unique\b/, '')
       .replace(/@db\.Timestamptz\(3\)/, '')
       .replace(/@relation\(fields:\s*\[(\w+)\],\s*references:\s*\[(\w+)\],\s*onDelete:\s*(\w+)\)/, '')
       .trim();
@@ -110,6 +112,10 @@ function parseModel(name: string, body: string[]): SchemaModel {
       model.relations.push({ fields: [relation[1]], model: type, references: [relation[2]], onDelete: relation[3] });
     }
     if (/@id\b/.test(attributes)) model.primaryKey = [fieldName];
+    // Prisma names a field's unique index <Model>_<field>_key.
+    if (/@unique\b/.test(attributes)) {
+      model.indexes.push({ name: `${name}_${fieldName}_key`, columns: [{ name: fieldName, desc: false }], method: 'btree', unique: true });
+    }
     model.fields.push({ name: fieldName, type, optional: modifier === '?', list: modifier === '[]', attributes });
   }
   return model;

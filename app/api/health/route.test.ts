@@ -14,11 +14,11 @@ describe.each(testDatabases())('GET /api/health on $name', ({ open }) => {
     const db = await open();
     useDatabase(db);
     delete process.env.API_KEYS;
-    const res = await GET();
+    const res = await GET(new Request('http://test/api/health'));
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok', database: 'ok', version: expect.any(String), auth: 'open' });
+    expect(await res.json()).toEqual({ status: 'ok', database: 'ok', version: expect.any(String), auth: 'open', mode: 'open' });
     process.env.API_KEYS = 'k1';
-    expect((await (await GET()).json()).auth).toBe('keys');
+    expect((await (await GET(new Request('http://test/api/health'))).json()).auth).toBe('keys');
     await db.close();
   });
 
@@ -26,7 +26,7 @@ describe.each(testDatabases())('GET /api/health on $name', ({ open }) => {
     const db = await open();
     await db.close();
     useDatabase(db);
-    const res = await GET();
+    const res = await GET(new Request('http://test/api/health'));
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ status: 'error', database: 'unreachable' });
   });
@@ -36,7 +36,7 @@ describe('GET /api/health with an unreachable PostgreSQL', () => {
   it('503 when the database cannot be opened at all', async () => {
     (globalThis as { crossroadsDb?: unknown }).crossroadsDb = undefined;
     process.env.DATABASE_URL = 'postgresql://nobody@127.0.0.1:1/none';
-    const res = await GET();
+    const res = await GET(new Request('http://test/api/health'));
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ status: 'error', database: 'unreachable' });
   });

@@ -5,6 +5,7 @@ import { getLimits } from '@/lib/env';
 import { isAppError } from '@/lib/errors';
 import { withBodyAdmission } from '@/lib/http/admission';
 import { readBodyText } from '@/lib/http/body';
+import { route } from '@/lib/http/respond';
 import { SoapFault, faultResponse, type SoapHttpResponse } from '@/lib/soap/fault';
 import { handleSoapPost, soapencXsdResponse, wantsSoapencXsd, wantsWsdl, wsdlResponse } from '@/lib/soap/service';
 
@@ -13,16 +14,19 @@ export const runtime = 'nodejs';
 
 const send = (r: SoapHttpResponse) => new Response(r.body, { status: r.status, headers: r.headers });
 
-export async function GET(req: Request): Promise<Response> {
+// Public: the WSDL and its schema hold no data, and legacy toolkits fetch them anonymously.
+export const GET = route('public', async (req: Request) => {
   if (wantsWsdl(req.url)) return send(wsdlResponse(req.url, req.headers));
   if (wantsSoapencXsd(req.url)) return send(soapencXsdResponse());
   return new Response('SOAP 1.1 endpoint. The WSDL is at ?wsdl\n', {
     status: 200,
     headers: { 'Content-Type': 'text/plain; charset=utf-8' },
   });
-}
+});
 
-export async function POST(req: Request): Promise<Response> {
+// Every call names its key in its envelope (callContext) or Authorization header; lib/soap
+// checks it per operation through lib/access (save: ingest, the others: read).
+export const POST = route('public', async (req: Request) => {
   const limits = getLimits();
   try {
     // Same per-process budget for large bodies as POST /api/traces (lib/http/admission.ts).
@@ -35,4 +39,4 @@ export async function POST(req: Request): Promise<Response> {
     if (err instanceof BusyError) return send(faultResponse(new SoapFault('Server', err.message)));
     throw err;
   }
-}
+});

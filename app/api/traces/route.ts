@@ -1,4 +1,3 @@
-import { authenticateRequest } from '@/lib/auth';
 import { getDatabase, getDb } from '@/lib/db';
 import { getLimits } from '@/lib/env';
 import { withBodyAdmission } from '@/lib/http/admission';
@@ -12,8 +11,7 @@ export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
 // POST /api/traces - ingest a batch, all or nothing
-export const POST = route(async (req: Request) => {
-  authenticateRequest(req.headers);
+export const POST = route({ scope: 'ingest' }, async (req: Request) => {
   const limits = getLimits();
   const count = await withBodyAdmission(req, limits, async () => {
     const batch = parseIngestBody(await readBodyText(req, limits.maxBodyBytes), limits);
@@ -23,7 +21,7 @@ export const POST = route(async (req: Request) => {
 });
 
 // GET /api/traces - list traces, paginated and filtered
-export const GET = route(async (req: Request) => {
+export const GET = route({ scope: 'read', basic: true }, async (req: Request) => {
   const params = parseListParams(new URL(req.url).searchParams);
   return json(await listTraces(await getDb(), params));
 });

@@ -6,7 +6,7 @@ export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
 // GET /api/traces/{id} - one trace with its decision points, spans and events
-export const GET = route(async (_req: Request, ctx: { params: Promise<{ id: string }> }) => {
+export const GET = route({ scope: 'read', basic: true }, async (_req: Request, ctx: { params: Promise<{ id: string }> }) => {
   const { id } = await ctx.params;
   // The database builds the JSON (see lib/traces/detail.ts); it is sent without re-parsing.
   return jsonText(`{"trace": ${await getTraceJsonOrThrow(await getDatabase(), id)}}`);

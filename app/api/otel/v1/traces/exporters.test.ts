@@ -130,14 +130,17 @@ function sdk(exporter: SpanExporter, processing: 'simple' | 'batch'): Sdk {
 
 // ---- Reading back what was stored, as the viewer does ----
 
+// Reads need credentials too once API_KEYS is set (access control).
+const READ_AUTH = { authorization: `Bearer ${API_KEY}` };
+
 async function stored(traceId: string): Promise<TraceDetail> {
-  const res = await getDetail(new Request(`http://test/api/traces/${traceId}`), { params: Promise.resolve({ id: traceId }) });
+  const res = await getDetail(new Request(`http://test/api/traces/${traceId}`, { headers: READ_AUTH }), { params: Promise.resolve({ id: traceId }) });
   expect(res.status, `GET /api/traces/${traceId}`).toBe(200);
   return ((await res.json()) as { trace: TraceDetail }).trace;
 }
 
 async function listed(search: string): Promise<TraceListItem[]> {
-  const res = await getList(new Request(`http://test/api/traces?search=${encodeURIComponent(search)}`), undefined);
+  const res = await getList(new Request(`http://test/api/traces?search=${encodeURIComponent(search)}`, { headers: READ_AUTH }), undefined);
   expect(res.status).toBe(200);
   return ((await res.json()) as { traces: TraceListItem[] }).traces;
 }

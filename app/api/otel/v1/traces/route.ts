@@ -1,4 +1,3 @@
-import { authenticateBearerOrBasic } from '@/lib/auth';
 import { getDatabase } from '@/lib/db';
 import { getLimits, getOtlpConfig } from '@/lib/env';
 import { runHousekeepingIfDue } from '@/lib/housekeeping';
@@ -11,8 +10,7 @@ export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
 // POST /api/otel/v1/traces - OTLP/HTTP trace export (protobuf or JSON, gzip or deflate)
-export const POST = otlpRoute(async (req, format) => {
-  authenticateBearerOrBasic(req.headers);
+export const POST = otlpRoute({ scope: 'ingest', basic: true }, async (req, format) => {
   const limits = { ...getLimits(), ...getOtlpConfig() };
   const receipt = await withBodyAdmission(req, limits, async () => {
     const body = await readBodyBytes(req, limits.maxBodyBytes);

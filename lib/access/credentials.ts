@@ -1,9 +1,10 @@
-// API keys. API_KEYS holds the accepted keys, comma-separated, each the key itself or
+// API keys from the environment, and reading a key out of an Authorization header.
+// API_KEYS holds the accepted keys, comma-separated, each the key itself or
 // sha256:<hex> of it (so a deployment need not store keys in clear). Unset means open
 // mode: any non-empty key is accepted, as trace-api.md describes (presence only).
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { getApiKeyEntries } from './env';
-import { AppError } from './errors';
+import { getApiKeyEntries } from '@/lib/env';
+import { AppError } from '@/lib/errors';
 
 const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
@@ -21,6 +22,15 @@ export function authMode(): AuthMode {
 
 export function isOpenMode(): boolean {
   return authMode() === 'open';
+}
+
+/** True when the key is one of API_KEYS (false when none is configured). Constant-time, as verifyApiKey. */
+export function isConfiguredKey(key: string): boolean {
+  const digests = configuredDigests();
+  const presented = sha256(key);
+  let ok = false;
+  for (const digest of digests) ok = timingSafeEqual(presented, digest) || ok;
+  return ok;
 }
 
 /**

@@ -1,0 +1,71 @@
+// API keys made by admins in /settings/api-keys, through Better Auth's api-key plugin:
+// the key is shown once, stored only as its SHA-256 hash, listed by name, first
+// characters, scopes, creation and last use, and revoked (deleted) at once.
+import { AppError } from '@/lib/errors';
+import type { Db } from '@/lib/db';
+import { API_KEY_PREFIX, type Auth } from './auth';
+import { isKeyScope, PERMISSION_RESOURCE, scopesOf, type KeyScope } from './scopes';
+
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  /** The key's first characters (prefix included), enough to recognise it. */
+  start: string;
+  scopes: KeyScope[];
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export interface NewApiKey {
+  name: string;
+  scopes: KeyScope[];
+}
+
+export function parseNewApiKey(body: unknown): NewApiKey {
+  const b = (body ?? {}) as Record<string, unknown>;
+  const name = typeof b.name === 'string' ? b.name.trim() : '';
+  if (!name || name.length > 100) throw new AppError('VALIDATION', 'name is required (at most 100 characters)');
+  const scopes = Array.isArray(b.scopes) ? b.scopes : [];
+  if (scopes.length === 0 || !scopes.every(isKeyScope)) {
+    throw new AppError('VALIDATION', 'scopes must be a non-empty list of: ingest, read');
+  }
+  return { name, scopes: [...new Set(scopes)] };
+}
+
+/** Creates a key owned by the admin who made it; the returned `key` is never shown again. */
+export async function createApiKey(auth: Auth, input: NewApiKey, creatorId: string, headers: Headers): Promise<ApiKeyRecord & { key: string }> {
+  const created = await auth.api.createApiKey({
+    body: { name: input.name, userId: creatorId, prefix: API_KEY_PREFIX, permissions: { [PERMISSION_RESOURCE]: input.scopes } },
+    headers,
+  });
+  return {
+    id: created.id,
+    name: input.name,
+    start: created.start ?? created.key.slice(0, 10),
+    scopes: input.scopes,
+    createdAt: new Date(created.createdAt).toISOString(),
+    lastUsedAt: null,
+    key: created.key,
+  };
+}
+
+export async function listApiKeys(db: Db): Promise<ApiKeyRecord[]> {
+  const rows = await db.apikey.findMany({
+    orderBy: { createdAt: 'desc' },
+    select: { id: true, name: true, start: true, prefix: true, permissions: true, createdAt: true, lastRequest: true },
+  });
+  return rows.map((k) => ({
+    id: k.id,
+    name: k.name ?? '',
+    start: k.start ?? k.prefix ?? '',
+    scopes: scopesOf(k.permissions),
+    createdAt: k.createdAt.toISOString(),
+    lastUsedAt: k.lastRequest ? k.lastRequest.toISOString() : null,
+  }));
+}
+
+/** Deletes the key: the next request with it is refused. */
+export async function revokeApiKey(db: Db, id: string): Promise<void> {
+  const { count } = await db.apikey.deleteMany({ where: { id } });
+  if (count === 0) throw new AppError('NOT_FOUND', 'API key not found');
+}

@@ -1,0 +1,130 @@
+// The one Better Auth instance per process: email-and-password accounts (scrypt
+// hashes), cookie sessions, API keys (its api-key plugin: keys stored as SHA-256 hashes,
+// scopes as permissions) and, when OIDC_ISSUER is set, single sign-on with any OpenID
+// Connect provider (its generic-OAuth plugin). Built on first use: its signing secret
+// may come from the database (secret.ts).
+//
+// Better Auth over Auth.js: its Prisma adapter uses our client and migrations, and it
+// ships the API-key and generic-OIDC pieces this product needs, so none is hand-made.
+import { apiKey } from '@better-auth/api-key';
+import { betterAuth } from 'better-auth';
+import { prismaAdapter } from 'better-auth/adapters/prisma';
+import { genericOAuth } from 'better-auth/plugins/generic-oauth';
+import { getDatabase, type Database } from '@/lib/db';
+import { getAccessConfig, type OidcConfig } from '@/lib/env';
+import { authSecret } from './secret';
+import { ensureBootstrapAdmin } from './users';
+
+/** Where Better Auth's own endpoints live (sign-in, sign-out, OAuth callbacks). */
+export const AUTH_BASE_PATH = '/api/auth';
+export const OIDC_PROVIDER_ID = 'oidc';
+export const API_KEY_PREFIX = 'cr_';
+export const SESSION_DAYS = 7;
+
+/** Whether SSO may create an account for this email (OIDC_ALLOWED_DOMAINS / OIDC_ALLOWED_EMAILS). */
+export function ssoMayJoin(oidc: OidcConfig, email: string): boolean {
+  const address = email.trim().toLowerCase();
+  if (oidc.allowedDomains.length === 0 && oidc.allowedEmails.length === 0) return true;
+  if (oidc.allowedEmails.includes(address)) return true;
+  const domain = address.slice(address.lastIndexOf('@') + 1);
+  return oidc.allowedDomains.includes(domain);
+}
+
+async function createAuth(database: Database) {
+  const { oidc, adminEmail, adminPassword } = getAccessConfig();
+  const auth = buildAuth(database, oidc, await authSecret(database.sql));
+  await ensureBootstrapAdmin(auth, adminEmail, adminPassword);
+  return auth;
+}
+
+function buildAuth(database: Database, oidc: OidcConfig | undefined, secret: string) {
+  return betterAuth({
+    appName: 'Crossroads',
+    basePath: AUTH_BASE_PATH,
+    secret,
+    // Any host and port, as the WSDL: links and callbacks are built from the request.
+    // (The fallback only serves calls made without a request's Host, e.g. in tests.)
+    baseURL: { allowedHosts: ['*'], protocol: 'auto', fallback: 'http://localhost' },
+    database: prismaAdapter(database.prisma, { provider: 'postgresql' }),
+    telemetry: { enabled: false },
+    logger: {
+      // A wrong key is an expected 401, not a server error worth a log line each time.
+      log: (level, message, ...args) => {
+        if (message.startsWith('Failed to validate API key')) return;
+        console[level === 'debug' ? 'log' : level](`[better-auth] ${message}`, ...args);
+      },
+    },
+    emailAndPassword: {
+      enabled: true,
+      // Accounts are made by admins (and ADMIN_EMAIL at start), never by strangers.
+      disableSignUp: true,
+      minPasswordLength: 8,
+    },
+    user: {
+      // People who join through SSO are viewers; admins promote them in /settings/users.
+      additionalFields: { role: { type: 'string', required: true, defaultValue: 'viewer', input: false } },
+      // SSO admits only OIDC_ALLOWED_DOMAINS / OIDC_ALLOWED_EMAILS, when either is set.
+      validateUserInfo: ({ user, source }) => {
+        if (source.method !== 'oauth' || !oidc) return;
+        if (typeof user.email === 'string' && ssoMayJoin(oidc, user.email)) return;
+        return { error: 'not_allowed', errorDescription: 'This account may not sign in to Crossroads' };
+      },
+    },
+    session: { expiresIn: SESSION_DAYS * 24 * 3600, updateAge: 24 * 3600 },
+    // Sign-in is throttled per account and per address by lib/access/throttle.ts.
+    rateLimit: { enabled: false },
+    advanced: { cookiePrefix: 'crossroads', trustedProxyHeaders: true },
+    account: {
+      // The configured provider vouches for emails: an admin-made account may also sign in through SSO.
+      accountLinking: { enabled: true, trustedProviders: [OIDC_PROVIDER_ID] },
+    },
+    plugins: [
+      apiKey({
+        defaultPrefix: API_KEY_PREFIX,
+        startingCharactersConfig: { shouldStore: true, charactersLength: 10 },
+        rateLimit: { enabled: false },
+        enableMetadata: false,
+        // Keys authenticate machines on our routes, not Better Auth sessions.
+        enableSessionForAPIKeys: false,
+      }),
+      ...(oidc
+        ? [
+            genericOAuth({
+              config: [
+                {
+                  providerId: OIDC_PROVIDER_ID,
+                  discoveryUrl: `${oidc.issuer}/.well-known/openid-configuration`,
+                  clientId: oidc.clientId,
+                  clientSecret: oidc.clientSecret,
+                  scopes: ['openid', 'email', 'profile'],
+                  pkce: true,
+                },
+              ],
+            }),
+          ]
+        : []),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof buildAuth>;
+
+// Per process, and per database: tests install databases of their own (useDatabase).
+const cache = globalThis as unknown as { __crossroadsAuth?: { database: Database; auth: Promise<Auth> } };
+
+export async function getAuth(): Promise<Auth> {
+  const database = await getDatabase();
+  if (cache.__crossroadsAuth?.database !== database) {
+    const auth = createAuth(database);
+    cache.__crossroadsAuth = { database, auth };
+    auth.catch(() => {
+      if (cache.__crossroadsAuth?.auth === auth) cache.__crossroadsAuth = undefined;
+    });
+  }
+  return cache.__crossroadsAuth.auth;
+}
+
+/** Forgets the instance (tests that change the access configuration). */
+export function resetAuth(): void {
+  cache.__crossroadsAuth = undefined;
+}

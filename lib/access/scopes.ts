@@ -1,0 +1,35 @@
+// What a credential may do. Keys carry scopes; people carry a role.
+// - ingest: POST /api/traces, OTLP, SOAP save
+// - read:   every GET of traces, the viewer, SOAP read/query/getDescription/run
+// - admin:  managing users and API keys (people with the admin role only)
+export const KEY_SCOPES = ['ingest', 'read'] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+export type Scope = KeyScope | 'admin';
+
+export const ROLES = ['admin', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Scopes are stored in the api-key plugin's permissions under this resource. */
+export const PERMISSION_RESOURCE = 'crossroads';
+
+export function isKeyScope(value: unknown): value is KeyScope {
+  return typeof value === 'string' && (KEY_SCOPES as readonly string[]).includes(value);
+}
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+/** The scopes in a stored permissions value ({"crossroads":["read"]}, as JSON text or parsed). */
+export function scopesOf(permissions: unknown): KeyScope[] {
+  let value = permissions;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return [];
+    }
+  }
+  const list = (value as Record<string, unknown> | null)?.[PERMISSION_RESOURCE];
+  return Array.isArray(list) ? KEY_SCOPES.filter((s) => list.includes(s)) : [];
+}

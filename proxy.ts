@@ -1,0 +1,34 @@
+// The first gate of access control (lib/access): in protected mode, an anonymous request
+// for a page is sent to /sign-in (and comes back after), and an anonymous API request is
+// refused before any route runs. It only looks for credentials; checking them is the
+// job of lib/access/check.ts, which every route handler and page layout calls.
+// A proxy must not rely on the app's modules or globals (Next runs it apart), so it
+// knows protection from configuration alone; a server protected only by users in its
+// database (no variable set) is guarded by the route and page checks.
+import { getSessionCookie } from 'better-auth/cookies';
+import { NextResponse, type NextRequest } from 'next/server';
+import { configuredProtected } from '@/lib/access/configured';
+import { REQUEST_PATH_HEADER, signInPath } from '@/lib/access/pages';
+
+/** Paths that hold no data or authenticate on their own: sign-in, health, the SOAP service (credentials in its envelope), OTLP (answers in its own encoding). */
+const PUBLIC_PATHS: readonly RegExp[] = [/^\/sign-in$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/api\/soap$/, /^\/api\/otel\//];
+
+export function proxy(request: NextRequest): NextResponse {
+  const { pathname, search } = request.nextUrl;
+  const forward = new Headers(request.headers);
+  forward.set(REQUEST_PATH_HEADER, pathname + search);
+  const next = () => NextResponse.next({ request: { headers: forward } });
+
+  if (!configuredProtected() || PUBLIC_PATHS.some((p) => p.test(pathname))) return next();
+  const hasCredentials = request.headers.has('authorization') || getSessionCookie(request, { cookiePrefix: 'crossroads' }) !== null;
+  if (hasCredentials) return next();
+  if (pathname.startsWith('/api/')) {
+    return NextResponse.json({ error: 'Missing or invalid Authorization header' }, { status: 401, headers: { 'Cache-Control': 'no-store' } });
+  }
+  return NextResponse.redirect(new URL(signInPath(pathname + search), request.url));
+}
+
+export const config = {
+  // Everything but Next's own assets and the icons.
+  matcher: ['/((?!_next/static|_next/image|favicon.ico|icon.svg).*)'],
+};
