@@ -2,8 +2,38 @@ import { defineConfig } from '@playwright/test';
 
 // The e2e suite runs against a production build (`npm run build` with
 // NEXT_DIST_DIR=.next-e2e) served by `next start` on an embedded database of its own.
+// Two servers: the main one is protected (API keys, a bootstrap admin, SSO through a
+// local OpenID Connect provider that the SSO test starts on OIDC_PORT); the second runs
+// in open mode (nothing configured), for what a newcomer sees.
 const port = Number(process.env.E2E_PORT || 3100);
+export const OPEN_MODE_PORT = port + 1;
+export const OIDC_PORT = port + 2;
 export const E2E_API_KEY = 'e2e-test-key';
+export const E2E_ADMIN = { email: 'admin@crossroads.test', password: 'e2e-admin-password' };
+export const OIDC_CLIENT = { id: 'crossroads-e2e', secret: 'e2e-oidc-secret' };
+/** Who may join through SSO on the e2e server. */
+export const OIDC_ALLOWED_DOMAIN = 'sso.test';
+/** Signed-in admin session for the tests that need one (made by e2e/auth.setup.ts). */
+export const ADMIN_STATE = 'test-results/.auth/admin.json';
+
+const distDir = process.env.NEXT_DIST_DIR || '.next-e2e';
+
+function server(serverPort: number, env: Record<string, string>) {
+  return {
+    // Each port gets its own embedded database, wiped before the run. (Deleting a shared
+    // directory would also delete a running server's lock file and let two servers in.)
+    command: `rm -rf .data/e2e-${serverPort} && npx next start -p ${serverPort} -H 127.0.0.1`,
+    url: `http://127.0.0.1:${serverPort}/api/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    env: {
+      NEXT_DIST_DIR: distDir,
+      PGLITE_DATA_DIR: `.data/e2e-${serverPort}/pglite`,
+      NEXT_TELEMETRY_DISABLED: '1',
+      ...env,
+    },
+  };
+}
 
 export default defineConfig({
   testDir: 'e2e',
@@ -27,18 +57,16 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    // Each port gets its own embedded database, wiped before the run. (Deleting a shared
-    // directory would also delete a running server's lock file and let two servers in.)
-    command: `rm -rf .data/e2e-${port} && npx next start -p ${port} -H 127.0.0.1`,
-    url: `http://127.0.0.1:${port}/api/health`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    env: {
-      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR || '.next-e2e',
-      PGLITE_DATA_DIR: `.data/e2e-${port}/pglite`,
-      NEXT_TELEMETRY_DISABLED: '1',
+  webServer: [
+    server(port, {
       API_KEYS: E2E_API_KEY,
-    },
-  },
+      ADMIN_EMAIL: E2E_ADMIN.email,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      OIDC_ISSUER: `http://127.0.0.1:${OIDC_PORT}`,
+      OIDC_CLIENT_ID: OIDC_CLIENT.id,
+      OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
+      OIDC_ALLOWED_DOMAINS: OIDC_ALLOWED_DOMAIN,
+    }),
+    server(OPEN_MODE_PORT, {}),
+  ],
 });
