@@ -1,7 +1,7 @@
 // API keys from the environment, and reading a key out of an Authorization header.
-// API_KEYS holds the accepted keys, comma-separated, each the key itself or
-// sha256:<hex> of it (so a deployment need not store keys in clear). Unset means open
-// mode: any non-empty key is accepted, as trace-api.md describes (presence only).
+// API_KEYS holds accepted keys (both scopes), comma-separated, each the key itself or
+// sha256:<hex> of it (so a deployment need not store keys in clear). Keys made in the UI
+// are Better Auth's (check.ts asks it).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { getApiKeyEntries } from '@/lib/env';
 import { AppError } from '@/lib/errors';
@@ -14,33 +14,9 @@ function configuredDigests(): Buffer[] {
   );
 }
 
-export type AuthMode = 'open' | 'keys';
-
-export function authMode(): AuthMode {
-  return getApiKeyEntries().length > 0 ? 'keys' : 'open';
-}
-
-export function isOpenMode(): boolean {
-  return authMode() === 'open';
-}
-
-/** True when the key is one of API_KEYS (false when none is configured). Constant-time, as verifyApiKey. */
+/** True when the key is one of API_KEYS (false when none is configured). Constant-time: fixed-length digests, every key compared without stopping at a match. */
 export function isConfiguredKey(key: string): boolean {
   const digests = configuredDigests();
-  const presented = sha256(key);
-  let ok = false;
-  for (const digest of digests) ok = timingSafeEqual(presented, digest) || ok;
-  return ok;
-}
-
-/**
- * True when the key is accepted. Compares fixed-length digests with timingSafeEqual
- * against every configured key, without stopping at a match, so timing reveals nothing.
- */
-export function verifyApiKey(key: string | null | undefined): boolean {
-  if (!key) return false;
-  const digests = configuredDigests();
-  if (digests.length === 0) return true;
   const presented = sha256(key);
   let ok = false;
   for (const digest of digests) ok = timingSafeEqual(presented, digest) || ok;
@@ -69,15 +45,4 @@ export function bearerOrBasicKey(header: string | null): string {
   const key = colon === -1 ? '' : decoded.slice(colon + 1);
   if (!key) throw new AppError('UNAUTHENTICATED', 'Missing API key');
   return key;
-}
-
-/** Authorises a request that may carry its key as Bearer or Basic (the OTLP endpoint). */
-export function authenticateBearerOrBasic(headers: Headers): void {
-  if (!verifyApiKey(bearerOrBasicKey(headers.get('authorization')))) throw new AppError('UNAUTHENTICATED', 'Invalid API key');
-}
-
-/** Authorises POST /api/traces; never logs or echoes the key. */
-export function authenticateRequest(headers: Headers): void {
-  const key = bearerKey(headers.get('authorization'));
-  if (!verifyApiKey(key)) throw new AppError('UNAUTHENTICATED', 'Invalid API key');
 }
