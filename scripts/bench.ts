@@ -1,7 +1,7 @@
 // npm run bench -- [--db pglite|postgres|both] [--scale tiny|small|full] [--traces 100000,1000000]
-//                  [--build] [--json FILE] [--only ingest,raw,list,detail,soap,mixed] [--seed N]
+//                  [--build] [--json FILE] [--only ingest,raw,list,detail,soap,mixed,otlp] [--seed N]
 //                  [--batches 1,10,100] [--clients 1,4,16] [--read-clients 1,4] [--diagnose] [--profile]
-//                  [--server-node-args "--max-old-space-size=256"] [--dist-dir .next-bench]
+//                  [--otlp-spans 1000] [--otlp-paths otlp,json] [--server-node-args "--max-old-space-size=256"] [--dist-dir .next-bench]
 // Starts the production build (its own dist dir, .next-bench) on a fresh database,
 // drives the real HTTP endpoints and prints latency percentiles and throughput per
 // scenario. See docs/benchmarks.md.
@@ -38,6 +38,9 @@ import { countTraces, seedTraces, vacuumAnalyze } from './bench/seed';
 import { detailCase, explainCases, listCase } from './bench/explain';
 import { SEARCH_TERM, SESSION_SIZE } from './bench/generate';
 import { build, buildExists, buildSource, startServer, type RunningServer } from './bench/server';
+import { postmasterPid } from './bench/cpu';
+import { otlpScenario, otlpTable, type OtlpPath } from './bench/otlp';
+import { buildOtlpRequests } from './bench/otlp-requests';
 
 // ---------- configuration ----------
 
@@ -50,6 +53,9 @@ interface Scale {
   read: Bounds;
   detail: Bounds;
   mixed: Bounds;
+  /** OTLP vs JSON ingest: each path at each client count. */
+  otlp: Bounds;
+  otlpClients: number[];
 }
 
 const SCALES: Record<string, Scale> = {
@@ -63,6 +69,8 @@ const SCALES: Record<string, Scale> = {
     read: { maxRequests: 300, maxMs: 2_000 },
     detail: { maxRequests: 50, maxMs: 3_000 },
     mixed: { maxRequests: 200, maxMs: 4_000 },
+    otlp: { maxRequests: 20, maxMs: 5_000 },
+    otlpClients: [1, 4],
   },
   // The default: every scenario, lists at 100k traces. ~12 minutes for both databases.
   small: {
@@ -74,6 +82,8 @@ const SCALES: Record<string, Scale> = {
     read: { maxRequests: 3_000, maxMs: 4_000 },
     detail: { maxRequests: 500, maxMs: 6_000 },
     mixed: { maxRequests: 5_000, maxMs: 10_000 },
+    otlp: { maxRequests: 400, maxMs: 30_000 },
+    otlpClients: [1, 4],
   },
   // The issue's full run: lists at 100k and 1M traces, longer windows.
   full: {
@@ -85,11 +95,15 @@ const SCALES: Record<string, Scale> = {
     read: { maxRequests: 5_000, maxMs: 10_000 },
     detail: { maxRequests: 1_000, maxMs: 15_000 },
     mixed: { maxRequests: 10_000, maxMs: 30_000 },
+    otlp: { maxRequests: 1_000, maxMs: 60_000 },
+    otlpClients: [1, 4],
   },
 };
 
-const GROUPS: Group[] = ['ingest', 'raw', 'list', 'detail', 'soap', 'mixed'];
+const GROUPS: Group[] = ['ingest', 'raw', 'list', 'detail', 'soap', 'mixed', 'otlp'];
 const DETAIL_SPANS = [50, 1_000, 10_000];
+/** Distinct OTLP requests (and JSON batches of the same runs), rotated with fresh trace ids. */
+const OTLP_REQUEST_TEMPLATES = 3;
 const API_KEY = 'bench-key-0123456789';
 
 interface Options {
@@ -104,6 +118,10 @@ interface Options {
   diagnose: boolean;
   profile: boolean;
   distDir: string;
+  /** Spans per OTLP request (the issue: 1,000). */
+  otlpSpans: number;
+  /** The OTLP scenario's paths: both, or one alone (to profile it). */
+  otlpPaths: OtlpPath[];
   /** Extra flags for the server's node, e.g. "--max-old-space-size=256". */
   serverNodeArgs: string[];
 }
@@ -128,7 +146,7 @@ function parseArgs(argv: string[]): Options {
     }
   }
   if (args.has('help')) usage();
-  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'server-node-args']);
+  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'server-node-args', 'otlp-spans', 'otlp-paths']);
   for (const k of args.keys()) if (!known.has(k)) usage(`unknown option --${k}`);
 
   const db = args.get('db') ?? 'both';
@@ -150,9 +168,11 @@ function parseArgs(argv: string[]): Options {
     return list;
   };
   if (args.has('batches')) scale.batches = ints('batches', 1000);
-  if (args.has('clients')) scale.clients = ints('clients', 64);
+  if (args.has('clients')) scale.clients = scale.otlpClients = ints('clients', 64);
   const only = new Set((args.get('only') ?? GROUPS.join(',')).split(',').map((s) => s.trim()) as Group[]);
   for (const g of only) if (!GROUPS.includes(g)) usage(`--only takes ${GROUPS.join(',')}`);
+  const otlpPaths = (args.get('otlp-paths') ?? 'otlp,json').split(',').map((s) => s.trim()) as OtlpPath[];
+  if (!otlpPaths.length || otlpPaths.some((p) => p !== 'otlp' && p !== 'json')) usage('--otlp-paths takes otlp, json or both');
   const readClients = args.has('read-clients') ? ints('read-clients', 64) : [1, 4];
   const seed = Number(args.get('seed') ?? 42);
   if (!Number.isInteger(seed)) usage('--seed is an integer');
@@ -168,6 +188,8 @@ function parseArgs(argv: string[]): Options {
     diagnose: args.has('diagnose'),
     profile: args.has('profile'),
     distDir: args.get('dist-dir') ?? '.next-bench',
+    otlpSpans: args.has('otlp-spans') ? ints('otlp-spans', 10_000)[0] : 1_000,
+    otlpPaths,
     serverNodeArgs: (args.get('server-node-args') ?? '').split(/\s+/).filter(Boolean),
   };
 }
@@ -377,6 +399,27 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
       }
     }
 
+    // ----- OTLP ingest against JSON ingest of the same runs (issue 10) -----
+    if (only.has('otlp')) {
+      if (kind !== 'postgres') log('otlp: runs on PostgreSQL only (where the issue sets its target); skipped on PGlite');
+      else {
+        const started = performance.now();
+        const sets = buildOtlpRequests(seed + 3, OTLP_REQUEST_TEMPLATES, opts.otlpSpans);
+        const c = sets[0].content;
+        const mb = (n: number) => (n / 2 ** 20).toFixed(2);
+        log(
+          `otlp: ${sets.length} distinct requests encoded in ${((performance.now() - started) / 1000).toFixed(1)} s (before timing); the first: ` +
+            `${c.traces} runs, ${c.spans} spans, ${c.decisions} decisions, ${c.events} events (${c.records} records), ` +
+            `${mb(sets[0].otlp.body.length)} MB protobuf, ${mb(sets[0].json.body.bytes)} MB JSON`,
+        );
+        log('otlp: POST /api/otel/v1/traces (protobuf) and POST /api/traces (JSON), each on an empty database');
+        const dbPid = postmasterPid(path.join(cluster!.dir, 'data'));
+        results.push(...(await otlpScenario(ctx, { raw: raw!, dbPid, paths: opts.otlpPaths, warmupPerClient: 2 }, sets, scale.otlpClients, scale.otlp)));
+        // The scenario emptied the tables: put back what the read scenarios fetch.
+        await seedDetailTraces(raw!);
+      }
+    }
+
     // ----- list at each size: seed up to it (labelled), then measure -----
     const needsLists = only.has('list') || only.has('soap') || only.has('mixed') || only.has('detail');
     const sizes = needsLists ? scale.listSizes : [];
@@ -513,6 +556,11 @@ async function main() {
   console.log('');
   console.log(resultsTable(results));
   console.log('');
+  if (results.some((r) => r.otlp)) {
+    console.log('OTLP ingest against JSON ingest of the same runs (issue 10):');
+    console.log(otlpTable(results));
+    console.log('');
+  }
   console.log('Seeding (straight into the tables, not API figures):');
   console.log(
     markdownTable(

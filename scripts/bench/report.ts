@@ -138,6 +138,25 @@ export function verdicts(results: ScenarioResult[]): Verdict[] {
       measured: soap ? (soap.summary.count ? `${fmt(soap.summary.p95Ms)} ms` : 'failed') : 'not run',
       met: soap ? soap.summary.count > 0 && soap.summary.errors === 0 && soap.summary.p95Ms < 50 * k : null,
     });
+    // Issue 10: OTLP spans/s at least 0.8 of the JSON path's records/s, same runs, same clients.
+    const otlp = mine.filter((r) => r.otlp?.path === 'otlp');
+    for (const o of otlp) {
+      const j = mine.find((r) => r.otlp?.path === 'json' && r.clients === o.clients);
+      const jRec = j?.summary.recordsPerSecond;
+      const ratio = jRec ? o.otlp!.spansPerSecond / jRec : undefined;
+      const stored = o.otlp!.storedAll && (j?.otlp?.storedAll ?? false);
+      out.push({
+        db,
+        target: `OTLP spans/s vs JSON records/s, ${o.clients} client(s)`,
+        limit: '>= 0.80',
+        measured: ratio === undefined ? 'not run' : `${ratio.toFixed(2)}${stored ? '' : ' (NOT ALL STORED)'}`,
+        met: ratio === undefined ? null : stored && o.summary.errors === 0 && (j?.summary.errors ?? 1) === 0 && ratio >= 0.8,
+      });
+    }
+    if (otlp.length) {
+      const otlpPeak = Math.max(0, ...otlp.map((r) => r.serverRssMb ?? 0));
+      out.push({ db, target: 'server RSS, OTLP ingest', limit: '< 512 MB', measured: `${fmt(otlpPeak, 0)} MB peak`, met: otlpPeak < 512 });
+    }
     const peak = Math.max(0, ...mine.map((r) => r.serverRssMb ?? 0));
     out.push({ db, target: 'server RSS, every scenario', limit: '< 512 MB', measured: `${fmt(peak, 0)} MB peak`, met: peak < 512 });
   }

@@ -5,13 +5,14 @@ import { FULL_SHAPE, SEARCH_TERM, SESSION_SIZE, generateTrace, traceId, type Tra
 import type { HttpClient, RunResult, Task } from './http';
 import { runClosedLoop } from './http';
 import type { RawDb } from './database';
+import type { OtlpFigures } from './otlp';
 import { IdSource, TABLES, buildTemplate, type BatchTemplate } from './rows';
 import type { RunningServer } from './server';
 import { SOAP_HEADERS, queryEnvelope, readEnvelope, resultRows, resultStatus } from './soap';
 import os from 'node:os';
 import { summarize, type Summary } from './stats';
 
-export type Group = 'ingest' | 'raw' | 'list' | 'detail' | 'soap' | 'mixed';
+export type Group = 'ingest' | 'raw' | 'list' | 'detail' | 'soap' | 'mixed' | 'otlp';
 
 export interface StatementStat {
   query: string;
@@ -38,6 +39,8 @@ export interface ScenarioResult {
   load1?: number;
   /** PostgreSQL: the statements that took the most database time (pg_stat_statements). */
   topStatements?: StatementStat[];
+  /** The OTLP scenario's own figures (bench/otlp.ts). */
+  otlp?: OtlpFigures;
 }
 
 export interface PgDiagnostics {
