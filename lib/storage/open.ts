@@ -32,6 +32,10 @@ export async function openDatabase(url: string | undefined, options: OpenOptions
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
     });
+    // An idle pooled connection that PostgreSQL ends (a restart, a failover, an admin's
+    // pg_terminate_backend) is dropped by the pool; without a listener the error would
+    // crash the server process.
+    pool.on('error', (err) => console.error(`[db] idle PostgreSQL connection lost: ${err.message}`));
     const sql = pgPoolExecutor(pool);
     try {
       await sql.query('SELECT 1');
