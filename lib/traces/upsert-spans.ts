@@ -22,6 +22,7 @@
 // refuses those spans.
 import type { SqlExecutor } from '@/lib/storage/sql';
 import type { SpanBatchTrace, SpanRejection } from './span-batch';
+import type { JsonValue } from './types';
 
 export interface SpanBatchLimits {
   /** Decision points, spans and events per trace, each, over all requests. */
@@ -45,15 +46,22 @@ const DEFER_FKS_SQL = `SET CONSTRAINTS "Span_traceId_fkey", "Event_traceId_fkey"
 // JSON null and an absent payload are both stored as SQL NULL, as POST /api/traces does.
 const payload = (column: string) => `NULLIF(r."${column}", 'null'::jsonb)`;
 
+// Span payloads (input, output, metadata: nearly all the bytes) travel apart, as one
+// jsonb parameter $5 = [[input, output, metadata], ...] addressed by the row's index k:
+// PostgreSQL parses it once, when binding, instead of json_to_recordset scanning the
+// bytes as json and then each payload again as jsonb (the span statement took ~115 ms
+// per 1,000 spans of 1-2 KB that way, against ~61 ms for a JSON batch of the same runs).
+const spanPayload = (i: number) => `NULLIF($5::jsonb -> r."k" -> ${i}, 'null'::jsonb)`;
+
 const STORE_CHILDREN_SQL = `
 WITH s AS (
   INSERT INTO "Span" ("traceId", "id", "parentSpanId", "name", "type", "tokenCount", "costUsd", "durationMs",
                       "status", "statusMessage", "startedAt", "endedAt", "input", "output", "metadata")
   SELECT r."traceId", r."id", r."parentSpanId", r."name", r."type", r."tokenCount", r."costUsd", r."durationMs",
-         r."status", r."statusMessage", r."startedAt", r."endedAt", ${payload('input')}, ${payload('output')}, ${payload('metadata')}
-    FROM json_to_recordset($1::json) AS r("traceId" text, "id" text, "parentSpanId" text, "name" text, "type" "SpanType",
+         r."status", r."statusMessage", r."startedAt", r."endedAt", ${spanPayload(0)}, ${spanPayload(1)}, ${spanPayload(2)}
+    FROM json_to_recordset($1::json) AS r("k" int4, "traceId" text, "id" text, "parentSpanId" text, "name" text, "type" "SpanType",
          "tokenCount" float8, "costUsd" float8, "durationMs" float8, "status" "RunStatus", "statusMessage" text,
-         "startedAt" timestamptz, "endedAt" timestamptz, "input" jsonb, "output" jsonb, "metadata" jsonb)
+         "startedAt" timestamptz, "endedAt" timestamptz)
    ORDER BY r."traceId", r."id"
   ON CONFLICT ("traceId", "id") DO NOTHING
   RETURNING "traceId", "tokenCount", "costUsd", "startedAt"
@@ -189,9 +197,10 @@ async function storeOnce(tx: SqlExecutor, traces: SpanBatchTrace[], limits: Span
 const earliestStart = (trace: SpanBatchTrace): Date =>
   trace.spans.reduce((earliest, s) => (s.startedAt < earliest ? s.startedAt : earliest), trace.spans[0].startedAt);
 
-/** The four JSON parameters of STORE_CHILDREN_SQL. */
+/** The five JSON parameters of STORE_CHILDREN_SQL. */
 function childRows(traces: SpanBatchTrace[]): string[] {
   const spans: object[] = [];
+  const payloads: JsonValue[][] = [];
   const decisions: object[] = [];
   const events: object[] = [];
   const traceRows: object[] = [];
@@ -199,6 +208,7 @@ function childRows(traces: SpanBatchTrace[]): string[] {
     const traceId = t.traceId;
     for (const s of t.spans) {
       spans.push({
+        k: payloads.length,
         traceId,
         id: s.id,
         parentSpanId: s.parentSpanId,
@@ -211,10 +221,8 @@ function childRows(traces: SpanBatchTrace[]): string[] {
         statusMessage: s.statusMessage,
         startedAt: iso(s.startedAt),
         endedAt: iso(s.endedAt),
-        input: s.input,
-        output: s.output,
-        metadata: s.metadata,
       });
+      payloads.push([s.input, s.output, s.metadata]);
     }
     for (const d of t.decisionPoints) {
       decisions.push({
@@ -248,5 +256,5 @@ function childRows(traces: SpanBatchTrace[]): string[] {
       tags: t.tags,
     });
   }
-  return [JSON.stringify(spans), JSON.stringify(decisions), JSON.stringify(events), JSON.stringify(traceRows)];
+  return [JSON.stringify(spans), JSON.stringify(decisions), JSON.stringify(events), JSON.stringify(traceRows), JSON.stringify(payloads)];
 }
