@@ -32,11 +32,14 @@ export function parseNewApiKey(body: unknown): NewApiKey {
   return { name, scopes: [...new Set(scopes)] };
 }
 
-/** Creates a key owned by the admin who made it; the returned `key` is never shown again. */
-export async function createApiKey(auth: Auth, input: NewApiKey, creatorId: string, headers: Headers): Promise<ApiKeyRecord & { key: string }> {
+/**
+ * Creates a key owned by the admin who made it; the returned `key` is never shown again.
+ * Called as the server (no request headers): the plugin refuses permissions from a
+ * client's call, and the admin check is ours (route rule 'admin').
+ */
+export async function createApiKey(auth: Auth, input: NewApiKey, creatorId: string): Promise<ApiKeyRecord & { key: string }> {
   const created = await auth.api.createApiKey({
     body: { name: input.name, userId: creatorId, prefix: API_KEY_PREFIX, permissions: { [PERMISSION_RESOURCE]: input.scopes } },
-    headers,
   });
   return {
     id: created.id,

@@ -7,12 +7,14 @@ import { getDatabase } from '@/lib/db';
 import { getAuth } from './auth';
 import { assertSignInAllowed, clearAccountFailures, recordSignInFailure, throttleKeys } from './throttle';
 
+// Better Auth 1.7 serves generic-OAuth providers through its core social endpoints:
+// POST /sign-in/social {provider: 'oidc'} and /callback/oidc (no /sign-in/oauth2 any more).
 const ALLOWED: readonly RegExp[] = [
   /^\/sign-in\/email$/,
-  /^\/sign-in\/oauth2$/,
+  /^\/sign-in\/social$/,
   /^\/sign-out$/,
   /^\/get-session$/,
-  /^\/oauth2\/callback\/[\w-]+$/,
+  /^\/callback\/[\w-]+$/,
   /^\/error$/,
 ];
 
@@ -44,6 +46,24 @@ export async function handleAuthRequest(req: Request, path: string): Promise<Res
     return Response.json({ error: 'Not found' }, { status: 404, headers: { 'Cache-Control': 'no-store' } });
   }
   const auth = await getAuth();
-  if (req.method === 'POST' && path === '/sign-in/email') return signInWithEmail(req, auth.handler);
-  return auth.handler(req);
+  const res = req.method === 'POST' && path === '/sign-in/email' ? await signInWithEmail(req, auth.handler) : await auth.handler(req);
+  return secureCookies(req, res);
+}
+
+/** Whether the browser reached us over HTTPS: the URL, or X-Forwarded-Proto where TLS ends at a proxy. */
+function overHttps(req: Request): boolean {
+  const forwarded = req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+  return new URL(req.url).protocol === 'https:' || forwarded === 'https';
+}
+
+// Better Auth decides Secure once per instance, not per request (auth.ts turns it off:
+// the same server may be reached over plain HTTP on a LAN and over HTTPS behind a proxy),
+// so the cookies it sets are made Secure here when the request came over HTTPS.
+function secureCookies(req: Request, res: Response): Response {
+  const cookies = res.headers.getSetCookie();
+  if (cookies.length === 0 || !overHttps(req)) return res;
+  const headers = new Headers(res.headers);
+  headers.delete('set-cookie');
+  for (const cookie of cookies) headers.append('set-cookie', /;\s*secure\s*(;|$)/i.test(cookie) ? cookie : `${cookie}; Secure`);
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 }

@@ -20,14 +20,18 @@ export const AUTH_BASE_PATH = '/api/auth';
 export const OIDC_PROVIDER_ID = 'oidc';
 export const API_KEY_PREFIX = 'cr_';
 export const SESSION_DAYS = 7;
+const SIGN_IN_PAGE = '/sign-in';
+/** How long after a failed read of the provider's discovery document it is read again. */
+const SSO_RETRY_MS = 5_000;
 
 /** Whether SSO may create an account for this email (OIDC_ALLOWED_DOMAINS / OIDC_ALLOWED_EMAILS). */
 export function ssoMayJoin(oidc: OidcConfig, email: string): boolean {
   const address = email.trim().toLowerCase();
   if (oidc.allowedDomains.length === 0 && oidc.allowedEmails.length === 0) return true;
   if (oidc.allowedEmails.includes(address)) return true;
-  const domain = address.slice(address.lastIndexOf('@') + 1);
-  return oidc.allowedDomains.includes(domain);
+  // A claimed "email" without a local part and an @ (say "sso.test") is no address in the domain.
+  const at = address.lastIndexOf('@');
+  return at > 0 && oidc.allowedDomains.includes(address.slice(at + 1));
 }
 
 async function createAuth(database: Database) {
@@ -71,12 +75,20 @@ function buildAuth(database: Database, oidc: OidcConfig | undefined, secret: str
       },
     },
     session: { expiresIn: SESSION_DAYS * 24 * 3600, updateAge: 24 * 3600 },
+    // An SSO sign-in that fails (refused by validateUserInfo, cancelled at the provider, a
+    // stale state) and named no errorCallbackURL comes back to the sign-in page with
+    // ?error=<code>, not to the library's bare error page.
+    onAPIError: { errorURL: SIGN_IN_PAGE },
     // Sign-in is throttled per account and per address by lib/access/throttle.ts.
     rateLimit: { enabled: false },
-    advanced: { cookiePrefix: 'crossroads', trustedProxyHeaders: true },
+    // Secure is set per request, over HTTPS only (auth-endpoint.ts): by default Better Auth
+    // makes every cookie Secure in production, and plain HTTP on a LAN could not sign in.
+    advanced: { cookiePrefix: 'crossroads', trustedProxyHeaders: true, useSecureCookies: false },
     account: {
-      // The configured provider vouches for emails: an admin-made account may also sign in through SSO.
-      accountLinking: { enabled: true, trustedProviders: [OIDC_PROVIDER_ID] },
+      // An admin-made account may also sign in through SSO, but only when the provider
+      // says the email is verified: a provider that lets people set an unverified email
+      // must not hand them someone else's account (an admin's, say).
+      accountLinking: { enabled: true },
     },
     plugins: [
       apiKey({
@@ -110,18 +122,63 @@ function buildAuth(database: Database, oidc: OidcConfig | undefined, secret: str
 export type Auth = ReturnType<typeof buildAuth>;
 
 // Per process, and per database: tests install databases of their own (useDatabase).
-const cache = globalThis as unknown as { __crossroadsAuth?: { database: Database; auth: Promise<Auth> } };
+interface CachedAuth {
+  database: Database;
+  auth: Promise<Auth>;
+  /** Set while SSO is configured but missing: when to build the instance again. */
+  ssoRetryAt?: number;
+}
+const cache = globalThis as unknown as { __crossroadsAuth?: CachedAuth };
+
+/** Whether the generic-OAuth plugin kept the provider: it drops it when discovery fails. */
+async function hasSso(auth: Auth): Promise<boolean> {
+  return (await auth.$context).socialProviders.some((p) => p.id === OIDC_PROVIDER_ID);
+}
+
+// The plugin reads the provider's discovery document once, when the instance is built
+// (at server start), and skips the provider for good if that fails: an identity
+// provider down at that moment would turn SSO off until a restart. So an instance
+// without it is rebuilt on a later request (at most every SSO_RETRY_MS); the old one
+// serves meanwhile, so nobody waits on a provider that does not answer.
+function retrySsoLater(entry: CachedAuth): void {
+  if (cache.__crossroadsAuth === entry) entry.ssoRetryAt = Date.now() + SSO_RETRY_MS;
+}
+
+function watchSso(entry: CachedAuth, auth: Auth): void {
+  if (!getAccessConfig().oidc) return;
+  hasSso(auth).then(
+    (ok) => ok || retrySsoLater(entry),
+    () => retrySsoLater(entry),
+  );
+}
+
+function retrySso(entry: CachedAuth): void {
+  entry.ssoRetryAt = undefined;
+  createAuth(entry.database)
+    .then(async (auth) => {
+      if (!(await hasSso(auth))) return retrySsoLater(entry);
+      if (cache.__crossroadsAuth === entry) entry.auth = Promise.resolve(auth);
+    })
+    .catch(() => retrySsoLater(entry));
+}
 
 export async function getAuth(): Promise<Auth> {
   const database = await getDatabase();
-  if (cache.__crossroadsAuth?.database !== database) {
-    const auth = createAuth(database);
-    cache.__crossroadsAuth = { database, auth };
-    auth.catch(() => {
-      if (cache.__crossroadsAuth?.auth === auth) cache.__crossroadsAuth = undefined;
-    });
+  const cached = cache.__crossroadsAuth;
+  if (cached?.database === database) {
+    if (cached.ssoRetryAt !== undefined && Date.now() >= cached.ssoRetryAt) retrySso(cached);
+    return cached.auth;
   }
-  return cache.__crossroadsAuth.auth;
+  const auth = createAuth(database);
+  const entry: CachedAuth = { database, auth };
+  cache.__crossroadsAuth = entry;
+  auth.then(
+    (built) => watchSso(entry, built),
+    () => {
+      if (cache.__crossroadsAuth === entry) cache.__crossroadsAuth = undefined;
+    },
+  );
+  return auth;
 }
 
 /** Forgets the instance (tests that change the access configuration). */

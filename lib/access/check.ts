@@ -70,7 +70,8 @@ export async function requireAccess(headers: Headers, rule: AccessRule): Promise
   // Writes always name a key, even in open mode (the seed contract's 401s).
   if (rule.scope === 'ingest' || authorization !== null) {
     const key = keyOf(authorization);
-    if (mode === 'open') return { kind: 'open' };
+    // Open mode's "any key" never reaches the admin routes: it would let anyone make the first admin.
+    if (mode === 'open' && rule.scope !== 'admin') return { kind: 'open' };
     const principal = await keyPrincipal(key, headers);
     if (!principal) throw new AppError('UNAUTHENTICATED', INVALID_KEY);
     return allow(principal, rule.scope);

@@ -1,6 +1,7 @@
 // People: listed, added and changed by admins (/settings/users), and the first admin from
 // ADMIN_EMAIL/ADMIN_PASSWORD. Passwords are hashed by Better Auth (scrypt) and stored on
 // its credential account; nothing here sees a hash.
+import { runWithEndpointContext, type AuthEndpointContext } from '@better-auth/core/context';
 import { AppError } from '@/lib/errors';
 import type { Db } from '@/lib/db';
 import type { Auth } from './auth';
@@ -48,16 +49,26 @@ export async function createUser(auth: Auth, input: NewUser): Promise<{ id: stri
   if (await ctx.internalAdapter.findUserByEmail(input.email)) {
     throw new AppError('CONFLICT', 'A user with this email already exists');
   }
-  const user = await ctx.internalAdapter.createUser(
-    { email: input.email, name: input.name, emailVerified: true, role: input.role },
-    { method: 'admin' },
+  // createUser runs user.validateUserInfo (the SSO gate in auth.ts), which Better Auth
+  // only allows inside one of its endpoints; an admin's form and the bootstrap admin are
+  // not, so they run in a context of their own (the gate lets non-OAuth sources pass).
+  // (The cast only widens the instance's own options type to the library's general one.)
+  const endpoint: AuthEndpointContext = { context: ctx as unknown as AuthEndpointContext['context'] };
+  const user = await runWithEndpointContext(endpoint, () =>
+    ctx.internalAdapter.createUser({ email: input.email, name: input.name, emailVerified: true, role: input.role }, { method: 'admin' }),
   );
-  await ctx.internalAdapter.linkAccount({
-    userId: user.id,
-    providerId: 'credential',
-    accountId: user.id,
-    password: await ctx.password.hash(input.password),
-  });
+  try {
+    await ctx.internalAdapter.linkAccount({
+      userId: user.id,
+      providerId: 'credential',
+      accountId: user.id,
+      password: await ctx.password.hash(input.password),
+    });
+  } catch (err) {
+    // Two writes: never leave a person without their password behind.
+    await ctx.internalAdapter.deleteUser(user.id).catch(() => undefined);
+    throw err;
+  }
   return { id: user.id };
 }
 

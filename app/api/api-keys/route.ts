@@ -14,5 +14,5 @@ export const GET = route({ scope: 'admin' }, async () => json({ apiKeys: await l
 export const POST = route({ scope: 'admin' }, async (req: Request, _ctx: unknown, principal) => {
   if (principal.kind !== 'user') throw new AppError('FORBIDDEN', 'This needs the admin role');
   const input = parseNewApiKey(await req.json().catch(() => null));
-  return json(await createApiKey(await getAuth(), input, principal.userId, req.headers), 201);
+  return json(await createApiKey(await getAuth(), input, principal.userId), 201);
 });

@@ -1,0 +1,333 @@
+// Every data route × every kind of credential, through the real route handlers, with the
+// exact status and message each pair must get; then the seed contract's messages, Basic
+// for reads, and sessions ending. Open mode is in open-mode.test.ts.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DELETE as deleteKeyRoute } from '@/app/api/api-keys/[id]/route';
+import { GET as listKeysRoute, POST as createKeyRoute } from '@/app/api/api-keys/route';
+import { POST as authPost } from '@/app/api/auth/[...all]/route';
+import { POST as otlpRoute } from '@/app/api/otel/v1/traces/route';
+import { GET as detailRoute } from '@/app/api/traces/[id]/route';
+import { GET as listRoute, POST as ingestRoute } from '@/app/api/traces/route';
+import { DELETE as deleteUserRoute, PATCH as patchUserRoute } from '@/app/api/users/[id]/route';
+import { GET as listUsersRoute, POST as createUserRoute } from '@/app/api/users/route';
+import { useDatabase } from '@/lib/db';
+import type { Database } from '@/lib/storage/open';
+import { testDatabases } from '@/lib/testing/databases';
+import { makeTrace, uid } from '@/lib/testing/fixtures';
+import { basic, bearer, expectError, makeKey, makeUser, ORIGIN, resetAccess, signIn } from './test-helpers';
+
+const MISSING = 'Missing or invalid Authorization header';
+const INVALID = 'Invalid API key';
+const ENV_KEY = 'env-key-1';
+
+type HeaderMap = Record<string, string>;
+const get = (url: string, headers: HeaderMap) => new Request(`${ORIGIN}${url}`, { headers });
+const send = (method: string, url: string, headers: HeaderMap, body: unknown) =>
+  new Request(`${ORIGIN}${url}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const params = (id: string) => ({ params: Promise.resolve({ id }) });
+
+interface World {
+  traceId: string;
+  adminId: string;
+  /** A key or a person nobody uses, changed or removed by the routes that manage them when allowed. */
+  victims: { key: () => Promise<string>; user: () => Promise<string> };
+  /** The victim as stored now (null once removed), to prove a refusal changed nothing. */
+  state: (kind: 'key' | 'user', id: string) => Promise<unknown>;
+}
+
+/** What a request with a given route gets when it is allowed; checked beyond the status. */
+type Success = (res: Response, world: World, victim: string | null) => Promise<void>;
+
+interface RouteCase {
+  name: string;
+  call: (headers: HeaderMap, world: World, victim: string | null) => Promise<Response>;
+  ok: Success;
+  /** The OTLP route answers google.rpc.Status instead of { error }. */
+  otlp?: boolean;
+  /** Needs a victim made before the call. */
+  victim?: 'key' | 'user';
+}
+
+const ROUTES: RouteCase[] = [
+  {
+    name: 'POST /api/traces',
+    call: (h) => ingestRoute(send('POST', '/api/traces', h, { traces: [makeTrace()] })),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ success: true, count: 1 });
+    },
+  },
+  {
+    name: 'GET /api/traces',
+    call: (h) => listRoute(get('/api/traces?limit=100', h)),
+    ok: async (res, w) => {
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { traces: { id: string }[] };
+      expect(body.traces.map((t) => t.id)).toContain(w.traceId);
+    },
+  },
+  {
+    name: 'GET /api/traces/{id}',
+    call: (h, w) => detailRoute(get(`/api/traces/${w.traceId}`, h), params(w.traceId)),
+    ok: async (res, w) => {
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { trace: { id: string } }).trace.id).toBe(w.traceId);
+    },
+  },
+  {
+    name: 'POST /api/otel/v1/traces',
+    otlp: true,
+    call: (h) => otlpRoute(send('POST', '/api/otel/v1/traces', h, { resourceSpans: [] })),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({});
+    },
+  },
+  {
+    name: 'GET /api/users',
+    call: (h) => listUsersRoute(get('/api/users', h)),
+    ok: async (res, w) => {
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { users: { id: string; role: string }[] };
+      expect(body.users).toContainEqual(expect.objectContaining({ id: w.adminId, role: 'admin' }));
+    },
+  },
+  {
+    name: 'POST /api/users',
+    call: (h) => createUserRoute(send('POST', '/api/users', h, { email: `${uid('new')}@example.test`, password: 'a long password', role: 'viewer' })),
+    ok: async (res) => {
+      expect(res.status).toBe(201);
+      expect(await res.json()).toEqual({ id: expect.any(String) });
+    },
+  },
+  {
+    name: 'GET /api/api-keys',
+    call: (h) => listKeysRoute(get('/api/api-keys', h)),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { apiKeys: { scopes: string[] }[] };
+      expect(body.apiKeys.map((k) => k.scopes)).toEqual(expect.arrayContaining([['ingest'], ['read']]));
+    },
+  },
+  {
+    name: 'POST /api/api-keys',
+    call: (h) => createKeyRoute(send('POST', '/api/api-keys', h, { name: 'made in a test', scopes: ['read'] })),
+    ok: async (res) => {
+      expect(res.status).toBe(201);
+      const body = (await res.json()) as { key: string; scopes: string[]; name: string };
+      expect(body).toMatchObject({ name: 'made in a test', scopes: ['read'], key: expect.stringMatching(/^cr_\w{20,}$/) });
+    },
+  },
+  {
+    name: 'DELETE /api/api-keys/{id}',
+    victim: 'key',
+    call: (h, _w, victim) => deleteKeyRoute(new Request(`${ORIGIN}/api/api-keys/${victim}`, { method: 'DELETE', headers: h }), params(victim!)),
+    ok: async (res, w, victim) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ success: true });
+      expect(await w.state('key', victim!)).toBeNull();
+    },
+  },
+  {
+    name: 'PATCH /api/users/{id}',
+    victim: 'user',
+    call: (h, _w, victim) => patchUserRoute(send('PATCH', `/api/users/${victim}`, h, { role: 'admin' }), params(victim!)),
+    ok: async (res, w, victim) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ success: true });
+      expect(await w.state('user', victim!)).toEqual({ role: 'admin' });
+    },
+  },
+  {
+    name: 'DELETE /api/users/{id}',
+    victim: 'user',
+    call: (h, _w, victim) => deleteUserRoute(new Request(`${ORIGIN}/api/users/${victim}`, { method: 'DELETE', headers: h }), params(victim!)),
+    ok: async (res, w, victim) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ success: true });
+      expect(await w.state('user', victim!)).toBeNull();
+    },
+  },
+];
+
+const CREDENTIALS = ['no credentials', 'wrong key', 'ingest-only key', 'read-only key', 'API_KEYS key', 'viewer session', 'admin session'] as const;
+type Credential = (typeof CREDENTIALS)[number];
+
+/** The expected answer: 'ok' (the route's success, checked by its `ok`), or a refusal. */
+type Expected = 'ok' | [401 | 403, string];
+
+const LACKS = (scope: string): Expected => [403, `API key lacks the ${scope} scope`];
+const INGEST_ROW: Expected[] = [[401, MISSING], [401, INVALID], 'ok', LACKS('ingest'), 'ok', [401, MISSING], [401, MISSING]];
+const READ_ROW: Expected[] = [[401, MISSING], [401, INVALID], LACKS('read'), 'ok', 'ok', 'ok', 'ok'];
+const ADMIN_ROW: Expected[] = [[401, MISSING], [401, INVALID], LACKS('admin'), LACKS('admin'), LACKS('admin'), [403, 'This needs the admin role'], 'ok'];
+
+/** Route × credential → answer. People never ingest (machines do, with keys); only admins manage. */
+const EXPECTED: Record<string, Expected[]> = {
+  'POST /api/traces': INGEST_ROW,
+  'GET /api/traces': READ_ROW,
+  'GET /api/traces/{id}': READ_ROW,
+  'POST /api/otel/v1/traces': INGEST_ROW,
+  'GET /api/users': ADMIN_ROW,
+  'POST /api/users': ADMIN_ROW,
+  'GET /api/api-keys': ADMIN_ROW,
+  'POST /api/api-keys': ADMIN_ROW,
+  'DELETE /api/api-keys/{id}': ADMIN_ROW,
+  'PATCH /api/users/{id}': ADMIN_ROW,
+  'DELETE /api/users/{id}': ADMIN_ROW,
+};
+
+const CELLS = ROUTES.flatMap((route) =>
+  CREDENTIALS.map((credential, i) => {
+    const expected = EXPECTED[route.name][i];
+    const label = expected === 'ok' ? 'allowed' : `${expected[0]} ${expected[1]}`;
+    return { route, credential, expected, label };
+  }),
+);
+
+const GRPC = { 401: 16, 403: 7 } as const;
+
+async function expectRefusal(res: Response, route: RouteCase, [status, message]: [401 | 403, string]): Promise<void> {
+  if (route.otlp) {
+    expect(res.status).toBe(status);
+    expect(await res.json()).toEqual({ code: GRPC[status], message });
+  } else {
+    await expectError(res, status, message);
+  }
+}
+
+describe.each(testDatabases())('access matrix on $name', ({ open }) => {
+  let db: Database;
+  let world: World;
+  const headers = {} as Record<Credential, HeaderMap>;
+  const savedEnv = { ...process.env };
+
+  beforeAll(async () => {
+    db = await open();
+    vi.spyOn(console, 'info').mockImplementation(() => undefined);
+    useDatabase(db);
+    resetAccess();
+    process.env.API_KEYS = ENV_KEY;
+    const admin = await makeUser('admin');
+    const viewer = await makeUser('viewer');
+    const ingest = await makeKey(['ingest'], admin.id);
+    const read = await makeKey(['read'], admin.id);
+    Object.assign(headers, {
+      'no credentials': {},
+      'wrong key': bearer('cr_thisKeyWasNeverMadeByThisServer0123456789abcdefghij'),
+      'ingest-only key': bearer(ingest.key),
+      'read-only key': bearer(read.key),
+      'API_KEYS key': bearer(ENV_KEY),
+      'viewer session': { cookie: await signIn(viewer.email, viewer.password) },
+      'admin session': { cookie: await signIn(admin.email, admin.password) },
+    });
+    const traceId = uid('matrix');
+    expect((await ingestRoute(send('POST', '/api/traces', bearer(ENV_KEY), { traces: [makeTrace({ id: traceId })] }))).status).toBe(200);
+    world = {
+      traceId,
+      adminId: admin.id,
+      victims: {
+        key: async () => (await makeKey(['read'], admin.id)).id,
+        user: async () => (await makeUser('viewer')).id,
+      },
+      state: (kind, id) =>
+        kind === 'key'
+          ? db.prisma.apikey.findUnique({ where: { id }, select: { key: true, permissions: true } })
+          : db.prisma.user.findUnique({ where: { id }, select: { role: true } }),
+    };
+  });
+  afterAll(async () => {
+    process.env = { ...savedEnv };
+    resetAccess();
+    await db.close();
+    vi.restoreAllMocks();
+  });
+  beforeEach(() => {
+    useDatabase(db);
+    process.env.API_KEYS = ENV_KEY;
+  });
+  afterEach(() => {
+    process.env = { ...savedEnv };
+  });
+
+  it.each(CELLS)('$route.name with $credential: $label', async ({ route, credential, expected }) => {
+    const victim = route.victim ? await world.victims[route.victim]() : null;
+    const before = victim ? await world.state(route.victim!, victim) : null;
+    const res = await route.call(headers[credential], world, victim);
+    if (expected === 'ok') {
+      await route.ok(res, world, victim);
+    } else {
+      await expectRefusal(res, route, expected);
+      if (victim) expect(await world.state(route.victim!, victim)).toEqual(before);
+    }
+  });
+
+  describe('POST /api/traces keeps the seed contract', () => {
+    const ingest = (authorization?: string) =>
+      ingestRoute(send('POST', '/api/traces', authorization === undefined ? {} : { authorization }, { traces: [makeTrace()] }));
+
+    it.each([
+      ['no header', undefined, MISSING],
+      ['Basic, even with a good key', `Basic ${Buffer.from(`u:${ENV_KEY}`).toString('base64')}`, MISSING],
+      ['another scheme', `Token ${ENV_KEY}`, MISSING],
+      ['"Bearer " and nothing', 'Bearer ', 'Missing API key'],
+      ['"Bearer"', 'Bearer', 'Missing API key'],
+      ['a wrong key', 'Bearer not-a-key', INVALID],
+    ])('%s → 401 %s', async (_name, authorization, message) => {
+      await expectError(await ingest(authorization), 401, message);
+    });
+  });
+
+  describe('reads accept the key as the Basic password', () => {
+    const reads = [
+      ['GET /api/traces', (h: HeaderMap) => listRoute(get('/api/traces', h))],
+      ['GET /api/traces/{id}', (h: HeaderMap) => detailRoute(get(`/api/traces/${world.traceId}`, h), params(world.traceId))],
+    ] as const;
+
+    it.each(reads)('%s', async (_name, read) => {
+      const readKey = headers['read-only key'].authorization.slice('Bearer '.length);
+      const ingestKey = headers['ingest-only key'].authorization.slice('Bearer '.length);
+      expect((await read(basic(readKey))).status).toBe(200);
+      expect((await read(basic(ENV_KEY, ''))).status).toBe(200);
+      await expectError(await read(basic(ingestKey)), 403, 'API key lacks the read scope');
+      await expectError(await read(basic('wrong')), 401, INVALID);
+      await expectError(await read(basic('')), 401, 'Missing API key');
+    });
+
+    it('and so does OTLP, for exporters that only send Basic', async () => {
+      const ingestKey = headers['ingest-only key'].authorization.slice('Bearer '.length);
+      expect((await otlpRoute(send('POST', '/api/otel/v1/traces', basic(ingestKey), { resourceSpans: [] }))).status).toBe(200);
+    });
+  });
+
+  describe('sessions', () => {
+    it('a cookie that was never issued, or was tampered with, is no session', async () => {
+      const forged = headers['admin session'].cookie.replace(/session_token=[^.]+/, 'session_token=forgedTokenValue0123456789abcdef');
+      await expectError(await listRoute(get('/api/traces', { cookie: forged })), 401, MISSING);
+      await expectError(await listRoute(get('/api/traces', { cookie: 'crossroads.session_token=garbage' })), 401, MISSING);
+    });
+
+    it('signing out ends the session on the server, not only in the browser', async () => {
+      const person = await makeUser('viewer');
+      const cookie = await signIn(person.email, person.password);
+      expect((await listRoute(get('/api/traces', { cookie }))).status).toBe(200);
+      const out = await authPost(send('POST', '/api/auth/sign-out', { cookie, origin: ORIGIN }, {}), { params: Promise.resolve({ all: ['sign-out'] }) });
+      expect(out.status).toBe(200);
+      await expectError(await listRoute(get('/api/traces', { cookie })), 401, MISSING);
+    });
+
+    it('a removed person loses access at once', async () => {
+      const person = await makeUser('viewer');
+      const cookie = await signIn(person.email, person.password);
+      await db.prisma.user.delete({ where: { id: person.id } });
+      await expectError(await listRoute(get('/api/traces', { cookie })), 401, MISSING);
+    });
+
+    it('an admin made a viewer loses the admin routes at once', async () => {
+      const person = await makeUser('admin');
+      const cookie = await signIn(person.email, person.password);
+      expect((await listUsersRoute(get('/api/users', { cookie }))).status).toBe(200);
+      await db.prisma.user.update({ where: { id: person.id }, data: { role: 'viewer' } });
+      await expectError(await listUsersRoute(get('/api/users', { cookie })), 403, 'This needs the admin role');
+    });
+  });
+});
