@@ -371,7 +371,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
     });
 
     await start();
-    const http = new HttpClient(server!.baseUrl, 64);
+    const http = new HttpClient(server!.baseUrl, 64, { authorization: `Bearer ${API_KEY}` });
     cleanups.push(() => http.close());
     const ctx: Ctx = { db: kind, seed, http, server: server!, apiKey: API_KEY, log, diag };
     const refreshCtx = () => {

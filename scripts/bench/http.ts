@@ -15,6 +15,8 @@ export class HttpClient {
   constructor(
     readonly baseUrl: string,
     maxSockets = 64,
+    /** Sent with every request unless overridden (the bench's API key: reads need one too since access control). */
+    private readonly defaultHeaders: Record<string, string> = {},
   ) {
     this.agent = new http.Agent({ keepAlive: true, maxSockets });
   }
@@ -41,6 +43,7 @@ export class HttpClient {
           agent: this.agent,
           headers: {
             ...(options.body !== undefined ? { 'content-length': String(Buffer.byteLength(options.body)) } : {}),
+            ...this.defaultHeaders,
             ...options.headers,
           },
           timeout: options.timeoutMs ?? 120_000,
