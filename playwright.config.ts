@@ -57,6 +57,18 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    // Signs in as E2E_ADMIN through /sign-in once and saves the session for the others.
+    { name: 'setup', testMatch: /auth\.setup\.ts$/ },
+    {
+      name: 'chromium',
+      testIgnore: /auth\.setup\.ts$/,
+      dependencies: ['setup'],
+      // The server is protected: pages need a session. Specs that test signed-out
+      // visits reset it (test.use({ storageState: { cookies: [], origins: [] } })).
+      use: { storageState: ADMIN_STATE },
+    },
+  ],
   webServer: [
     server(port, {
       API_KEYS: E2E_API_KEY,

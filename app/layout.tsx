@@ -19,6 +19,10 @@ export const viewport: Viewport = {
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
+      <head>
+        {/* public/favicon.ico, for browsers without SVG icons; 32x32 so the others still prefer app/icon.svg. */}
+        <link rel="icon" href="/favicon.ico" sizes="32x32" />
+      </head>
       <body className="font-sans text-sm antialiased">
         <a
           href="#main"

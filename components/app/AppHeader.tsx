@@ -31,8 +31,8 @@ export function AppHeader({ principal }: { principal: Principal }) {
         {principal.kind === 'user' && (
           <div className="ml-auto flex items-center gap-3" data-testid="account">
             <span className="text-muted">
-              Signed in as <span className="font-medium text-fg">{principal.email}</span>
-              <span className="ml-1 text-xs">({principal.role})</span>
+              Signed in as <span className="font-medium text-fg">{principal.email}</span>{' '}
+              <span className="text-xs">({principal.role})</span>
             </span>
             <SignOutButton />
           </div>

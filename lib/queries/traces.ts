@@ -27,10 +27,11 @@ export function isRetryable(error: unknown): boolean {
   return !(error instanceof ApiError) || error.status >= 500;
 }
 
-async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+/** Fetches the app's JSON API; failures become ApiError (the API's message) or a readable network error. */
+export async function fetchJson<T>(url: string, init: Omit<RequestInit, 'headers'> & { headers?: Record<string, string> } = {}): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(url, { signal, headers: { accept: 'application/json' } });
+    res = await fetch(url, { ...init, headers: { accept: 'application/json', ...init.headers } });
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
     throw new Error('Could not reach the server. Check your connection and try again.', { cause: err });
@@ -46,6 +47,10 @@ async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
     throw new ApiError(res.status, message);
   }
   return (await res.json()) as T;
+}
+
+function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+  return fetchJson<T>(url, { signal });
 }
 
 // ---------------------------------------------------------------------------

@@ -149,6 +149,8 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
                 role="tab"
                 aria-selected={tab === t}
                 aria-controls={`panel-${t}`}
+                // The badge would run into the label ("Events2"): the name says it apart.
+                aria-label={counts[t] === null ? undefined : `${labels[t]} (${counts[t]})`}
                 tabIndex={tab === t ? 0 : -1}
                 onClick={() => writeUrl({ tab: t })}
                 className={`-mb-px border-b-2 px-3 py-1.5 text-sm font-medium ${
@@ -157,7 +159,9 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
               >
                 {labels[t]}
                 {counts[t] !== null && (
-                  <span className="ml-1.5 rounded-full bg-surface-2 px-1.5 text-xs text-muted tabular">{counts[t]}</span>
+                  <span aria-hidden="true" className="ml-1.5 rounded-full bg-surface-2 px-1.5 text-xs text-muted tabular">
+                    {counts[t]}
+                  </span>
                 )}
               </button>
             ))}

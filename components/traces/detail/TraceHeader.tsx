@@ -135,6 +135,8 @@ export function TraceHeader({
         </Stat>
         <Stat label="Spans">
           {formatTokens(trace.spans.length)}
+          {/* The separator keeps "6" and "2 failed" apart for screen readers (not "62 failed"). */}
+          {errors > 0 && <span className="sr-only">, </span>}
           {errors > 0 && <span className="ml-1.5 text-xs font-medium text-red-800 dark:text-red-200">{errors} failed</span>}
         </Stat>
         <Stat label="Decisions">{formatTokens(trace.decisionPoints.length)}</Stat>
@@ -169,6 +171,7 @@ export function TraceHeader({
               >
                 <DecisionGlyph size={9} />
                 {DECISION_LABEL[type]} <span className="tabular">{n}</span>
+                <span className="sr-only">{n === 1 ? ' decision' : ' decisions'}</span>
               </button>
             ))}
           </span>
