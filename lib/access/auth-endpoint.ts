@@ -47,7 +47,31 @@ export async function handleAuthRequest(req: Request, path: string): Promise<Res
   }
   const auth = await getAuth();
   const res = req.method === 'POST' && path === '/sign-in/email' ? await signInWithEmail(req, auth.handler) : await auth.handler(req);
-  return secureCookies(req, res);
+  return secureCookies(req, await withoutSessionToken(res));
+}
+
+/**
+ * Better Auth also puts the session token in the JSON of sign-in and get-session (for its
+ * bearer plugin, which Crossroads does not use). The cookie is HttpOnly so that page
+ * scripts cannot read the session; the token is taken out of the bodies for the same reason.
+ */
+async function withoutSessionToken(res: Response): Promise<Response> {
+  if (!res.headers.get('content-type')?.includes('application/json')) return res;
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
+  }
+  if (body && typeof body === 'object') {
+    const b = body as { token?: unknown; session?: { token?: unknown } | null };
+    delete b.token;
+    if (b.session && typeof b.session === 'object') delete b.session.token;
+  }
+  const headers = new Headers(res.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify(body), { status: res.status, statusText: res.statusText, headers });
 }
 
 /** Whether the browser reached us over HTTPS: the URL, or X-Forwarded-Proto where TLS ends at a proxy. */

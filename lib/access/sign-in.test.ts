@@ -3,6 +3,7 @@
 // first admin from the environment (never overwritten), and the session secret kept in
 // the database when AUTH_SECRET is unset (sessions survive a restart).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { GET as authGet } from '@/app/api/auth/[...all]/route';
 import { GET as listRoute } from '@/app/api/traces/route';
 import { GET as listUsersRoute } from '@/app/api/users/route';
 import { useDatabase } from '@/lib/db';
@@ -62,6 +63,23 @@ describe.each(testDatabases())('sign-in on $name', ({ open }) => {
   });
 
   describe('the session cookie', () => {
+    it('is the only place the session token travels: sign-in and get-session bodies leave it out', async () => {
+      const person = await makeUser('viewer');
+      const res = await signInRequest(person.email, person.password);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(body.user).toMatchObject({ email: person.email });
+      expect(body).not.toHaveProperty('token');
+      const token = decodeURIComponent(sessionSetCookie(res).split(';')[0].split('=')[1]).split('.')[0];
+      const session = await authGet(
+        new Request(`${ORIGIN}/api/auth/get-session`, { headers: { cookie: cookieHeader(res) } }),
+        { params: Promise.resolve({ all: ['get-session'] }) },
+      );
+      const text = await session.text();
+      expect(JSON.parse(text)).toMatchObject({ user: { email: person.email }, session: { userId: person.id } });
+      expect(text).not.toContain(token);
+    });
+
     it('is HttpOnly, SameSite=Lax, expires with the session, and not Secure over plain HTTP', async () => {
       const person = await makeUser('viewer');
       const before = Date.now();
