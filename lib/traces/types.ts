@@ -104,12 +104,32 @@ export interface TraceDetail extends TraceRecord {
   events: EventRecord[];
 }
 
-export interface ListParams {
-  page: number;
-  limit: number;
+/**
+ * Filters on traces, shared by the list, insights and export (parsed and turned into SQL
+ * by lib/traces/filters.ts). Every filter present must hold.
+ */
+export interface TraceFilterParams {
   status?: RunStatus;
+  /** Case-insensitive substring of the name. */
   search?: string;
   sessionId?: string;
+  /** The exact name. */
+  name?: string;
+  /** A tag the trace carries. */
+  tag?: string;
+  /** ISO 8601 UTC: traces that started at or after it. */
+  from?: string;
+  /** ISO 8601 UTC: traces that started before it (the window is half-open, so adjacent windows never share a trace). */
+  to?: string;
+  /** Traces with at least one decision point of this type (and, with `chosen`, whose chosen option has that label). */
+  decisionType?: DecisionType;
+  /** Traces with at least one decision point whose chosen option has this label (lib/insights/labels.ts). */
+  chosen?: string;
+}
+
+export interface ListParams extends TraceFilterParams {
+  page: number;
+  limit: number;
 }
 
 export interface TraceList {

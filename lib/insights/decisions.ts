@@ -1,0 +1,79 @@
+// What agents decide, across the traces of a window (GET /api/insights/decisions): per
+// decision type, per option, and retry/escalation rates per trace name. One SQL statement
+// computes every figure (one snapshot, so the parts agree with each other under ingest);
+// no decision point is loaded into JavaScript.
+import type { Db } from '@/lib/db';
+import { Prisma } from '@/lib/generated/prisma/client';
+import { traceWhereSql } from '@/lib/traces/filters';
+import { offeredLabelsSql, optionLabelSql } from './label-sql';
+import type { DecisionInsights, InsightsParams } from './types';
+
+/** At most this many options per decision type, the most chosen (then most offered, then by label). */
+export const OPTIONS_PER_TYPE = 100;
+/** At most this many trace names, the most frequent (then by name). */
+export const RATE_NAMES = 100;
+
+// Labels and names are ordered bytewise (COLLATE "C"), the same on every database
+// whatever its collation, so equal counts always come back in the same order.
+export async function decisionInsights(db: Db, params: InsightsParams): Promise<DecisionInsights> {
+  const [{ result }] = await db.$queryRaw<Array<{ result: Omit<DecisionInsights, 'from' | 'to'> }>>`
+    WITH win AS MATERIALIZED (
+      SELECT t."id", t."name", t."status" = 'ERROR' AS failed FROM "Trace" t ${traceWhereSql(params)}
+    ),
+    dp AS MATERIALIZED (
+      SELECT d."traceId", d."type", d."durationMs", d."costUsd", d."alternatives", w.failed,
+             ${optionLabelSql(Prisma.raw('d."chosen"'))} AS chosen_label
+        FROM win w JOIN "DecisionPoint" d ON d."traceId" = w."id"
+    ),
+    by_type AS (
+      SELECT "type", count(*) AS n, count(DISTINCT "traceId") AS traces,
+             avg("durationMs") AS avg_duration, avg("costUsd") AS avg_cost,
+             (count(DISTINCT "traceId") FILTER (WHERE failed))::float8 / count(DISTINCT "traceId") AS error_share
+        FROM dp GROUP BY "type"
+    ),
+    offered AS (
+      SELECT dp."traceId", dp."type", dp.failed, o.label, o.label = dp.chosen_label AS is_chosen
+        FROM dp CROSS JOIN LATERAL ${offeredLabelsSql(Prisma.raw('dp.chosen_label'), Prisma.raw('dp."alternatives"'))} AS o
+    ),
+    options AS (
+      SELECT "type", label,
+             count(*) FILTER (WHERE is_chosen) AS chosen,
+             count(*) AS offered,
+             (count(DISTINCT "traceId") FILTER (WHERE is_chosen AND failed))::float8
+               / nullif(count(DISTINCT "traceId") FILTER (WHERE is_chosen), 0) AS error_share
+        FROM offered GROUP BY "type", label
+    ),
+    ranked AS (
+      SELECT *, row_number() OVER (PARTITION BY "type" ORDER BY chosen DESC, offered DESC, label COLLATE "C") AS rank
+        FROM options
+    ),
+    per_trace AS (
+      SELECT "traceId", count(*) FILTER (WHERE "type" = 'RETRY') AS retries,
+             count(*) FILTER (WHERE "type" = 'ESCALATION') AS escalations
+        FROM dp WHERE "type" IN ('RETRY', 'ESCALATION') GROUP BY "traceId"
+    ),
+    rates AS (
+      SELECT w."name", count(*) AS traces,
+             coalesce(sum(p.retries), 0) AS retries, coalesce(sum(p.escalations), 0) AS escalations
+        FROM win w LEFT JOIN per_trace p ON p."traceId" = w."id"
+       GROUP BY w."name"
+       ORDER BY traces DESC, w."name" COLLATE "C"
+       LIMIT ${RATE_NAMES}
+    )
+    SELECT json_build_object(
+      'totals', json_build_object('traces', (SELECT count(*) FROM win), 'decisionPoints', (SELECT count(*) FROM dp)),
+      'byType', (SELECT coalesce(json_agg(json_build_object(
+          'type', "type", 'count', n, 'traces', traces,
+          'avgDurationMs', avg_duration, 'avgCostUsd', avg_cost, 'errorTraceShare', error_share
+        ) ORDER BY n DESC, "type"::text COLLATE "C"), '[]'::json) FROM by_type),
+      'options', (SELECT coalesce(json_agg(json_build_object(
+          'type', "type", 'label', label, 'chosen', chosen, 'offered', offered,
+          'errorTraceShareWhenChosen', error_share
+        ) ORDER BY chosen DESC, "type"::text COLLATE "C", label COLLATE "C"), '[]'::json) FROM ranked WHERE rank <= ${OPTIONS_PER_TYPE}),
+      'ratesByTraceName', (SELECT coalesce(json_agg(json_build_object(
+          'name', "name", 'traces', traces,
+          'retryPer100', 100 * retries::float8 / traces, 'escalationPer100', 100 * escalations::float8 / traces
+        ) ORDER BY traces DESC, "name" COLLATE "C"), '[]'::json) FROM rates)
+    ) AS result`;
+  return { from: params.from, to: params.to, ...result };
+}

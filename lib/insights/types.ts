@@ -1,0 +1,64 @@
+// What the insights API returns (issue 12). Plain types, safe for client components.
+import type { DecisionType, RunStatus } from '@/lib/traces/types';
+
+/**
+ * The parameters every insights call takes: a window of trace start times, always set
+ * (half-open: `from` <= startedAt < `to`, ISO 8601 UTC), and the trace filters.
+ */
+export interface InsightsParams {
+  from: string;
+  to: string;
+  name?: string;
+  tag?: string;
+  sessionId?: string;
+  status?: RunStatus;
+}
+
+export interface DecisionTypeStats {
+  type: DecisionType;
+  /** Decision points of this type. */
+  count: number;
+  /** Traces with at least one decision point of this type. */
+  traces: number;
+  /** Mean durationMs of those decision points that have one; null when none has. */
+  avgDurationMs: number | null;
+  /** Mean costUsd of those decision points that have one; null when none has. */
+  avgCostUsd: number | null;
+  /** Share (0 to 1) of `traces` whose status is ERROR. */
+  errorTraceShare: number;
+}
+
+export interface OptionStats {
+  type: DecisionType;
+  /** The option's label (lib/insights/labels.ts). */
+  label: string;
+  /** Decision points of this type that chose it. */
+  chosen: number;
+  /** Decision points of this type that offered it (chose it or listed it among the alternatives). */
+  offered: number;
+  /** Share (0 to 1) of the traces where it was chosen whose status is ERROR; null when it was never chosen. */
+  errorTraceShareWhenChosen: number | null;
+}
+
+export interface TraceNameRates {
+  name: string;
+  /** Traces of this name in the window. */
+  traces: number;
+  /** RETRY decision points per 100 of those traces. */
+  retryPer100: number;
+  /** ESCALATION decision points per 100 of those traces. */
+  escalationPer100: number;
+}
+
+/** GET /api/insights/decisions. */
+export interface DecisionInsights {
+  from: string;
+  to: string;
+  totals: { traces: number; decisionPoints: number };
+  /** One row per decision type that occurs; by count, descending. */
+  byType: DecisionTypeStats[];
+  /** One row per (type, label), at most OPTIONS_PER_TYPE per type; by chosen descending, then type and label. */
+  options: OptionStats[];
+  /** One row per trace name, at most RATE_NAMES of them (the most frequent); by traces descending, then name. */
+  ratesByTraceName: TraceNameRates[];
+}
