@@ -62,3 +62,41 @@ export interface DecisionInsights {
   /** One row per trace name, at most RATE_NAMES of them (the most frequent); by traces descending, then name. */
   ratesByTraceName: TraceNameRates[];
 }
+
+/** The width of an overview bucket: a UTC minute, hour or day. */
+export type OverviewBucket = 'minute' | 'hour' | 'day';
+
+/** GET /api/insights/overview: the common parameters and the bucket, resolved (never absent). */
+export interface OverviewParams extends InsightsParams {
+  bucket: OverviewBucket;
+}
+
+/** The figures of a set of traces (the window's, or one bucket's). */
+export interface OverviewFigures {
+  traces: number;
+  /** Traces whose status is ERROR. */
+  errorTraces: number;
+  /** Sum of each trace's totalCost, or of its spans' costUsd when it has none; 0 when none has either. */
+  costUsd: number;
+  /** Sum of each trace's totalTokens, or of its spans' tokenCount when it has none; 0 when none has either. */
+  tokens: number;
+  /** Median of endedAt − startedAt (ms) over the traces that ended (percentile_cont); null when none did. */
+  p50DurationMs: number | null;
+  /** 95th percentile of the same durations (percentile_cont, interpolated); null when none ended. */
+  p95DurationMs: number | null;
+}
+
+export interface OverviewBucketStats extends OverviewFigures {
+  /** The bucket's first instant, ISO 8601 UTC, aligned to a UTC minute, hour or day. */
+  start: string;
+}
+
+/** GET /api/insights/overview. */
+export interface OverviewInsights {
+  from: string;
+  to: string;
+  bucket: OverviewBucket;
+  totals: OverviewFigures;
+  /** Every bucket the window touches, in order, from the one containing `from`; empty ones are zeros. */
+  buckets: OverviewBucketStats[];
+}

@@ -1,0 +1,12 @@
+import { getDb } from '@/lib/db';
+import { json, route } from '@/lib/http/respond';
+import { overviewInsights, parseOverviewParams } from '@/lib/insights/overview';
+
+export const dynamic = 'force-dynamic';
+export const runtime = 'nodejs';
+
+// GET /api/insights/overview - traces, errors, cost, tokens and duration percentiles per time bucket
+export const GET = route({ scope: 'read', basic: true }, async (req: Request) => {
+  const params = parseOverviewParams(new URL(req.url).searchParams);
+  return json(await overviewInsights(await getDb(), params));
+});

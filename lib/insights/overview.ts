@@ -1,0 +1,125 @@
+// How the fleet is doing over time (GET /api/insights/overview): traces, errors, cost,
+// tokens and duration percentiles per UTC minute, hour or day of the window, and for the
+// whole window. One SQL statement computes every figure (one snapshot, so the buckets add
+// up to the totals under ingest); no trace is loaded into JavaScript.
+import type { Db } from '@/lib/db';
+import { AppError } from '@/lib/errors';
+import { traceWhereSql } from '@/lib/traces/filters';
+import { parseInsightsParams } from './params';
+import type { OverviewBucket, OverviewInsights, OverviewParams } from './types';
+
+export const OVERVIEW_BUCKETS = ['minute', 'hour', 'day'] as const satisfies readonly OverviewBucket[];
+
+const MINUTE_MS = 60 * 1000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+// UTC has no DST and neither JavaScript nor PostgreSQL counts leap seconds, so every
+// bucket is a fixed number of milliseconds and boundaries are multiples of it since the
+// epoch. '24 hours', not '1 day': PostgreSQL adds a day in the session's time zone.
+const BUCKET: Record<OverviewBucket, { ms: number; interval: string }> = {
+  minute: { ms: MINUTE_MS, interval: '1 minute' },
+  hour: { ms: HOUR_MS, interval: '1 hour' },
+  day: { ms: DAY_MS, interval: '24 hours' },
+};
+
+/** A window never holds more buckets than this (a requested bucket that would is a 400). */
+export const MAX_BUCKETS = 1500;
+/** Default bucket: minute for a window up to this long (at most 361 buckets)... */
+export const MINUTE_BUCKETS_UP_TO_MS = 6 * HOUR_MS;
+/** ...hour up to this long (at most 337), day beyond (a window over ~4 years is a 400). */
+export const HOUR_BUCKETS_UP_TO_MS = 14 * DAY_MS;
+
+/** The first instant of the bucket containing `ms`. */
+function bucketStart(ms: number, bucket: OverviewBucket): number {
+  const size = BUCKET[bucket].ms;
+  return Math.floor(ms / size) * size;
+}
+
+/**
+ * How many buckets the window [from, to) touches: from the one containing `from` to the one
+ * containing the last millisecond before `to`. An empty window (from = to) touches none.
+ */
+export function bucketCount(from: string, to: string, bucket: OverviewBucket): number {
+  const start = Date.parse(from);
+  const end = Date.parse(to);
+  if (end <= start) return 0;
+  return Math.floor((end - 1 - bucketStart(start, bucket)) / BUCKET[bucket].ms) + 1;
+}
+
+/** The bucket for a window when the caller names none: the finest that keeps it readable. */
+export function defaultBucket(from: string, to: string): OverviewBucket {
+  const length = Date.parse(to) - Date.parse(from);
+  if (length <= MINUTE_BUCKETS_UP_TO_MS) return 'minute';
+  if (length <= HOUR_BUCKETS_UP_TO_MS) return 'hour';
+  return 'day';
+}
+
+/**
+ * The insights parameters and `bucket` (minute, hour or day; empty or absent: the
+ * default for the window's length). A window of more than MAX_BUCKETS buckets is a 400
+ * naming `bucket` when it was requested, `from` when even days are too many.
+ */
+export function parseOverviewParams(query: Pick<URLSearchParams, 'get'>, now: Date = new Date()): OverviewParams {
+  const params = parseInsightsParams(query, now);
+  const requested = query.get('bucket');
+  if (requested !== null && requested !== '' && !(OVERVIEW_BUCKETS as readonly string[]).includes(requested)) {
+    throw new AppError('VALIDATION', `Invalid bucket parameter: must be one of ${OVERVIEW_BUCKETS.join(', ')}`);
+  }
+  const given = requested ? (requested as OverviewBucket) : undefined;
+  const bucket = given ?? defaultBucket(params.from, params.to);
+  const count = bucketCount(params.from, params.to, bucket);
+  if (count > MAX_BUCKETS) {
+    throw new AppError(
+      'VALIDATION',
+      `Invalid ${given ? 'bucket' : 'from'} parameter: the window holds ${count} ${bucket} buckets, more than ${MAX_BUCKETS}`,
+    );
+  }
+  return { ...params, bucket };
+}
+
+// Per trace: cost is totalCost, else the sum of its spans' costUsd (null when neither; the
+// span sum is only computed for traces without a total, COALESCE being lazy); tokens
+// likewise. Duration percentiles are percentile_cont (interpolated between the two nearest
+// durations, as the continuous percentile of the ordered-set aggregate), which skips the
+// nulls of traces that have not ended and is null when no trace in the set has.
+export async function overviewInsights(db: Db, params: OverviewParams): Promise<OverviewInsights> {
+  const { ms, interval } = BUCKET[params.bucket];
+  const first = bucketStart(Date.parse(params.from), params.bucket);
+  // With no bucket, the series ends before it starts and is empty.
+  const last = first + (bucketCount(params.from, params.to, params.bucket) - 1) * ms;
+  const [{ result }] = await db.$queryRaw<Array<{ result: Omit<OverviewInsights, 'from' | 'to' | 'bucket'> }>>`
+    WITH win AS MATERIALIZED (
+      SELECT date_bin(CAST(${interval} AS interval), t."startedAt", ${new Date(first)}) AS bucket,
+             t."status" = 'ERROR' AS failed,
+             coalesce(t."totalCost", (SELECT sum(s."costUsd") FROM "Span" s WHERE s."traceId" = t."id")) AS cost,
+             coalesce(t."totalTokens", (SELECT sum(s."tokenCount") FROM "Span" s WHERE s."traceId" = t."id")) AS tokens,
+             (extract(epoch FROM t."endedAt" - t."startedAt") * 1000)::float8 AS duration
+        FROM "Trace" t ${traceWhereSql(params)}
+    ),
+    by_bucket AS (
+      SELECT bucket, count(*) AS traces, count(*) FILTER (WHERE failed) AS errors,
+             coalesce(sum(cost), 0) AS cost, coalesce(sum(tokens), 0) AS tokens,
+             percentile_cont(0.5) WITHIN GROUP (ORDER BY duration) AS p50,
+             percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) AS p95
+        FROM win GROUP BY bucket
+    ),
+    series AS (
+      SELECT generate_series(CAST(${new Date(first)} AS timestamptz), CAST(${new Date(last)} AS timestamptz), CAST(${interval} AS interval)) AS start
+    )
+    SELECT json_build_object(
+      'totals', (SELECT json_build_object(
+          'traces', count(*), 'errorTraces', count(*) FILTER (WHERE failed),
+          'costUsd', coalesce(sum(cost), 0), 'tokens', coalesce(sum(tokens), 0),
+          'p50DurationMs', percentile_cont(0.5) WITHIN GROUP (ORDER BY duration),
+          'p95DurationMs', percentile_cont(0.95) WITHIN GROUP (ORDER BY duration)
+        ) FROM win),
+      'buckets', (SELECT coalesce(json_agg(json_build_object(
+          'start', to_char(s.start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+          'traces', coalesce(b.traces, 0), 'errorTraces', coalesce(b.errors, 0),
+          'costUsd', coalesce(b.cost, 0), 'tokens', coalesce(b.tokens, 0),
+          'p50DurationMs', b.p50, 'p95DurationMs', b.p95
+        ) ORDER BY s.start), '[]'::json) FROM series s LEFT JOIN by_bucket b ON b.bucket = s.start)
+    ) AS result`;
+  return { from: params.from, to: params.to, bucket: params.bucket, ...result };
+}
