@@ -10,6 +10,7 @@ import { traceObject } from './objects/trace';
 import { decisionObject, eventObject, spanObject } from './objects/children';
 import { healthObject } from './objects/health';
 import { traceStatsObject } from './objects/trace-stats';
+import { decisionStatsObject } from './objects/decision-stats';
 
 /** What an operation produces: the XML document, and the same data for adxwss.optreturn=JSON. */
 export interface Payload {
@@ -49,6 +50,7 @@ export const PUBLIC_OBJECTS: readonly PublicObject[] = [
   eventObject,
   healthObject,
   traceStatsObject,
+  decisionStatsObject,
 ];
 
 const BY_NAME = new Map(PUBLIC_OBJECTS.map((o) => [o.name, o]));

@@ -370,7 +370,7 @@ describe.each(testDatabases())('SOAP service on $name', (target) => {
       const r = await call('dotnet', 'read', good, [str('publicName', 'INVOICE'), keys('objectKeys', [['id', '1']])]);
       expect(r).toMatchObject({ status: 0, resultXml: '', messages: [{ type: '3', message: expect.stringContaining('"INVOICE"') }] });
       const all = await call('dotnet', 'getDescription', good, [str('publicName', '')]);
-      for (const name of ['TRACE', 'SPAN', 'DECISION', 'EVENT', 'HEALTH', 'TRACE_STATS']) expect(all.resultXml).toContain(`NAM="${name}"`);
+      for (const name of ['TRACE', 'SPAN', 'DECISION', 'EVENT', 'HEALTH', 'TRACE_STATS', 'DECISION_STATS']) expect(all.resultXml).toContain(`NAM="${name}"`);
       const unsupported = await call('php', 'run', good, [str('publicName', 'TRACE'), str('inputXml', '')]);
       expect(unsupported.messages[0].message).toBe('Operation run is not available for TRACE');
     });

@@ -1,0 +1,143 @@
+// DECISION_STATS: run returns what agents decide across the traces of a window, the
+// figures of GET /api/insights/decisions (lib/insights/decisions.ts): totals, per
+// decision type, per option (type and label) and retry/escalation rates per trace name.
+// Parameters are read as the insights API reads its query: from/to (ISO 8601, a
+// half-open window on startedAt, default the last 24 hours), name (exact) and tag.
+import { decisionInsights } from '@/lib/insights/decisions';
+import { parseInsightsParams } from '@/lib/insights/params';
+import { DECISION_TYPES } from '@/lib/traces/types';
+import { AppError } from '@/lib/errors';
+import { fld, resultElement, type ParamFields } from '../codec';
+import type { FieldDef } from '../fields';
+import type { PublicObject } from '../registry';
+import { description } from './describe';
+
+const NAME = 'DECISION_STATS';
+
+const PARAM_NAMES = ['from', 'to', 'name', 'tag'] as const;
+
+const PARAMS: FieldDef[] = [
+  { name: 'from', type: 'DateTime' },
+  { name: 'to', type: 'DateTime' },
+  { name: 'name', type: 'Char' },
+  { name: 'tag', type: 'Char' },
+];
+
+const out = (name: string, type: FieldDef['type'], extra: Partial<FieldDef> = {}): FieldDef => ({ name, type, readOnly: true, ...extra });
+
+const TOTALS: FieldDef[] = [out('from', 'DateTime'), out('to', 'DateTime'), out('traces', 'Decimal'), out('decisionPoints', 'Decimal')];
+
+const BY_TYPE: FieldDef[] = [
+  out('type', 'Char', { values: DECISION_TYPES }),
+  out('count', 'Decimal'),
+  out('traces', 'Decimal'),
+  out('avgDurationMs', 'Decimal'),
+  out('avgCostUsd', 'Decimal'),
+  out('errorTraceShare', 'Decimal'),
+];
+
+const OPTIONS: FieldDef[] = [
+  out('type', 'Char', { values: DECISION_TYPES }),
+  out('label', 'Char'),
+  out('chosen', 'Decimal'),
+  out('offered', 'Decimal'),
+  out('errorTraceShareWhenChosen', 'Decimal'),
+];
+
+const RATES: FieldDef[] = [out('name', 'Char'), out('traces', 'Decimal'), out('retryPer100', 'Decimal'), out('escalationPer100', 'Decimal')];
+
+/** The run parameters as the insights API's query: empty or NULL means absent, as there. */
+function insightsQuery(ctx: { warn(message: string): void }, params: ParamFields): Pick<URLSearchParams, 'get'> {
+  const values = new Map<string, string>();
+  for (const [name, param] of params) {
+    if (!(PARAM_NAMES as readonly string[]).includes(name)) {
+      ctx.warn(`Unknown parameter "${name}" for ${NAME} ignored`);
+    } else if (param.kind !== 'FLD') {
+      throw new AppError('VALIDATION', `Invalid ${name} parameter: must be a FLD, not a ${param.kind}`);
+    } else if (param.value !== null) {
+      values.set(name, param.value);
+    }
+  }
+  return { get: (name: string) => values.get(name) ?? null };
+}
+
+export const decisionStatsObject: PublicObject = {
+  name: NAME,
+  describe() {
+    return description(NAME, [
+      { tag: 'GRP', name: 'PARAM', fields: PARAMS },
+      { tag: 'GRP', name: NAME, fields: TOTALS },
+      { tag: 'TAB', name: 'BY_TYPE', fields: BY_TYPE },
+      { tag: 'TAB', name: 'OPTIONS', fields: OPTIONS },
+      { tag: 'TAB', name: 'RATES_BY_TRACE_NAME', fields: RATES },
+    ]);
+  },
+  async run(ctx, params) {
+    // Invalid values are the insights API's VALIDATION errors, naming the parameter.
+    const input = parseInsightsParams(insightsQuery(ctx, params));
+    const stats = await ctx.withDb((db) => decisionInsights(db.prisma, input));
+    // The aggregate scans the window's traces and their decision points.
+    ctx.meter.recordsRead += stats.totals.traces + stats.totals.decisionPoints;
+    return {
+      xml: resultElement([
+        {
+          kind: 'GRP',
+          id: NAME,
+          fields: [
+            fld.dateTime('from', stats.from),
+            fld.dateTime('to', stats.to),
+            fld.decimal('traces', stats.totals.traces),
+            fld.decimal('decisionPoints', stats.totals.decisionPoints),
+          ],
+        },
+        {
+          kind: 'TAB',
+          id: 'BY_TYPE',
+          lines: stats.byType.map((t, i) => ({
+            kind: 'LIN',
+            num: i + 1,
+            fields: [
+              fld.char('type', t.type),
+              fld.decimal('count', t.count),
+              fld.decimal('traces', t.traces),
+              fld.decimal('avgDurationMs', t.avgDurationMs),
+              fld.decimal('avgCostUsd', t.avgCostUsd),
+              fld.decimal('errorTraceShare', t.errorTraceShare),
+            ],
+          })),
+        },
+        {
+          kind: 'TAB',
+          id: 'OPTIONS',
+          lines: stats.options.map((o, i) => ({
+            kind: 'LIN',
+            num: i + 1,
+            fields: [
+              fld.char('type', o.type),
+              fld.char('label', o.label),
+              fld.decimal('chosen', o.chosen),
+              fld.decimal('offered', o.offered),
+              fld.decimal('errorTraceShareWhenChosen', o.errorTraceShareWhenChosen),
+            ],
+          })),
+        },
+        {
+          kind: 'TAB',
+          id: 'RATES_BY_TRACE_NAME',
+          lines: stats.ratesByTraceName.map((r, i) => ({
+            kind: 'LIN',
+            num: i + 1,
+            fields: [
+              fld.char('name', r.name),
+              fld.decimal('traces', r.traces),
+              fld.decimal('retryPer100', r.retryPer100),
+              fld.decimal('escalationPer100', r.escalationPer100),
+            ],
+          })),
+        },
+      ]),
+      // adxwss.optreturn=JSON: exactly the body of GET /api/insights/decisions.
+      json: stats,
+    };
+  },
+};
