@@ -44,6 +44,11 @@ export interface TabNode {
 
 export type ResultNode = GrpNode | TabNode | LinNode | FieldNode;
 
+/** A TAB with one LIN per row, numbered from 1. */
+export function tabNode<T>(id: string, rows: readonly T[], fieldsOf: (row: T) => FieldNode[]): TabNode {
+  return { kind: 'TAB', id, lines: rows.map((row, i) => ({ kind: 'LIN', num: i + 1, fields: fieldsOf(row) })) };
+}
+
 // ---------------------------------------------------------------- generic writer
 
 /** A plain element to serialise: text-only or with children, never mixed. */

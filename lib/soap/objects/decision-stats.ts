@@ -7,7 +7,7 @@ import { decisionInsights } from '@/lib/insights/decisions';
 import { parseInsightsParams } from '@/lib/insights/params';
 import { DECISION_TYPES } from '@/lib/traces/types';
 import { AppError } from '@/lib/errors';
-import { fld, resultElement, type ParamFields } from '../codec';
+import { fld, resultElement, tabNode, type ParamFields } from '../codec';
 import type { FieldDef } from '../fields';
 import type { PublicObject } from '../registry';
 import { description } from './describe';
@@ -90,51 +90,27 @@ export const decisionStatsObject: PublicObject = {
             fld.decimal('decisionPoints', stats.totals.decisionPoints),
           ],
         },
-        {
-          kind: 'TAB',
-          id: 'BY_TYPE',
-          lines: stats.byType.map((t, i) => ({
-            kind: 'LIN',
-            num: i + 1,
-            fields: [
-              fld.char('type', t.type),
-              fld.decimal('count', t.count),
-              fld.decimal('traces', t.traces),
-              fld.decimal('avgDurationMs', t.avgDurationMs),
-              fld.decimal('avgCostUsd', t.avgCostUsd),
-              fld.decimal('errorTraceShare', t.errorTraceShare),
-            ],
-          })),
-        },
-        {
-          kind: 'TAB',
-          id: 'OPTIONS',
-          lines: stats.options.map((o, i) => ({
-            kind: 'LIN',
-            num: i + 1,
-            fields: [
-              fld.char('type', o.type),
-              fld.char('label', o.label),
-              fld.decimal('chosen', o.chosen),
-              fld.decimal('offered', o.offered),
-              fld.decimal('errorTraceShareWhenChosen', o.errorTraceShareWhenChosen),
-            ],
-          })),
-        },
-        {
-          kind: 'TAB',
-          id: 'RATES_BY_TRACE_NAME',
-          lines: stats.ratesByTraceName.map((r, i) => ({
-            kind: 'LIN',
-            num: i + 1,
-            fields: [
-              fld.char('name', r.name),
-              fld.decimal('traces', r.traces),
-              fld.decimal('retryPer100', r.retryPer100),
-              fld.decimal('escalationPer100', r.escalationPer100),
-            ],
-          })),
-        },
+        tabNode('BY_TYPE', stats.byType, (t) => [
+          fld.char('type', t.type),
+          fld.decimal('count', t.count),
+          fld.decimal('traces', t.traces),
+          fld.decimal('avgDurationMs', t.avgDurationMs),
+          fld.decimal('avgCostUsd', t.avgCostUsd),
+          fld.decimal('errorTraceShare', t.errorTraceShare),
+        ]),
+        tabNode('OPTIONS', stats.options, (o) => [
+          fld.char('type', o.type),
+          fld.char('label', o.label),
+          fld.decimal('chosen', o.chosen),
+          fld.decimal('offered', o.offered),
+          fld.decimal('errorTraceShareWhenChosen', o.errorTraceShareWhenChosen),
+        ]),
+        tabNode('RATES_BY_TRACE_NAME', stats.ratesByTraceName, (r) => [
+          fld.char('name', r.name),
+          fld.decimal('traces', r.traces),
+          fld.decimal('retryPer100', r.retryPer100),
+          fld.decimal('escalationPer100', r.escalationPer100),
+        ]),
       ]),
       // adxwss.optreturn=JSON: exactly the body of GET /api/insights/decisions.
       json: stats,

@@ -5,7 +5,7 @@ import { ingestTraces } from '@/lib/traces/ingest';
 import { listTraces, parseListParams } from '@/lib/traces/list';
 import type { TraceDetail } from '@/lib/traces/types';
 import { validateIngestBody } from '@/lib/traces/validate';
-import { readParamXml, resultElement, type ParamDoc, type ResultNode } from '../codec';
+import { readParamXml, resultElement, tabNode, type ParamDoc, type ResultNode } from '../codec';
 import {
   DECISION_FIELDS,
   EVENT_FIELDS,
@@ -28,13 +28,7 @@ const TABS = [
 export function traceNodes(trace: TraceDetail): ResultNode[] {
   return [
     { kind: 'GRP', id: 'TRACE', fields: recordFields(TRACE_FIELDS, trace) },
-    ...TABS.map(
-      (tab): ResultNode => ({
-        kind: 'TAB',
-        id: tab.id,
-        lines: trace[tab.key].map((child, i) => ({ kind: 'LIN', num: i + 1, fields: recordFields(tab.fields, child) })),
-      }),
-    ),
+    ...TABS.map((tab): ResultNode => tabNode<object>(tab.id, trace[tab.key], (child) => recordFields(tab.fields, child))),
   ];
 }
 
