@@ -7,6 +7,7 @@ import type { SpanRejection } from '@/lib/traces/span-batch';
 import { upsertSpanBatch } from '@/lib/traces/upsert-spans';
 import { decodeJsonRequest, decodeProtobufRequest } from './decode';
 import { mapOtlpSpans } from './map';
+import { utf8Text } from './proto';
 
 export type OtlpFormat = 'protobuf' | 'json';
 
@@ -41,14 +42,11 @@ export function rejectionMessage(rejected: SpanRejection[]): string {
   return `${total} span${total === 1 ? '' : 's'} rejected: ${reasons}`;
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
+/** The body as UTF-8 text (a leading BOM dropped), or 400 when it is not UTF-8. */
 function utf8(body: Uint8Array): string {
-  try {
-    return strictUtf8.decode(body);
-  } catch {
-    throw new AppError('VALIDATION', 'Request body is not valid UTF-8');
-  }
+  const text = utf8Text(body);
+  if (text === null) throw new AppError('VALIDATION', 'Request body is not valid UTF-8');
+  return text.startsWith('\uFEFF') ? text.slice(1) : text;
 }
 
 /** Decodes, maps and stores one request's spans; throws AppError for a request refused whole. */

@@ -178,6 +178,24 @@ describe.each(testDatabases())('POST /api/otel/v1/traces on $name', ({ open }) =
       expect(await db.prisma.trace.count()).toBe(0);
     });
 
+    it('400 for a JSON body that is not UTF-8, nothing stored', async () => {
+      const text = Buffer.from(jsonBody(agentRun())).toString('utf8').replace('invoke_agent', 'invoke_\u00e9gent');
+      const bytes = Buffer.from(text, 'utf8');
+      const at = bytes.indexOf(Buffer.from('\u00e9', 'utf8'));
+      bytes[at] = 0xff;
+      const res = await send(bytes, { ...AUTH, ...JSON_TYPE });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ code: 3, message: 'Request body is not valid UTF-8' });
+      expect(await db.prisma.trace.count()).toBe(0);
+    });
+
+    it('reads a JSON body that starts with a byte order mark', async () => {
+      const spans = agentRun();
+      const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(jsonBody(spans))]);
+      expect((await send(bytes, { ...AUTH, ...JSON_TYPE })).status).toBe(200);
+      expect(await stored(spans[0].spanContext().traceId)).not.toBeNull();
+    });
+
     it('413 for a body over the limit after decompression (a small zip bomb), nothing inflated or stored', async () => {
       process.env.MAX_BODY_BYTES = String(1024 * 1024);
       const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024));
