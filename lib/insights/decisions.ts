@@ -5,23 +5,61 @@
 import type { Db } from '@/lib/db';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { traceWhereSql } from '@/lib/traces/filters';
+import { BUCKET, bucketCount, bucketStart } from './buckets';
 import { offeredLabelsSql, optionLabelSql } from './label-sql';
-import type { DecisionInsights, InsightsParams } from './types';
+import { parseOverviewParams } from './overview';
+import { parseInsightsParams } from './params';
+import type { DecisionBucketStats, DecisionInsights, DecisionParams } from './types';
 
 /** At most this many options per decision type, the most chosen (then most offered, then by label). */
 export const OPTIONS_PER_TYPE = 100;
 /** At most this many trace names, the most frequent (then by name). */
 export const RATE_NAMES = 100;
 
+/**
+ * The insights parameters, and `bucket` only when given (then read and bounded as the
+ * overview reads it): the series of decisions by type over time is optional, so the
+ * answer without it stays as it was.
+ */
+export function parseDecisionParams(query: Pick<URLSearchParams, 'get'>, now: Date = new Date()): DecisionParams {
+  const bucket = query.get('bucket');
+  return bucket === null || bucket === '' ? parseInsightsParams(query, now) : parseOverviewParams(query, now);
+}
+
+// Per bucket and type, counted from the decisions already selected (dp), so the series
+// adds up to byType in the same snapshot. The series' buckets are the overview's.
+function bucketsSql(params: DecisionParams): Prisma.Sql {
+  if (!params.bucket) return Prisma.empty;
+  const { ms, interval } = BUCKET[params.bucket];
+  const first = bucketStart(Date.parse(params.from), params.bucket);
+  const last = first + (bucketCount(params.from, params.to, params.bucket) - 1) * ms;
+  const origin = new Date(first);
+  return Prisma.sql`, 'buckets', (
+      WITH by_bucket AS (
+        SELECT date_bin(CAST(${interval} AS interval), "startedAt", ${origin}) AS bucket, "type",
+               count(*) AS n, count(DISTINCT "traceId") AS traces
+          FROM dp GROUP BY 1, "type"
+      ),
+      series AS (
+        SELECT generate_series(CAST(${origin} AS timestamptz), CAST(${new Date(last)} AS timestamptz), CAST(${interval} AS interval)) AS start
+      )
+      SELECT coalesce(json_agg(json_build_object(
+          'start', to_char(s.start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+          'byType', (SELECT coalesce(json_agg(json_build_object('type', b."type", 'count', b.n, 'traces', b.traces)
+                       ORDER BY b."type"::text COLLATE "C"), '[]'::json)
+                       FROM by_bucket b WHERE b.bucket = s.start)
+        ) ORDER BY s.start), '[]'::json) FROM series s)`;
+}
+
 // Labels and names are ordered bytewise (COLLATE "C"), the same on every database
 // whatever its collation, so equal counts always come back in the same order.
-export async function decisionInsights(db: Db, params: InsightsParams): Promise<DecisionInsights> {
-  const [{ result }] = await db.$queryRaw<Array<{ result: Omit<DecisionInsights, 'from' | 'to'> }>>`
+export async function decisionInsights(db: Db, params: DecisionParams): Promise<DecisionInsights> {
+  const [{ result }] = await db.$queryRaw<Array<{ result: Omit<DecisionInsights, 'from' | 'to' | 'bucket'> & { buckets?: DecisionBucketStats[] } }>>`
     WITH win AS MATERIALIZED (
-      SELECT t."id", t."name", t."status" = 'ERROR' AS failed FROM "Trace" t ${traceWhereSql(params)}
+      SELECT t."id", t."name", t."startedAt", t."status" = 'ERROR' AS failed FROM "Trace" t ${traceWhereSql(params)}
     ),
     dp AS MATERIALIZED (
-      SELECT d."traceId", d."type", d."durationMs", d."costUsd", d."alternatives", w.failed,
+      SELECT d."traceId", d."type", d."durationMs", d."costUsd", d."alternatives", w.failed, w."startedAt",
              ${optionLabelSql(Prisma.raw('d."chosen"'))} AS chosen_label
         FROM win w JOIN "DecisionPoint" d ON d."traceId" = w."id"
     ),
@@ -74,6 +112,8 @@ export async function decisionInsights(db: Db, params: InsightsParams): Promise<
           'name', "name", 'traces', traces,
           'retryPer100', 100 * retries::float8 / traces, 'escalationPer100', 100 * escalations::float8 / traces
         ) ORDER BY traces DESC, "name" COLLATE "C"), '[]'::json) FROM rates)
+      ${bucketsSql(params)}
     ) AS result`;
-  return { from: params.from, to: params.to, ...result };
+  const { buckets, ...figures } = result;
+  return { from: params.from, to: params.to, ...figures, ...(params.bucket ? { bucket: params.bucket, buckets } : {}) };
 }

@@ -61,6 +61,31 @@ export interface DecisionInsights {
   options: OptionStats[];
   /** One row per trace name, at most RATE_NAMES of them (the most frequent); by traces descending, then name. */
   ratesByTraceName: TraceNameRates[];
+  /** Only when a `bucket` was asked for: the window's buckets, as in the overview. */
+  bucket?: OverviewBucket;
+  /** Only when a `bucket` was asked for: decision points by type per bucket of their trace's startedAt, every bucket present. */
+  buckets?: DecisionBucketStats[];
+}
+
+/** Decision points of one type in one bucket (by their trace's startedAt). */
+export interface DecisionBucketType {
+  type: DecisionType;
+  /** Decision points of this type whose trace started in the bucket. */
+  count: number;
+  /** Traces that started in the bucket with at least one decision point of this type. */
+  traces: number;
+}
+
+export interface DecisionBucketStats {
+  /** The bucket's first instant, ISO 8601 UTC. */
+  start: string;
+  /** The types that occur in the bucket, by type name; none when it holds no decision. */
+  byType: DecisionBucketType[];
+}
+
+/** GET /api/insights/decisions: the common parameters, and a bucket when the series by type was asked for. */
+export interface DecisionParams extends InsightsParams {
+  bucket?: OverviewBucket;
 }
 
 /** The width of an overview bucket: a UTC minute, hour or day. */
