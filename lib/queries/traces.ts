@@ -2,7 +2,8 @@
 // fetchers of /api/traces, and the list's URL state. Safe for client components and
 // for server components that seed the cache: no server module is imported here.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { RUN_STATUSES, type ListParams, type RunStatus, type TraceDetail, type TraceList } from '@/lib/traces/types';
+import type { ListParams, TraceDetail, TraceList } from '@/lib/traces/types';
+import { listFilterKey, readListFilters, writeListFilters } from './list-filters';
 
 /** How often lists and traces that are still RUNNING refresh themselves. */
 export const LIVE_REFRESH_MS = 5_000;
@@ -71,8 +72,8 @@ function clean(value: string | null): string | undefined {
 }
 
 /**
- * Reads page, limit, status, search and sessionId as the API does (same defaults and
- * ranges), so that the server's and the browser's cache keys agree.
+ * Reads page and limit as the API does (same defaults and ranges), and every filter of
+ * list-filters.ts, so that the server's and the browser's cache keys agree.
  */
 export function readListState(query: ReadableParams): ListUrlState {
   const problems: string[] = [];
@@ -88,15 +89,9 @@ export function readListState(query: ReadableParams): ListUrlState {
     if (/^\d+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_PAGE_SIZE) params.limit = Number(limit);
     else problems.push(`Page size “${limit}” must be a whole number from 1 to ${MAX_PAGE_SIZE}.`);
   }
-  const status = clean(query.get('status'));
-  if (status !== undefined) {
-    if ((RUN_STATUSES as readonly string[]).includes(status)) params.status = status as RunStatus;
-    else problems.push(`Status “${status}” is not one of ${RUN_STATUSES.join(', ')}.`);
-  }
-  const search = clean(query.get('search'));
-  if (search !== undefined) params.search = search;
-  const sessionId = clean(query.get('sessionId'));
-  if (sessionId !== undefined) params.sessionId = sessionId;
+  const filters = readListFilters(query);
+  Object.assign(params, filters.filters);
+  problems.push(...filters.problems);
 
   return { params, problem: problems.length ? problems.join(' ') : null };
 }
@@ -104,9 +99,7 @@ export function readListState(query: ReadableParams): ListUrlState {
 /** The query string for list params, leaving defaults out: `?status=ERROR&page=2`. */
 export function listQueryString(params: ListParams): string {
   const q = new URLSearchParams();
-  if (params.status) q.set('status', params.status);
-  if (params.search) q.set('search', params.search);
-  if (params.sessionId) q.set('sessionId', params.sessionId);
+  writeListFilters(q, params);
   if (params.page !== 1) q.set('page', String(params.page));
   if (params.limit !== DEFAULT_PAGE_SIZE) q.set('limit', String(params.limit));
   const s = q.toString();
@@ -129,21 +122,13 @@ export function sessionHref(sessionId: string): string {
 /** The API request for a list page; every parameter explicit, whatever the API's defaults. */
 export function apiListUrl(params: ListParams): string {
   const q = new URLSearchParams({ page: String(params.page), limit: String(params.limit) });
-  if (params.status) q.set('status', params.status);
-  if (params.search) q.set('search', params.search);
-  if (params.sessionId) q.set('sessionId', params.sessionId);
+  writeListFilters(q, params);
   return `/api/traces?${q.toString()}`;
 }
 
 function listKey(params: ListParams) {
   // A fixed shape (no undefined members) so that equal params give equal keys.
-  return {
-    page: params.page,
-    limit: params.limit,
-    status: params.status ?? null,
-    search: params.search ?? null,
-    sessionId: params.sessionId ?? null,
-  };
+  return { page: params.page, limit: params.limit, ...listFilterKey(params) };
 }
 
 export const traceQueries = {

@@ -3,6 +3,7 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { RUN_STATUSES, type ListParams, type RunStatus } from '@/lib/traces/types';
 import { statusLabel } from '@/components/ui/badges';
+import { hasListFilters } from '@/lib/queries/list-filters';
 import { withFilters } from './useListUrl';
 
 const DEBOUNCE_MS = 300;
@@ -93,7 +94,7 @@ export function TraceFilters({
   params: ListParams;
   navigate: (next: ListParams, mode?: 'push' | 'replace') => void;
 }) {
-  const hasFilters = Boolean(params.status || params.search || params.sessionId);
+  const hasFilters = hasListFilters(params);
   return (
     <div role="search" aria-label="Filter traces" className="flex flex-wrap items-end gap-3">
       <fieldset className="flex flex-col gap-1">

@@ -3,10 +3,12 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRef } from 'react';
+import { hasListFilters } from '@/lib/queries/list-filters';
 import { LIVE_REFRESH_MS, traceQueries } from '@/lib/queries/traces';
 import { formatTokens } from '@/lib/format';
 import { ErrorState, Spinner } from '@/components/ui/states';
 import { useHydrationMarker } from '@/components/ui/time';
+import { ActiveFilters } from './ActiveFilters';
 import { EmptyTraces } from './EmptyTraces';
 import { Pagination } from './Pagination';
 import { TraceFilters } from './TraceFilters';
@@ -20,7 +22,7 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
   useHydrationMarker('list');
 
   const data = query.data;
-  const hasFilters = Boolean(params.status || params.search || params.sessionId);
+  const hasFilters = hasListFilters(params);
   const running = data?.traces.filter((t) => t.status === 'RUNNING').length ?? 0;
   // Placeholder rows are the previous page's, kept on screen while the next ones load.
   const busy = query.isPlaceholderData && query.isFetching;
@@ -127,6 +129,7 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
       </div>
 
       <TraceFilters params={params} navigate={navigate} />
+      <ActiveFilters params={params} navigate={navigate} />
       {params.sessionId && (
         <p className="-mt-1 text-sm text-muted">
           Showing the traces of session <code className="font-mono text-fg">{params.sessionId}</code>.

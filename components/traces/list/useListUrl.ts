@@ -2,6 +2,7 @@
 
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useCallback } from 'react';
+import { withoutListFilter } from '@/lib/queries/list-filters';
 import { listQueryString, readListState, type ListUrlState } from '@/lib/queries/traces';
 import type { ListParams } from '@/lib/traces/types';
 
@@ -34,7 +35,5 @@ export function useListUrl(): ListUrlState & {
 
 /** Params with the filters changed and paging back on page 1. */
 export function withFilters(params: ListParams, change: Partial<Omit<ListParams, 'page' | 'limit'>>): ListParams {
-  const next: ListParams = { ...params, ...change, page: 1 };
-  for (const key of ['status', 'search', 'sessionId'] as const) if (!next[key]) delete next[key];
-  return next;
+  return withoutListFilter({ ...params, ...change, page: 1 });
 }

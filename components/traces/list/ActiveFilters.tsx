@@ -1,0 +1,56 @@
+'use client';
+
+import { activeListFilters, LIST_FILTERS, withoutListFilter } from '@/lib/queries/list-filters';
+import { humanizeEnum } from '@/lib/format';
+import type { ListParams } from '@/lib/traces/types';
+import { DateTime } from '@/components/ui/time';
+
+/**
+ * The filters set by a link (an insights drill-down, a shared URL) that the filter bar has
+ * no control for, as chips that each remove their filter. Driven by LIST_FILTERS: a new
+ * filter shows here without a change to this file.
+ */
+export function ActiveFilters({
+  params,
+  navigate,
+}: {
+  params: ListParams;
+  navigate: (next: ListParams, mode?: 'push' | 'replace') => void;
+}) {
+  const chips = activeListFilters(params).filter(({ key }) => !LIST_FILTERS[key].control);
+  if (chips.length === 0) return null;
+  return (
+    <ul aria-label="Other filters" className="-mt-1 flex flex-wrap items-center gap-2">
+      {chips.map(({ key, value }) => {
+        const field = LIST_FILTERS[key];
+        const shown = field.show === 'enum' ? humanizeEnum(value) : value;
+        return (
+          <li
+            key={key}
+            data-filter={key}
+            className="inline-flex max-w-md items-center gap-1 rounded-full border border-border-strong bg-surface py-0.5 pr-1 pl-2.5 text-sm"
+          >
+            <span className="text-muted">{field.label}:</span>
+            {field.show === 'date' ? (
+              <DateTime iso={value} className="font-medium tabular" />
+            ) : (
+              <span className="truncate font-medium" title={shown}>
+                {shown}
+              </span>
+            )}
+            <button
+              type="button"
+              onClick={() => navigate({ ...withoutListFilter(params, key), page: 1 })}
+              aria-label={`Remove filter ${field.label}: ${shown}`}
+              className="ml-0.5 inline-flex h-5 w-5 shrink-0 items-center justify-center rounded-full text-muted hover:bg-surface-2 hover:text-fg"
+            >
+              <svg aria-hidden="true" width="10" height="10" viewBox="0 0 10 10">
+                <path d="M2 2l6 6M8 2l-6 6" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" />
+              </svg>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
