@@ -1,0 +1,130 @@
+// Deletes (one trace, a session, retention) racing with ingest of whole JSON batches and
+// span-by-span OTLP upserts of the same traces and sessions: afterwards the per-status
+// counts, the "TraceName" table and every trace's child counts equal a full recount, and
+// no operation failed (no deadlock, no lost update).
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { isAppError } from '@/lib/errors';
+import type { Database } from '@/lib/storage/open';
+import { testDatabases } from '@/lib/testing/databases';
+import { expectDerivedExact } from '@/lib/testing/derived';
+import { makeTrace } from '@/lib/testing/fixtures';
+import { deleteExpiredTraces, deleteSessionTraces, deleteTraceOrThrow } from './delete';
+import { ingestTraces } from './ingest';
+import type { SpanBatchTrace } from './span-batch';
+import { upsertSpanBatch } from './upsert-spans';
+import type { SpanInput } from './validate';
+import { validateIngestBody } from './validate';
+
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+const SESSIONS = ['race-a', 'race-b', 'race-c'];
+const OTLP_IDS = Array.from({ length: 6 }, () => hex(16));
+const BASE = Date.UTC(2026, 0, 2);
+const actor = { describe: 'race test' };
+
+/** An OTLP request's worth of one trace: a few spans (the root in some), each with an event and a decision. */
+function otlpBatch(traceId: string, k: number): SpanBatchTrace {
+  const spans: SpanInput[] = Array.from({ length: 3 }, (_, i) => {
+    const isRoot = k % 4 === 0 && i === 0;
+    const start = new Date(BASE + (k % 2) * 40 * 86_400_000 + i);
+    return {
+      id: isRoot ? 'ffffffffffffffff' : hex(8),
+      parentSpanId: isRoot ? null : 'ffffffffffffffff',
+      name: `op-${i}`,
+      type: 'CUSTOM',
+      input: { k },
+      output: null,
+      tokenCount: 1,
+      costUsd: null,
+      durationMs: 1,
+      status: k % 8 === 0 ? 'ERROR' : 'COMPLETED',
+      statusMessage: null,
+      startedAt: start,
+      endedAt: new Date(start.getTime() + 1),
+      metadata: null,
+    };
+  });
+  return {
+    traceId,
+    spans,
+    events: spans.map((s) => ({ id: `${s.id}:e`, spanId: s.id, type: 'CUSTOM', name: 'tick', metadata: null, timestamp: s.startedAt })),
+    decisionPoints: spans.map((s) => ({
+      id: `${s.id}:d`,
+      type: 'TOOL_SELECTION',
+      reasoning: null,
+      chosen: 'search',
+      alternatives: [],
+      contextSnapshot: null,
+      durationMs: null,
+      costUsd: null,
+      parentSpanId: s.id,
+      timestamp: s.startedAt,
+      inferred: true,
+    })),
+    root: spans[0].parentSpanId === null ? { name: `Run ${k}`, status: spans[0].status, endedAt: spans[0].endedAt, totalDuration: 1, metadata: null } : null,
+    provisionalName: 'op-0',
+    sessionId: SESSIONS[k % SESSIONS.length],
+    tags: null,
+  };
+}
+
+function jsonBatch(k: number): Record<string, unknown>[] {
+  return Array.from({ length: 4 }, (_, i) => {
+    const old = (k + i) % 3 === 0;
+    const startedAt = new Date(BASE + (old ? 0 : 40 * 86_400_000) + k).toISOString();
+    return makeTrace({
+      id: `race-json-${k}-${i}-${hex(4)}`,
+      name: `Json Run ${k}`,
+      sessionId: SESSIONS[(k + i) % SESSIONS.length],
+      status: (['RUNNING', 'COMPLETED', 'ERROR'] as const)[(k + i) % 3],
+      startedAt,
+      endedAt: null,
+    });
+  });
+}
+
+describe.each(testDatabases())('deletes racing with ingest on $name', ({ open }) => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await open();
+    vi.spyOn(console, 'info').mockImplementation(() => undefined);
+  });
+  afterAll(async () => {
+    await db.close();
+    vi.restoreAllMocks();
+  });
+
+  it('leaves per-status counts, the name table and child counts equal to a recount', async () => {
+    const jsonIds: string[] = [];
+    const failures: unknown[] = [];
+    const tolerateNotFound = (p: Promise<unknown>) =>
+      p.catch((err) => {
+        if (!(isAppError(err) && err.code === 'NOT_FOUND')) failures.push(err);
+      });
+    const retentionCutoff = new Date(BASE + 20 * 86_400_000);
+    for (let round = 0; round < 3; round++) {
+      const ops: Promise<unknown>[] = [];
+      for (let k = 0; k < 24; k++) {
+        const traces = jsonBatch(round * 100 + k);
+        jsonIds.push(...traces.map((t) => t.id as string));
+        ops.push(ingestTraces(db.sql, validateIngestBody({ traces }, { maxBatchTraces: 10, maxChildrenPerTrace: 100 })).catch((e) => failures.push(e)));
+        ops.push(
+          upsertSpanBatch(db.sql, [otlpBatch(OTLP_IDS[k % OTLP_IDS.length], k), otlpBatch(OTLP_IDS[(k + 1) % OTLP_IDS.length], k + 1)], {
+            maxChildrenPerTrace: 10_000,
+          }).catch((e) => failures.push(e)),
+        );
+        if (k % 3 === 0) ops.push(deleteSessionTraces(db.sql, SESSIONS[k % SESSIONS.length], actor).catch((e) => failures.push(e)));
+        if (k % 3 === 1) ops.push(tolerateNotFound(deleteTraceOrThrow(db.sql, OTLP_IDS[(k + 2) % OTLP_IDS.length], actor)));
+        if (k % 3 === 2 && jsonIds.length > 8) ops.push(tolerateNotFound(deleteTraceOrThrow(db.sql, jsonIds[jsonIds.length - 8], actor)));
+        if (k % 6 === 5) ops.push(deleteExpiredTraces(db.sql, retentionCutoff, 3).catch((e) => failures.push(e)));
+      }
+      await Promise.all(ops);
+      expect(failures).toEqual([]);
+      await expectDerivedExact(db);
+    }
+    // And something was both stored and deleted along the way.
+    const [{ n }] = await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM "Trace"');
+    expect(n).toBeGreaterThan(0);
+    expect(n).toBeLessThan(jsonIds.length);
+  });
+});

@@ -1,0 +1,123 @@
+// Deleting traces: one by id, a session's (the GDPR erasure case), and those past the
+// retention period. A trace's decision points, spans, events and "TraceName" row go with
+// it (foreign keys ON DELETE CASCADE); the per-status counts follow through the DELETE
+// trigger on "Trace" (it locks the counter rows until commit, so they stay exact under
+// any concurrency); everything else derived (child counts, totals) lives on the trace row
+// itself, and insights are computed from the rows, so nothing is left to correct.
+//
+// Racing with ingest:
+// - A session's batch is locked before it is deleted, in id order, the order in which an
+//   OTLP upsert writes its trace rows (upsert-spans.ts), so the two cannot deadlock;
+//   retention skips rows someone holds instead of waiting for them.
+// - Spans that arrive for a trace while it is being deleted wait for the delete to
+//   commit, then create the trace afresh with exactly those spans: a deletion removes
+//   what was stored, it does not refuse what comes later.
+// - Each batch is its own short transaction: ingest waits at most for one batch.
+//
+// Every deletion is logged (who, what, how many) without any of the deleted content.
+import { AppError } from '@/lib/errors';
+import type { SqlExecutor } from '@/lib/storage/sql';
+import { isValidId } from './validate';
+
+/** Traces deleted per statement (and transaction) by session and retention deletes. */
+export const DELETE_BATCH_SIZE = 500;
+
+/** Who asked, as it goes to the log: "user a@b.c", "key ci-cleanup (id)", "retention". */
+export interface DeletionActor {
+  describe: string;
+}
+
+const DELETE_ONE_SQL = `DELETE FROM "Trace" WHERE "id" = $1 RETURNING "id"`;
+
+const DELETE_SESSION_BATCH_SQL = `
+WITH doomed AS (
+  SELECT "id" FROM "Trace" WHERE "sessionId" = $1 ORDER BY "id" LIMIT $2 FOR UPDATE
+)
+DELETE FROM "Trace" t USING doomed d WHERE t."id" = d."id" RETURNING t."id"`;
+
+// Oldest first through the startedAt index. SKIP LOCKED: a trace that ingest or another
+// delete holds right now is left for the next batch, so retention never waits on a trace
+// row (and, holding its counter locks meanwhile, never makes ingest wait behind that).
+const DELETE_EXPIRED_BATCH_SQL = `
+WITH doomed AS (
+  SELECT "id" FROM "Trace" WHERE "startedAt" < $1::timestamptz ORDER BY "startedAt" LIMIT $2 FOR UPDATE SKIP LOCKED
+)
+DELETE FROM "Trace" t USING doomed d WHERE t."id" = d."id" RETURNING t."id"`;
+
+/** One line per deletion: who, what, how many; never names, payloads or ids beyond the one asked for. */
+export function logDeletion(actor: DeletionActor, what: string, count: number, ms: number): void {
+  console.info(`[crossroads] deleted ${count} trace${count === 1 ? '' : 's'} (${what}) by ${actor.describe} in ${Math.round(ms)} ms`);
+}
+
+/** A printable, bounded form of a client-supplied id for the log (ids may hold any character but controls). */
+function logSafe(id: string): string {
+  return JSON.stringify(id.length > 100 ? `${id.slice(0, 100)}…` : id);
+}
+
+/** Deletes one trace and everything it holds; returns 1. Unknown id: NOT_FOUND; an id that cannot exist: VALIDATION. */
+export async function deleteTraceOrThrow(sql: SqlExecutor, id: string, actor: DeletionActor): Promise<number> {
+  if (!isValidId(id)) throw new AppError('VALIDATION', 'Invalid trace ID');
+  const started = performance.now();
+  const deleted = await sql.query(DELETE_ONE_SQL, [id]);
+  if (deleted.length === 0) throw new AppError('NOT_FOUND', 'Trace not found');
+  logDeletion(actor, `trace ${logSafe(id)}`, deleted.length, performance.now() - started);
+  return deleted.length;
+}
+
+/** The sessionId of DELETE /api/traces, checked like ingest's (1-256 characters, no control characters). */
+export function parseSessionIdParam(query: URLSearchParams): string {
+  // A destructive call does exactly what it says: a filter it does not apply is refused,
+  // not ignored (DELETE ?sessionId=s&status=ERROR must not delete the whole session).
+  for (const name of new Set(query.keys())) {
+    if (name !== 'sessionId') throw new AppError('VALIDATION', `Unsupported parameter ${name}: DELETE /api/traces takes only sessionId`);
+  }
+  const values = query.getAll('sessionId');
+  if (values.length === 0 || values[0] === '') {
+    throw new AppError('VALIDATION', 'Missing sessionId parameter: DELETE /api/traces deletes the traces of one session (?sessionId=...)');
+  }
+  if (values.length > 1) throw new AppError('VALIDATION', 'Invalid sessionId parameter: give one session');
+  if (!isValidId(values[0])) {
+    throw new AppError('VALIDATION', 'Invalid sessionId parameter: 1 to 256 characters, no control characters');
+  }
+  return values[0];
+}
+
+/**
+ * Deletes every trace of a session, DELETE_BATCH_SIZE per transaction; returns how many.
+ * A session without traces is 0, not an error: erasure is idempotent.
+ */
+export async function deleteSessionTraces(sql: SqlExecutor, sessionId: string, actor: DeletionActor): Promise<number> {
+  const started = performance.now();
+  let count = 0;
+  for (;;) {
+    const n = (await sql.query(DELETE_SESSION_BATCH_SQL, [sessionId, DELETE_BATCH_SIZE])).length;
+    count += n;
+    if (n < DELETE_BATCH_SIZE) break;
+  }
+  logDeletion(actor, `session ${logSafe(sessionId)}`, count, performance.now() - started);
+  return count;
+}
+
+/** One retention batch: deletes up to `max` traces that started before `cutoff`; returns how many. */
+export async function deleteExpiredBatch(sql: SqlExecutor, cutoff: Date, max = DELETE_BATCH_SIZE): Promise<number> {
+  return (await sql.query(DELETE_EXPIRED_BATCH_SQL, [cutoff.toISOString(), max])).length;
+}
+
+/**
+ * Deletes every trace that started before `cutoff`, in batches of DELETE_BATCH_SIZE (each
+ * statement its own transaction), until a batch comes back short; logs the total when
+ * anything went. Traces held by ingest during a batch are left for the next run.
+ */
+export async function deleteExpiredTraces(sql: SqlExecutor, cutoff: Date, batchSize = DELETE_BATCH_SIZE): Promise<number> {
+  const started = performance.now();
+  let count = 0;
+  for (;;) {
+    const n = await deleteExpiredBatch(sql, cutoff, batchSize);
+    count += n;
+    if (n < batchSize) break;
+  }
+  if (count > 0) {
+    logDeletion({ describe: 'retention' }, `started before ${cutoff.toISOString()}`, count, performance.now() - started);
+  }
+  return count;
+}
