@@ -68,8 +68,9 @@ export function ApiKeysView({ serverNow, configuredKeys }: { serverNow: number; 
       <div>
         <h1 className="text-xl font-semibold tracking-tight">API keys</h1>
         <p className="mt-1 text-muted">
-          Keys let programs send traces (<code className="font-mono text-fg">ingest</code>) or read them (
-          <code className="font-mono text-fg">read</code>). Give each program its own key, with only the scopes it needs.
+          Keys let programs send traces (<code className="font-mono text-fg">ingest</code>), read them (
+          <code className="font-mono text-fg">read</code>) or delete them (<code className="font-mono text-fg">delete</code>). Give
+          each program its own key, with only the scopes it needs.
         </p>
       </div>
 
@@ -153,7 +154,7 @@ export function ApiKeysView({ serverNow, configuredKeys }: { serverNow: number; 
         {configuredKeys > 0 && (
           <p className="text-xs text-muted">
             {configuredKeys === 1 ? 'One key' : `${configuredKeys} keys`} from the server&apos;s <code className="font-mono">API_KEYS</code>{' '}
-            variable {configuredKeys === 1 ? 'is' : 'are'} not listed: {configuredKeys === 1 ? 'it has' : 'they have'} both scopes
+            variable {configuredKeys === 1 ? 'is' : 'are'} not listed: {configuredKeys === 1 ? 'it has' : 'they have'} the ingest and read scopes
             and {configuredKeys === 1 ? 'is' : 'are'} changed in the environment.
           </p>
         )}

@@ -10,6 +10,7 @@ import { card, errorText, fieldLabel, input, primaryButton } from './styles';
 const SCOPE_HINT: Record<KeyScope, string> = {
   ingest: 'send traces: POST /api/traces, OTLP, SOAP save',
   read: 'read traces: the GET routes, SOAP read and query',
+  delete: 'delete traces and sessions: DELETE /api/traces',
 };
 
 /** Makes a key with a name and scopes; the key itself goes to `onCreated`, to be shown once. */
@@ -57,7 +58,7 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey
         </div>
         <fieldset className="flex flex-col gap-1" aria-describedby={noScope ? `${id}-scope-error` : undefined}>
           <legend className={`${fieldLabel} mb-1`}>Scopes</legend>
-          <div className="flex h-8 items-center gap-5">
+          <div className="flex min-h-8 flex-wrap items-center gap-x-5 gap-y-1">
             {KEY_SCOPES.map((scope) => (
               <span key={scope} className="inline-flex items-center gap-1.5">
                 <input

@@ -68,7 +68,7 @@ describe.each(testDatabases())('API keys on $name', ({ open }) => {
     await expectError(
       await createKeyRoute(json('POST', '/api/api-keys', { name: 'x', scopes: ['admin'] })),
       400,
-      'scopes must be a non-empty list of: ingest, read',
+      'scopes must be a non-empty list of: ingest, read, delete',
     );
     expect(await list()).toEqual([]);
   });

@@ -4,7 +4,7 @@
 import { AppError } from '@/lib/errors';
 import type { Db } from '@/lib/db';
 import { API_KEY_PREFIX, type Auth } from './auth';
-import { isKeyScope, PERMISSION_RESOURCE, scopesOf, type KeyScope } from './scopes';
+import { isKeyScope, KEY_SCOPES, PERMISSION_RESOURCE, scopesOf, type KeyScope } from './scopes';
 
 export interface ApiKeyRecord {
   id: string;
@@ -27,7 +27,7 @@ export function parseNewApiKey(body: unknown): NewApiKey {
   if (!name || name.length > 100) throw new AppError('VALIDATION', 'name is required (at most 100 characters)');
   const scopes = Array.isArray(b.scopes) ? b.scopes : [];
   if (scopes.length === 0 || !scopes.every(isKeyScope)) {
-    throw new AppError('VALIDATION', 'scopes must be a non-empty list of: ingest, read');
+    throw new AppError('VALIDATION', `scopes must be a non-empty list of: ${KEY_SCOPES.join(', ')}`);
   }
   return { name, scopes: [...new Set(scopes)] };
 }

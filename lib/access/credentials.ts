@@ -1,5 +1,5 @@
 // API keys from the environment, and reading a key out of an Authorization header.
-// API_KEYS holds accepted keys (both scopes), comma-separated, each the key itself or
+// API_KEYS holds accepted keys (ingest and read scopes), comma-separated, each the key itself or
 // sha256:<hex> of it (so a deployment need not store keys in clear). Keys made in the UI
 // are Better Auth's (check.ts asks it).
 import { createHash, timingSafeEqual } from 'node:crypto';

@@ -6,8 +6,8 @@ import { DELETE as deleteKeyRoute } from '@/app/api/api-keys/[id]/route';
 import { GET as listKeysRoute, POST as createKeyRoute } from '@/app/api/api-keys/route';
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
 import { POST as otlpRoute } from '@/app/api/otel/v1/traces/route';
-import { GET as detailRoute } from '@/app/api/traces/[id]/route';
-import { GET as listRoute, POST as ingestRoute } from '@/app/api/traces/route';
+import { DELETE as deleteTraceRoute, GET as detailRoute } from '@/app/api/traces/[id]/route';
+import { DELETE as deleteSessionRoute, GET as listRoute, POST as ingestRoute } from '@/app/api/traces/route';
 import { DELETE as deleteUserRoute, PATCH as patchUserRoute } from '@/app/api/users/[id]/route';
 import { GET as listUsersRoute, POST as createUserRoute } from '@/app/api/users/route';
 import { useDatabase } from '@/lib/db';
@@ -30,9 +30,9 @@ interface World {
   traceId: string;
   adminId: string;
   /** A key or a person nobody uses, changed or removed by the routes that manage them when allowed. */
-  victims: { key: () => Promise<string>; user: () => Promise<string> };
+  victims: { key: () => Promise<string>; user: () => Promise<string>; trace: () => Promise<string> };
   /** The victim as stored now (null once removed), to prove a refusal changed nothing. */
-  state: (kind: 'key' | 'user', id: string) => Promise<unknown>;
+  state: (kind: 'key' | 'user' | 'trace', id: string) => Promise<unknown>;
 }
 
 /** What a request with a given route gets when it is allowed; checked beyond the status. */
@@ -44,8 +44,8 @@ interface RouteCase {
   ok: Success;
   /** The OTLP route answers google.rpc.Status instead of { error }. */
   otlp?: boolean;
-  /** Needs a victim made before the call. */
-  victim?: 'key' | 'user';
+  /** Needs a victim made before the call (a trace victim is alone in a session of its id). */
+  victim?: 'key' | 'user' | 'trace';
 }
 
 const ROUTES: RouteCase[] = [
@@ -72,6 +72,15 @@ const ROUTES: RouteCase[] = [
     ok: async (res, w) => {
       expect(res.status).toBe(200);
       expect(((await res.json()) as { trace: { id: string } }).trace.id).toBe(w.traceId);
+    },
+  },
+  {
+    name: 'GET /api/traces/export',
+    call: (h) => exportRoute(get('/api/traces/export?format=ndjson', h)),
+    ok: async (res, w) => {
+      expect(res.status).toBe(200);
+      const ids = (await res.text()).trimEnd().split('\n').map((line) => (JSON.parse(line) as { id: string }).id);
+      expect(ids).toContain(w.traceId);
     },
   },
   {
@@ -148,24 +157,57 @@ const ROUTES: RouteCase[] = [
       expect(await w.state('user', victim!)).toBeNull();
     },
   },
+  {
+    name: 'DELETE /api/traces/{id}',
+    victim: 'trace',
+    call: (h, _w, victim) => deleteTraceRoute(new Request(`${ORIGIN}/api/traces/${victim}`, { method: 'DELETE', headers: h }), params(victim!)),
+    ok: async (res, w, victim) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ success: true, count: 1 });
+      expect(await w.state('trace', victim!)).toBeNull();
+    },
+  },
+  {
+    name: 'DELETE /api/traces?sessionId=',
+    victim: 'trace',
+    call: (h, _w, victim) =>
+      deleteSessionRoute(new Request(`${ORIGIN}/api/traces?sessionId=${encodeURIComponent(victim!)}`, { method: 'DELETE', headers: h })),
+    ok: async (res, w, victim) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ success: true, count: 1 });
+      expect(await w.state('trace', victim!)).toBeNull();
+    },
+  },
 ];
 
-const CREDENTIALS = ['no credentials', 'wrong key', 'ingest-only key', 'read-only key', 'API_KEYS key', 'viewer session', 'admin session'] as const;
+const CREDENTIALS = [
+  'no credentials',
+  'wrong key',
+  'ingest-only key',
+  'read-only key',
+  'delete-only key',
+  'API_KEYS key',
+  'viewer session',
+  'admin session',
+] as const;
 type Credential = (typeof CREDENTIALS)[number];
 
 /** The expected answer: 'ok' (the route's success, checked by its `ok`), or a refusal. */
 type Expected = 'ok' | [401 | 403, string];
 
 const LACKS = (scope: string): Expected => [403, `API key lacks the ${scope} scope`];
-const INGEST_ROW: Expected[] = [[401, MISSING], [401, INVALID], 'ok', LACKS('ingest'), 'ok', [401, MISSING], [401, MISSING]];
-const READ_ROW: Expected[] = [[401, MISSING], [401, INVALID], LACKS('read'), 'ok', 'ok', 'ok', 'ok'];
-const ADMIN_ROW: Expected[] = [[401, MISSING], [401, INVALID], LACKS('admin'), LACKS('admin'), LACKS('admin'), [403, 'This needs the admin role'], 'ok'];
+const INGEST_ROW: Expected[] = [[401, MISSING], [401, INVALID], 'ok', LACKS('ingest'), LACKS('ingest'), 'ok', [401, MISSING], [401, MISSING]];
+const READ_ROW: Expected[] = [[401, MISSING], [401, INVALID], LACKS('read'), 'ok', LACKS('read'), 'ok', 'ok', 'ok'];
+const ADMIN_ROW: Expected[] = [[401, MISSING], [401, INVALID], LACKS('admin'), LACKS('admin'), LACKS('admin'), LACKS('admin'), [403, 'This needs the admin role'], 'ok'];
+// API_KEYS keys never delete: the scope is only ever granted to a key made with it.
+const DELETE_ROW: Expected[] = [[401, MISSING], [401, INVALID], LACKS('delete'), LACKS('delete'), 'ok', LACKS('delete'), [403, 'This needs the admin role'], 'ok'];
 
-/** Route × credential → answer. People never ingest (machines do, with keys); only admins manage. */
+/** Route × credential → answer. People never ingest (machines do, with keys); only admins manage and delete. */
 const EXPECTED: Record<string, Expected[]> = {
   'POST /api/traces': INGEST_ROW,
   'GET /api/traces': READ_ROW,
   'GET /api/traces/{id}': READ_ROW,
+  'GET /api/traces/export': READ_ROW,
   'POST /api/otel/v1/traces': INGEST_ROW,
   'GET /api/users': ADMIN_ROW,
   'POST /api/users': ADMIN_ROW,
@@ -174,6 +216,8 @@ const EXPECTED: Record<string, Expected[]> = {
   'DELETE /api/api-keys/{id}': ADMIN_ROW,
   'PATCH /api/users/{id}': ADMIN_ROW,
   'DELETE /api/users/{id}': ADMIN_ROW,
+  'DELETE /api/traces/{id}': DELETE_ROW,
+  'DELETE /api/traces?sessionId=': DELETE_ROW,
 };
 
 const CELLS = ROUTES.flatMap((route) =>
@@ -211,11 +255,13 @@ describe.each(testDatabases())('access matrix on $name', ({ open }) => {
     const viewer = await makeUser('viewer');
     const ingest = await makeKey(['ingest'], admin.id);
     const read = await makeKey(['read'], admin.id);
+    const deleter = await makeKey(['delete'], admin.id);
     Object.assign(headers, {
       'no credentials': {},
       'wrong key': bearer('cr_thisKeyWasNeverMadeByThisServer0123456789abcdefghij'),
       'ingest-only key': bearer(ingest.key),
       'read-only key': bearer(read.key),
+      'delete-only key': bearer(deleter.key),
       'API_KEYS key': bearer(ENV_KEY),
       'viewer session': { cookie: await signIn(viewer.email, viewer.password) },
       'admin session': { cookie: await signIn(admin.email, admin.password) },
@@ -228,11 +274,19 @@ describe.each(testDatabases())('access matrix on $name', ({ open }) => {
       victims: {
         key: async () => (await makeKey(['read'], admin.id)).id,
         user: async () => (await makeUser('viewer')).id,
+        trace: async () => {
+          const id = uid('victim');
+          const res = await ingestRoute(send('POST', '/api/traces', bearer(ENV_KEY), { traces: [makeTrace({ id, sessionId: id })] }));
+          expect(res.status).toBe(200);
+          return id;
+        },
       },
       state: (kind, id) =>
         kind === 'key'
           ? db.prisma.apikey.findUnique({ where: { id }, select: { key: true, permissions: true } })
-          : db.prisma.user.findUnique({ where: { id }, select: { role: true } }),
+          : kind === 'user'
+            ? db.prisma.user.findUnique({ where: { id }, select: { role: true } })
+            : db.prisma.trace.findUnique({ where: { id }, select: { id: true, spanCount: true } }),
     };
   });
   afterAll(async () => {

@@ -200,7 +200,10 @@ describe('the routes found on disk', () => {
       expect.arrayContaining([
         'GET /api/traces',
         'POST /api/traces',
+        'DELETE /api/traces',
         'GET /api/traces/[id]',
+        'GET /api/traces/export',
+        'DELETE /api/traces/[id]',
         'POST /api/otel/v1/traces',
         'GET /api/soap',
         'POST /api/soap',

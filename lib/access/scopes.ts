@@ -1,9 +1,18 @@
 // What a credential may do. Keys carry scopes; people carry a role.
 // - ingest: POST /api/traces, OTLP, SOAP save
 // - read:   every GET of traces, the viewer, SOAP read/query/getDescription/run
+// - delete: DELETE /api/traces/{id} and DELETE /api/traces?sessionId= (keys an admin
+//           granted it to, and people with the admin role)
 // - admin:  managing users and API keys (people with the admin role only)
-export const KEY_SCOPES = ['ingest', 'read'] as const;
+export const KEY_SCOPES = ['ingest', 'read', 'delete'] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
+
+/**
+ * The scopes of API_KEYS keys: ingest and read, as before deletion existed. Deleting is
+ * only ever granted explicitly (a key made with the delete scope), so a deployment's
+ * ingest keys in the environment never gained the power to erase data by an upgrade.
+ */
+export const CONFIGURED_KEY_SCOPES: readonly KeyScope[] = ['ingest', 'read'];
 export type Scope = KeyScope | 'admin';
 
 export const ROLES = ['admin', 'viewer'] as const;
