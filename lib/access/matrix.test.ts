@@ -7,6 +7,7 @@ import { GET as listKeysRoute, POST as createKeyRoute } from '@/app/api/api-keys
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
 import { POST as otlpRoute } from '@/app/api/otel/v1/traces/route';
 import { DELETE as deleteTraceRoute, GET as detailRoute } from '@/app/api/traces/[id]/route';
+import { GET as exportRoute } from '@/app/api/traces/export/route';
 import { DELETE as deleteSessionRoute, GET as listRoute, POST as ingestRoute } from '@/app/api/traces/route';
 import { DELETE as deleteUserRoute, PATCH as patchUserRoute } from '@/app/api/users/[id]/route';
 import { GET as listUsersRoute, POST as createUserRoute } from '@/app/api/users/route';

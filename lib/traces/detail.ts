@@ -31,7 +31,7 @@ function jsonObject(alias: string, fields: Array<string | [string, 'date']>): st
   return `json_build_object(${pairs.join(', ')})`;
 }
 
-const TRACE_JSON = jsonObject('t', [
+export const TRACE_JSON = jsonObject('t', [
   'id',
   'name',
   'sessionId',
@@ -45,7 +45,7 @@ const TRACE_JSON = jsonObject('t', [
   ['endedAt', 'date'],
   ['createdAt', 'date'],
 ]);
-const DECISION_JSON = jsonObject('c', [
+export const DECISION_JSON = jsonObject('c', [
   'id',
   'traceId',
   'type',
@@ -59,7 +59,7 @@ const DECISION_JSON = jsonObject('c', [
   ['timestamp', 'date'],
   'inferred',
 ]);
-const SPAN_JSON = jsonObject('c', [
+export const SPAN_JSON = jsonObject('c', [
   'id',
   'traceId',
   'parentSpanId',
@@ -76,10 +76,10 @@ const SPAN_JSON = jsonObject('c', [
   ['endedAt', 'date'],
   'metadata',
 ]);
-const EVENT_JSON = jsonObject('c', ['id', 'traceId', 'spanId', 'type', 'name', 'metadata', ['timestamp', 'date']]);
+export const EVENT_JSON = jsonObject('c', ['id', 'traceId', 'spanId', 'type', 'name', 'metadata', ['timestamp', 'date']]);
 
 /** A JSON array of the trace's children, in the API's order (the aggregate sorts, so the order is guaranteed). */
-const childArray = (table: string, json: string, orderBy: string) =>
+export const childArray = (table: string, json: string, orderBy: string) =>
   `(SELECT coalesce(json_agg(${json} ORDER BY c."${orderBy}", c."id"), '[]') FROM "${table}" c WHERE c."traceId" = t."id")::text`;
 
 // Spans of a trace of up to $2 spans ($2 NULL: any number) come in the same statement;
@@ -155,6 +155,11 @@ export async function getTraceJsonOrThrow(db: DetailDatabase, id: string): Promi
       release();
     }
   }
+  return traceJsonText(trace, decisionPoints, spans, events);
+}
+
+/** A TraceDetail's JSON text from the trace object's and its child arrays' (export builds many at once). */
+export function traceJsonText(trace: string, decisionPoints: string, spans: string, events: string): string {
   // trace is a JSON object text: append the children before its closing brace.
   return `${trace.slice(0, -1)}, "decisionPoints": ${decisionPoints}, "spans": ${spans}, "events": ${events}}`;
 }

@@ -1,0 +1,214 @@
+// The export streams: a few thousand traces leave in bounded batches (keyset pages of
+// EXPORT_BATCH_SIZE rows, ties on startedAt crossing batch boundaries), the response body
+// arrives in many chunks, the next statement waits for the reader (backpressure), a
+// client that goes away stops the queries, and a failure after the first byte aborts the
+// body instead of ending it cleanly.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { GET } from '@/app/api/traces/export/route';
+import { useDatabase } from '@/lib/db';
+import type { Database } from '@/lib/storage/open';
+import { testDatabases, truncateAll } from '@/lib/testing/databases';
+import { makeTrace } from '@/lib/testing/fixtures';
+import { ingestTraces } from '../ingest';
+import { parseIngestBody } from '../validate';
+import { CHILDREN_PER_STATEMENT, EXPORT_BATCH_SIZE, listRowBatches } from './batches';
+
+const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
+const TRACES = 2_600;
+const BASE = Date.UTC(2026, 4, 1);
+
+function exportOf(query: string, signal?: AbortSignal): Promise<Response> {
+  return GET(new Request(`http://test/api/traces/export?${query}`, { signal }), undefined);
+}
+
+const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
+
+describe.each(testDatabases())('export streaming on $name', ({ open }) => {
+  let db: Database;
+  /** Every id in the list's order (startedAt DESC, id DESC), as SQL sorts them. */
+  let order: string[];
+
+  beforeAll(async () => {
+    db = await open();
+    await truncateAll(db);
+    for (let start = 0; start < TRACES; start += 1000) {
+      const traces = [];
+      // Seven traces share each startedAt, so batch boundaries fall inside ties.
+      for (let i = start; i < Math.min(TRACES, start + 1000); i++) {
+        traces.push(makeTrace({ id: `bulk-${i}`, name: `bulk ${i % 3}`, startedAt: new Date(BASE - Math.floor(i / 7) * 1000).toISOString(), endedAt: undefined }));
+      }
+      await ingestTraces(db.sql, parseIngestBody(JSON.stringify({ traces }), LIMITS));
+    }
+    const rows = await db.sql.query<{ id: string }>('SELECT id FROM "Trace" ORDER BY "startedAt" DESC, id DESC');
+    order = rows.map((r) => r.id);
+  }, 120_000);
+  afterAll(async () => {
+    await db.close();
+  });
+  beforeEach(() => {
+    useDatabase(db);
+    delete process.env.API_KEYS;
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('the verb reads in batches of at most EXPORT_BATCH_SIZE rows, one statement each, every trace once', async () => {
+    const statements = vi.spyOn(db.prisma, '$queryRaw');
+    const sizes: number[] = [];
+    const ids: string[] = [];
+    for await (const batch of listRowBatches(db, {})) {
+      sizes.push(batch.length);
+      ids.push(...batch.map((r) => r.id));
+    }
+    expect(sizes).toEqual([500, 500, 500, 500, 500, 100]);
+    expect(EXPORT_BATCH_SIZE).toBe(500);
+    // A last short batch ends it: no statement beyond the sixth.
+    expect(statements).toHaveBeenCalledTimes(6);
+    expect(ids).toEqual(order);
+  });
+
+  it('a count that is a multiple of the batch size ends with one empty statement', async () => {
+    const statements = vi.spyOn(db.prisma, '$queryRaw');
+    const sizes: number[] = [];
+    for await (const batch of listRowBatches(db, {}, { batchSize: 650 })) sizes.push(batch.length);
+    expect(sizes).toEqual([650, 650, 650, 650]);
+    expect(statements).toHaveBeenCalledTimes(5);
+  });
+
+  it('keyset pages with a filter follow the filtered order', async () => {
+    const ids: string[] = [];
+    for await (const batch of listRowBatches(db, { name: 'bulk 1' }, { batchSize: 97 })) ids.push(...batch.map((r) => r.id));
+    const expected = (await db.sql.query<{ id: string }>(`SELECT id FROM "Trace" WHERE name = 'bulk 1' ORDER BY "startedAt" DESC, id DESC`)).map((r) => r.id);
+    expect(ids).toEqual(expected);
+    expect(ids.length).toBe(867);
+  });
+
+  it('the response body arrives in many chunks of whole lines, one per batch', async () => {
+    const res = await exportOf('format=ndjson');
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    const chunks: string[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(decoder.decode(value));
+    }
+    expect(chunks.length).toBe(6);
+    for (const chunk of chunks) expect(chunk.endsWith('\n')).toBe(true);
+    const ids = chunks.join('').trimEnd().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+    expect(ids).toEqual(order);
+  });
+
+  it('backpressure: the next statement runs only when the reader asks for more', async () => {
+    const statements = vi.spyOn(db.prisma, '$queryRaw');
+    const res = await exportOf('format=csv');
+    // The first batch is read before answering (so its failure is still a proper status).
+    expect(statements).toHaveBeenCalledTimes(1);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value); // the header and the first batch
+    await tick();
+    // The stream keeps at most one piece ready beyond what was read.
+    expect(statements.mock.calls.length).toBeLessThanOrEqual(2);
+    text += decoder.decode((await reader.read()).value);
+    await tick();
+    expect(statements.mock.calls.length).toBeLessThanOrEqual(3);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value);
+    }
+    expect(statements).toHaveBeenCalledTimes(6);
+    expect(text.split('\r\n')).toHaveLength(1 + TRACES + 1);
+  });
+
+  it('a client that disconnects (request.signal) stops the queries', async () => {
+    const statements = vi.spyOn(db.prisma, '$queryRaw');
+    const abort = new AbortController();
+    const res = await exportOf('', abort.signal);
+    const reader = res.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    abort.abort();
+    const before = statements.mock.calls.length;
+    // What was already queued may still come; then the stream ends without another statement.
+    for (let i = 0; i < 3; i++) if ((await reader.read()).done) break;
+    expect((await reader.read()).done).toBe(true);
+    await tick(100);
+    expect(statements.mock.calls.length).toBeLessThanOrEqual(before);
+    expect(before).toBeLessThanOrEqual(2);
+  });
+
+  it('cancelling the body stops the queries too', async () => {
+    const statements = vi.spyOn(db.prisma, '$queryRaw');
+    const res = await exportOf('');
+    const reader = res.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+    const after = statements.mock.calls.length;
+    await tick(100);
+    expect(statements.mock.calls.length).toBe(after);
+    expect(after).toBeLessThanOrEqual(2);
+  });
+
+  it('a failure after the first byte aborts the body (a truncated download), and is logged', async () => {
+    const real = db.prisma.$queryRaw.bind(db.prisma);
+    let calls = 0;
+    vi.spyOn(db.prisma, '$queryRaw').mockImplementation(((...args: Parameters<typeof real>) => {
+      calls += 1;
+      if (calls === 3) return Promise.reject(new Error('connection lost'));
+      return real(...args);
+    }) as typeof real);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const res = await exportOf('');
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    await reader.read();
+    await reader.read();
+    await expect(reader.read()).rejects.toThrow('connection lost');
+    expect(logged).toHaveBeenCalledWith(expect.stringMatching(/^\[download\] crossroads-traces-.*\.ndjson aborted after the response had started:$/), expect.any(Error));
+  });
+
+  it('a failure before the first byte is an ordinary error answer', async () => {
+    vi.spyOn(db.prisma, '$queryRaw').mockRejectedValue(new Error('database down'));
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const res = await exportOf('format=csv');
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error: 'Internal server error' });
+  });
+
+  it('include=children loads children per run of traces, never per trace', async () => {
+    const statements = vi.spyOn(db.sql, 'query');
+    const res = await exportOf('include=children');
+    const lines = (await res.text()).trimEnd().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(order);
+    // Each trace has 4 children: a batch of 500 is 2,000, one statement per batch.
+    expect(4 * EXPORT_BATCH_SIZE).toBeLessThanOrEqual(CHILDREN_PER_STATEMENT);
+    expect(statements).toHaveBeenCalledTimes(6);
+    for (const [, params] of statements.mock.calls) expect((params![0] as string[]).length).toBeLessThanOrEqual(EXPORT_BATCH_SIZE);
+  });
+
+  it('include=children: a trace with more children than a statement takes is read alone, as the detail reads it', async () => {
+    const spans = Array.from({ length: CHILDREN_PER_STATEMENT + 100 }, (_, i) => ({
+      id: `s${i}`,
+      name: `step ${i}`,
+      type: 'CHAIN',
+      status: 'COMPLETED',
+      startedAt: new Date(BASE + 10_000 + i).toISOString(),
+      input: { i, text: 'x'.repeat(50) },
+    }));
+    const big = makeTrace({ id: 'big-one', name: 'big one', startedAt: new Date(BASE + 10_000).toISOString(), spans, decisionPoints: [] });
+    const small = makeTrace({ id: 'small-one', name: 'big one', startedAt: new Date(BASE + 5_000).toISOString() });
+    await ingestTraces(db.sql, parseIngestBody(JSON.stringify({ traces: [big, small] }), LIMITS));
+    try {
+      const lines = (await (await exportOf('name=big%20one&include=children')).text()).trimEnd().split('\n');
+      const parsed = lines.map((l) => JSON.parse(l) as { id: string; spans: unknown[] });
+      expect(parsed.map((t) => [t.id, t.spans.length])).toEqual([
+        ['big-one', CHILDREN_PER_STATEMENT + 100],
+        ['small-one', 2],
+      ]);
+    } finally {
+      await db.sql.query(`DELETE FROM "Trace" WHERE id IN ('big-one', 'small-one')`);
+    }
+  });
+});
