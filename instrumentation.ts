@@ -1,5 +1,6 @@
 // Runs once when the server starts: creates the first admin from ADMIN_EMAIL (if it does
-// not exist yet), says loudly when the server is open to anyone, and starts housekeeping.
+// not exist yet), says loudly when the server is open to anyone, and starts housekeeping
+// (with retention, when RETENTION_DAYS is set).
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { configuredProtected } = await import('./lib/access/configured');
@@ -15,7 +16,11 @@ export async function register(): Promise<void> {
         'and writes accept any non-empty key. Set ADMIN_EMAIL and ADMIN_PASSWORD (or API_KEYS) for any deployment reachable by others.',
     );
   }
-  // Closes OTLP traces whose root span never came, even when no more spans arrive.
+  // A mistyped RETENTION_DAYS stops the start here rather than keeping traces silently.
+  const { getRetentionDays } = await import('./lib/env');
+  const retentionDays = getRetentionDays();
+  if (retentionDays !== undefined) console.info(`[crossroads] retention: traces older than ${retentionDays} days are deleted, checked every 10 minutes`);
+  // Closes OTLP traces whose root span never came, even when no more spans arrive; runs retention now and periodically.
   const { startHousekeepingTimer } = await import('./lib/housekeeping');
   startHousekeepingTimer();
 }

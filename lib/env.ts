@@ -73,6 +73,19 @@ export function getOtlpConfig(): OtlpConfig {
   };
 }
 
+/**
+ * RETENTION_DAYS: traces whose startedAt is older than this many days are deleted by
+ * housekeeping (lib/housekeeping.ts). Unset or empty: keep everything.
+ */
+export function getRetentionDays(): number | undefined {
+  const raw = process.env.RETENTION_DAYS;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const days = intFromEnv('RETENTION_DAYS', 0, 1);
+  // Beyond a century the cutoff would leave the range dates can hold; nothing is that old anyway.
+  if (days > 36_500) throw new Error(`RETENTION_DAYS must be an integer from 1 to 36500, got "${raw}"`);
+  return days;
+}
+
 export interface OidcConfig {
   issuer: string;
   clientId: string;

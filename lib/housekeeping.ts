@@ -1,16 +1,32 @@
-// Upkeep that no single request owns: today, closing OTLP traces whose root span never
-// came (lib/traces/close-idle.ts). It runs two ways, so it works on any host:
-// - after OTLP export requests, at most once per HOUSEKEEPING_INTERVAL_MS per process
-//   (serverless hosts run code only on requests, and idle traces only come from OTLP);
-// - on a timer in a long-running server (instrumentation.ts), so a trace is closed even
-//   when no further spans arrive.
+// Upkeep that no single request owns:
+// - closing OTLP traces whose root span never came (lib/traces/close-idle.ts), at most
+//   once per HOUSEKEEPING_INTERVAL_MS per process;
+// - retention: when RETENTION_DAYS is set, deleting traces that started longer ago
+//   (lib/traces/delete.ts), in batches of 500 traces per statement, each its own short
+//   transaction, at most once per RETENTION_INTERVAL_MS per process.
+// Both run two ways, so they work on any host:
+// - on a timer in a long-running server (instrumentation.ts starts it; retention also
+//   runs once right at start);
+// - after requests: idle closing after OTLP exports (idle traces only come from OTLP),
+//   retention after any API request once its interval has passed (route() in
+//   lib/http/respond.ts schedules it with next/server's after(), so it never delays the
+//   answer). Serverless hosts run code only on requests: there retention runs with the
+//   first API request after each interval, in whichever instance serves it.
+// Several processes may run retention at once: each batch skips traces another holds.
+import { after } from 'next/server';
 import { getDatabase } from '@/lib/db';
-import { getOtlpConfig } from '@/lib/env';
+import { getOtlpConfig, getRetentionDays } from '@/lib/env';
 import { closeIdleTraces } from '@/lib/traces/close-idle';
+import { deleteExpiredTraces } from '@/lib/traces/delete';
 
 export const HOUSEKEEPING_INTERVAL_MS = 60_000;
+export const RETENTION_INTERVAL_MS = 10 * 60_000;
 
-const state = globalThis as unknown as { __crossroadsHousekeepingAt?: number; __crossroadsHousekeepingTimer?: NodeJS.Timeout };
+const state = globalThis as unknown as {
+  __crossroadsHousekeepingAt?: number;
+  __crossroadsRetentionAt?: number;
+  __crossroadsHousekeepingTimer?: NodeJS.Timeout;
+};
 
 /** Runs every upkeep task once; never throws (a failure is logged and retried next time). */
 export async function runHousekeeping(now = new Date()): Promise<void> {
@@ -31,9 +47,59 @@ export async function runHousekeepingIfDue(): Promise<void> {
   if (Date.now() - last >= HOUSEKEEPING_INTERVAL_MS) await runHousekeeping();
 }
 
-/** Starts the periodic run in a long-running server (once per process). */
+/**
+ * Deletes the traces older than RETENTION_DAYS (nothing when unset); returns how many.
+ * Never throws: a failure is logged and the next interval tries again.
+ */
+export async function runRetention(now = new Date()): Promise<number> {
+  state.__crossroadsRetentionAt = now.getTime();
+  try {
+    const days = getRetentionDays();
+    if (days === undefined) return 0;
+    const { sql } = await getDatabase();
+    return await deleteExpiredTraces(sql, new Date(now.getTime() - days * 86_400_000));
+  } catch (err) {
+    console.error('[crossroads] retention failed:', err);
+    return 0;
+  }
+}
+
+/** Whether retention is configured and this process has not run it for RETENTION_INTERVAL_MS. */
+export function retentionDue(now = Date.now()): boolean {
+  return process.env.RETENTION_DAYS?.trim() ? now - (state.__crossroadsRetentionAt ?? 0) >= RETENTION_INTERVAL_MS : false;
+}
+
+/** Runs retention when it is due (the interval also keeps two runs of one process from overlapping). */
+export async function runRetentionIfDue(): Promise<number> {
+  return retentionDue() ? runRetention() : 0;
+}
+
+/** After an API request: when retention is due, runs it once the answer is sent (at most once per interval). */
+export function scheduleRetentionIfDue(): void {
+  if (!retentionDue()) return;
+  // Claimed now, so the requests that follow while it runs do not schedule it again.
+  state.__crossroadsRetentionAt = Date.now();
+  try {
+    // The promise is handed over, so serverless hosts keep the instance until it settles.
+    after(() => runRetention());
+  } catch {
+    // Outside a request (scripts, tests): run it detached.
+    void runRetention();
+  }
+}
+
+/** Starts the periodic run in a long-running server (once per process), and retention at once. */
 export function startHousekeepingTimer(): void {
   if (state.__crossroadsHousekeepingTimer) return;
-  state.__crossroadsHousekeepingTimer = setInterval(() => void runHousekeepingIfDue(), HOUSEKEEPING_INTERVAL_MS);
+  void runRetentionIfDue();
+  state.__crossroadsHousekeepingTimer = setInterval(() => {
+    void runHousekeepingIfDue();
+    void runRetentionIfDue();
+  }, HOUSEKEEPING_INTERVAL_MS);
   state.__crossroadsHousekeepingTimer.unref();
+}
+
+/** Forgets when retention last ran (tests). */
+export function resetRetentionClock(): void {
+  state.__crossroadsRetentionAt = undefined;
 }
