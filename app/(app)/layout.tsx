@@ -3,7 +3,8 @@ import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { AppHeader } from '@/components/app/AppHeader';
 import { OpenModeBanner } from '@/components/app/OpenModeBanner';
-import { pagePrincipal } from '@/lib/access/check';
+import { CanDeleteProvider } from '@/components/traces/delete/CanDelete';
+import { mayDeleteTraces, pagePrincipal } from '@/lib/access/check';
 import { REQUEST_PATH_HEADER, signInPath } from '@/lib/access/pages';
 
 // Every page of the app is under this layout, so none is readable without credentials
@@ -17,7 +18,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       {principal.kind === 'open' && <OpenModeBanner />}
       <AppHeader principal={principal} />
       <main id="main" className="mx-auto max-w-[1600px] px-4 py-5 xl:px-6">
-        {children}
+        <CanDeleteProvider allowed={mayDeleteTraces(principal)}>{children}</CanDeleteProvider>
       </main>
     </>
   );

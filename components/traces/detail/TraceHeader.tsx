@@ -9,7 +9,10 @@ import { DECISION_LABEL, DecisionGlyph, StatusBadge, Tag } from '@/components/ui
 import { CopyButton } from '@/components/ui/CopyButton';
 import { RelativeTime, useNow, useTimeZone } from '@/components/ui/time';
 import { JsonViewer } from '@/components/json/JsonViewer';
+import { DeleteSessionButton } from '@/components/traces/delete/DeleteSessionButton';
+import { DeleteTraceButton } from './DeleteTraceButton';
 import { previewJson } from '@/components/json/json';
+import { DownloadJsonButton } from './DownloadJsonButton';
 import type { Total, TraceModel } from './model';
 
 const DERIVED_NOTE: Record<Total['source'], string> = {
@@ -106,6 +109,8 @@ export function TraceHeader({
             {trace.id}
           </code>
           <CopyButton text={trace.id} label="Copy ID" />
+          <DownloadJsonButton id={trace.id} />
+          <DeleteTraceButton trace={trace} />
         </span>
       </div>
 
@@ -153,6 +158,7 @@ export function TraceHeader({
           ) : (
             <span className="text-muted">none</span>
           )}
+          {trace.sessionId && <DeleteSessionButton sessionId={trace.sessionId} after="list" />}
         </span>
         <span className="flex min-w-0 items-center gap-1.5">
           <span className="text-muted">Tags</span>

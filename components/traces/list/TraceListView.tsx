@@ -7,6 +7,7 @@ import { hasListFilters } from '@/lib/queries/list-filters';
 import { LIVE_REFRESH_MS, traceQueries } from '@/lib/queries/traces';
 import { formatTokens } from '@/lib/format';
 import { ErrorState, Spinner } from '@/components/ui/states';
+import { DeleteSessionButton } from '@/components/traces/delete/DeleteSessionButton';
 import { useHydrationMarker } from '@/components/ui/time';
 import { ActiveFilters } from './ActiveFilters';
 import { EmptyTraces } from './EmptyTraces';
@@ -132,7 +133,8 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
       <ActiveFilters params={params} navigate={navigate} />
       {params.sessionId && (
         <p className="-mt-1 text-sm text-muted">
-          Showing the traces of session <code className="font-mono text-fg">{params.sessionId}</code>.
+          Showing the traces of session <code className="font-mono text-fg">{params.sessionId}</code>.{' '}
+          <DeleteSessionButton sessionId={params.sessionId} after="refresh" />
         </p>
       )}
 

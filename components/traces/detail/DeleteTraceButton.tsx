@@ -1,0 +1,62 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { plural } from '@/lib/format';
+import { deleteRequests } from '@/lib/queries/delete';
+import { traceQueries } from '@/lib/queries/traces';
+import type { TraceDetail } from '@/lib/traces/types';
+import { ConfirmDialog } from '@/components/settings/ConfirmDialog';
+import { useCanDelete } from '@/components/traces/delete/CanDelete';
+import { deleteButton } from '@/components/traces/delete/styles';
+
+/** "Delete trace" on the detail page (admins only): asks, naming the trace and what it holds, then returns to the list. */
+export function DeleteTraceButton({ trace }: { trace: Pick<TraceDetail, 'id' | 'name' | 'spans' | 'decisionPoints' | 'events'> }) {
+  const allowed = useCanDelete();
+  const [open, setOpen] = useState(false);
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () => deleteRequests.trace(trace.id),
+    onSuccess: async () => {
+      // Stop this page's polling before the trace is gone, then show the list as it is now.
+      await queryClient.cancelQueries({ queryKey: traceQueries.detail(trace.id).queryKey });
+      router.replace('/traces');
+      queryClient.removeQueries({ queryKey: traceQueries.detail(trace.id).queryKey });
+      await queryClient.invalidateQueries({ queryKey: traceQueries.lists() });
+      router.refresh();
+    },
+  });
+  if (!allowed) return null;
+
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => {
+          remove.reset();
+          setOpen(true);
+        }}
+        className={deleteButton}
+      >
+        Delete trace
+      </button>
+      <ConfirmDialog
+        open={open}
+        title={`Delete trace “${trace.name}”?`}
+        confirmLabel="Delete trace"
+        pending={remove.isPending || remove.isSuccess}
+        error={remove.error?.message ?? null}
+        onConfirm={() => remove.mutate()}
+        onCancel={() => setOpen(false)}
+      >
+        <p>
+          Trace <code className="font-mono break-all text-fg">{trace.id}</code> is deleted for good, with its{' '}
+          {plural(trace.spans.length, 'span')}, {plural(trace.decisionPoints.length, 'decision')} and{' '}
+          {plural(trace.events.length, 'event')}. This cannot be undone.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}
