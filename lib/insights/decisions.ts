@@ -2,6 +2,7 @@
 // decision type, per option, and retry/escalation rates per trace name. One SQL statement
 // computes every figure (one snapshot, so the parts agree with each other under ingest);
 // no decision point is loaded into JavaScript.
+import type { FilterQuery } from '@/lib/traces/filters';
 import type { Db } from '@/lib/db';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { traceWhereSql } from '@/lib/traces/filters';
@@ -21,7 +22,7 @@ export const RATE_NAMES = 100;
  * overview reads it): the series of decisions by type over time is optional, so the
  * answer without it stays as it was.
  */
-export function parseDecisionParams(query: Pick<URLSearchParams, 'get'>, now: Date = new Date()): DecisionParams {
+export function parseDecisionParams(query: FilterQuery, now: Date = new Date()): DecisionParams {
   const bucket = query.get('bucket');
   return bucket === null || bucket === '' ? parseInsightsParams(query, now) : parseOverviewParams(query, now);
 }

@@ -2,6 +2,7 @@
 // tokens and duration percentiles per UTC minute, hour or day of the window, and for the
 // whole window. One SQL statement computes every figure (one snapshot, so the buckets add
 // up to the totals under ingest); no trace is loaded into JavaScript.
+import type { FilterQuery } from '@/lib/traces/filters';
 import type { Db } from '@/lib/db';
 import { AppError } from '@/lib/errors';
 import { traceWhereSql } from '@/lib/traces/filters';
@@ -16,7 +17,7 @@ export { bucketCount, defaultBucket, MAX_BUCKETS, OVERVIEW_BUCKETS };
  * default for the window's length). A window of more than MAX_BUCKETS buckets is a 400
  * naming `bucket` when it was requested, `from` when even days are too many.
  */
-export function parseOverviewParams(query: Pick<URLSearchParams, 'get'>, now: Date = new Date()): OverviewParams {
+export function parseOverviewParams(query: FilterQuery, now: Date = new Date()): OverviewParams {
   const params = parseInsightsParams(query, now);
   const requested = query.get('bucket');
   if (requested !== null && requested !== '' && !(OVERVIEW_BUCKETS as readonly string[]).includes(requested)) {

@@ -19,7 +19,7 @@ describe('parseInsightsParams', () => {
       from: '2026-03-04T12:34:56.789Z',
       to: '2026-03-05T12:34:56.789Z',
       name: 'a',
-      tag: 'b',
+      tag: ['b'],
       sessionId: 'c',
       status: 'ERROR',
     });

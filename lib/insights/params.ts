@@ -1,4 +1,5 @@
 // The parameters every insights call shares: the window and the trace filters.
+import type { FilterQuery } from '@/lib/traces/filters';
 import { AppError } from '@/lib/errors';
 import { parseTraceFilters } from '@/lib/traces/filters';
 import type { InsightsParams } from './types';
@@ -14,7 +15,7 @@ const EARLIEST = Date.parse('0001-01-01T00:00:00.000Z');
  * hours before `to`) and the trace filters name (exact), tag, sessionId and status.
  * Invalid values are a VALIDATION error naming the parameter.
  */
-export function parseInsightsParams(query: Pick<URLSearchParams, 'get'>, now: Date = new Date()): InsightsParams {
+export function parseInsightsParams(query: FilterQuery, now: Date = new Date()): InsightsParams {
   const { from, to, ...filters } = parseTraceFilters(query, ['from', 'to', 'name', 'tag', 'sessionId', 'status']);
   const end = to ?? now.toISOString();
   const start = from ?? new Date(Math.max(EARLIEST, Date.parse(end) - DEFAULT_WINDOW_MS)).toISOString();

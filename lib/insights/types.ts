@@ -9,7 +9,8 @@ export interface InsightsParams {
   from: string;
   to: string;
   name?: string;
-  tag?: string;
+  /** Tags the trace carries, all of them. */
+  tag?: string[];
   sessionId?: string;
   status?: RunStatus;
 }

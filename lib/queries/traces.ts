@@ -2,8 +2,8 @@
 // fetchers of /api/traces, and the list's URL state. Safe for client components and
 // for server components that seed the cache: no server module is imported here.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { ListParams, TraceDetail, TraceList } from '@/lib/traces/types';
-import { listFilterKey, readListFilters, writeListFilters } from './list-filters';
+import { SORT_FIELDS, SORT_ORDERS, type ListParams, type SortField, type SortOrder, type TraceDetail, type TraceList } from '@/lib/traces/types';
+import { listFilterKey, readListFilters, writeListFilters, type ReadableQuery } from './list-filters';
 
 /** How often lists and traces that are still RUNNING refresh themselves. */
 export const LIVE_REFRESH_MS = 5_000;
@@ -64,7 +64,7 @@ export interface ListUrlState {
   problem: string | null;
 }
 
-type ReadableParams = Pick<URLSearchParams, 'get'>;
+type ReadableParams = ReadableQuery;
 
 function clean(value: string | null): string | undefined {
   const v = value?.trim();
@@ -89,6 +89,16 @@ export function readListState(query: ReadableParams): ListUrlState {
     if (/^\d+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= MAX_PAGE_SIZE) params.limit = Number(limit);
     else problems.push(`Page size “${limit}” must be a whole number from 1 to ${MAX_PAGE_SIZE}.`);
   }
+  const sort = clean(query.get('sort'));
+  if (sort !== undefined) {
+    if ((SORT_FIELDS as readonly string[]).includes(sort)) params.sort = sort as SortField;
+    else problems.push(`Sort “${sort}” is not one of ${SORT_FIELDS.join(', ')}.`);
+  }
+  const order = clean(query.get('order'));
+  if (order !== undefined) {
+    if ((SORT_ORDERS as readonly string[]).includes(order)) params.order = order as SortOrder;
+    else problems.push(`Order “${order}” is not one of ${SORT_ORDERS.join(', ')}.`);
+  }
   const filters = readListFilters(query);
   Object.assign(params, filters.filters);
   problems.push(...filters.problems);
@@ -100,10 +110,17 @@ export function readListState(query: ReadableParams): ListUrlState {
 export function listQueryString(params: ListParams): string {
   const q = new URLSearchParams();
   writeListFilters(q, params);
+  writeSort(q, params);
   if (params.page !== 1) q.set('page', String(params.page));
   if (params.limit !== DEFAULT_PAGE_SIZE) q.set('limit', String(params.limit));
   const s = q.toString();
   return s ? `?${s}` : '';
+}
+
+/** sort and order when they differ from the list's default (startedAt, desc). */
+function writeSort(q: URLSearchParams, params: ListParams): void {
+  if (params.sort && params.sort !== 'startedAt') q.set('sort', params.sort);
+  if (params.order && params.order !== 'desc') q.set('order', params.order);
 }
 
 /** The viewer's own URL for a trace. Ids are client-supplied and may hold any character. */
@@ -123,12 +140,19 @@ export function sessionHref(sessionId: string): string {
 export function apiListUrl(params: ListParams): string {
   const q = new URLSearchParams({ page: String(params.page), limit: String(params.limit) });
   writeListFilters(q, params);
+  writeSort(q, params);
   return `/api/traces?${q.toString()}`;
 }
 
 function listKey(params: ListParams) {
   // A fixed shape (no undefined members) so that equal params give equal keys.
-  return { page: params.page, limit: params.limit, ...listFilterKey(params) };
+  return {
+    page: params.page,
+    limit: params.limit,
+    sort: params.sort ?? 'startedAt',
+    order: params.order ?? 'desc',
+    ...listFilterKey(params),
+  };
 }
 
 export const traceQueries = {

@@ -9,6 +9,8 @@ import { AppError } from '@/lib/errors';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { optionLabelSql } from '@/lib/insights/label-sql';
 import { MAX_LABEL_CHARS } from '@/lib/insights/labels';
+import { escapeLike } from './like';
+import { MAX_QUERY_CHARS, traceMatchesSql } from './search-sql';
 import { DECISION_TYPES, RUN_STATUSES, type DecisionType, type RunStatus, type TraceFilterParams } from './types';
 import { parseIsoDateTime } from './validate';
 
@@ -28,12 +30,26 @@ export const TRACE_FILTER_NAMES = [
   'to',
   'decisionType',
   'chosen',
+  'q',
+  'minDurationMs',
+  'maxDurationMs',
+  'minCost',
+  'maxCost',
+  'hasErrors',
+  'metadata',
 ] as const satisfies readonly TraceFilterName[];
 // A filter added to TraceFilterParams but not to the list above fails to compile here.
 const allNamed: Record<Exclude<TraceFilterName, (typeof TRACE_FILTER_NAMES)[number]>, never> = {};
 void allNamed;
 
-type Query = Pick<URLSearchParams, 'get'>;
+/** What the filters are read from: URL query parameters, or an adapter's own arguments made into them. */
+export type FilterQuery = Pick<URLSearchParams, 'get' | 'getAll' | 'keys'>;
+type Query = FilterQuery;
+
+/** `metadata.<key>=<value>` parameters: at most this many, keys at most MAX_METADATA_KEY_CHARS. */
+export const MAX_METADATA_FILTERS = 20;
+export const MAX_METADATA_KEY_CHARS = 200;
+const METADATA_PREFIX = 'metadata.';
 
 function invalid(name: string, why: string): AppError {
   return new AppError('VALIDATION', `Invalid ${name} parameter: ${why}`);
@@ -64,6 +80,41 @@ function dateParam(query: Query, name: string): string | undefined {
   const date = parseIsoDateTime(value);
   if (!date) throw invalid(name, 'must be an ISO 8601 date-time (e.g. 2026-01-02T03:04:05.000Z)');
   return date.toISOString();
+}
+
+/** A non-negative decimal number ("12", "0.5", "1e3"); empty means absent. */
+function numberParam(query: Query, name: string): number | undefined {
+  const raw = query.get(name);
+  if (raw === null || raw.trim() === '') return undefined;
+  const value = Number(raw.trim());
+  if (!Number.isFinite(value) || value < 0) throw invalid(name, 'must be a non-negative number');
+  return value;
+}
+
+function textLimited(query: Query, name: string, maxChars: number): string | undefined {
+  const value = textParam(query, name);
+  if (value !== undefined && Array.from(value).length > maxChars) throw invalid(name, `must be at most ${maxChars} characters`);
+  return value;
+}
+
+/** Every `metadata.<key>` parameter; a key given twice must hold both values (so never matches). */
+function metadataParams(query: Query): Record<string, string> | undefined {
+  const entries: Record<string, string> = {};
+  let count = 0;
+  for (const param of new Set(query.keys())) {
+    if (!param.startsWith(METADATA_PREFIX)) continue;
+    const key = param.slice(METADATA_PREFIX.length);
+    if (key === '') throw invalid(param, 'needs a key after "metadata." (metadata.<key>=<value>)');
+    if (Array.from(key).length > MAX_METADATA_KEY_CHARS) throw invalid(param, `keys are at most ${MAX_METADATA_KEY_CHARS} characters`);
+    if (key.includes('\u0000')) throw invalid(param, 'must not contain a NUL character');
+    const values = [...new Set(query.getAll(param).filter((v) => v !== ''))];
+    if (values.some((v) => v.includes('\u0000'))) throw invalid(param, 'must not contain a NUL character');
+    if (values.length === 0) continue;
+    if (values.length > 1) throw invalid(param, 'give one value per key');
+    if (++count > MAX_METADATA_FILTERS) throw invalid(param, `at most ${MAX_METADATA_FILTERS} metadata filters`);
+    entries[key] = values[0];
+  }
+  return count ? entries : undefined;
 }
 
 /**
@@ -98,6 +149,37 @@ export function parseTraceFilters(query: Query, names: readonly TraceFilterName[
         if (label !== undefined) filters.chosen = label;
         break;
       }
+      case 'tag': {
+        const tags = [...new Set(query.getAll(name).filter((v) => v !== ''))];
+        if (tags.some((v) => v.includes('\u0000'))) throw invalid(name, 'must not contain a NUL character');
+        if (tags.length) filters.tag = tags;
+        break;
+      }
+      case 'q': {
+        const q = textLimited(query, name, MAX_QUERY_CHARS);
+        if (q !== undefined) filters.q = q;
+        break;
+      }
+      case 'minDurationMs':
+      case 'maxDurationMs':
+      case 'minCost':
+      case 'maxCost': {
+        const value = numberParam(query, name);
+        if (value !== undefined) filters[name] = value;
+        break;
+      }
+      case 'hasErrors': {
+        const raw = query.get(name);
+        if (raw === null || raw === '') break;
+        if (raw !== 'true' && raw !== 'false') throw invalid(name, 'must be true or false');
+        filters.hasErrors = raw === 'true';
+        break;
+      }
+      case 'metadata': {
+        const entries = metadataParams(query);
+        if (entries) filters.metadata = entries;
+        break;
+      }
       default: {
         const value = textParam(query, name);
         if (value !== undefined) filters[name] = value;
@@ -107,14 +189,16 @@ export function parseTraceFilters(query: Query, names: readonly TraceFilterName[
   if (filters.from && filters.to && new Date(filters.from) > new Date(filters.to)) {
     throw invalid('from', 'must not be after to');
   }
+  if (filters.minDurationMs !== undefined && filters.maxDurationMs !== undefined && filters.minDurationMs > filters.maxDurationMs) {
+    throw invalid('minDurationMs', 'must not be greater than maxDurationMs');
+  }
+  if (filters.minCost !== undefined && filters.maxCost !== undefined && filters.minCost > filters.maxCost) {
+    throw invalid('minCost', 'must not be greater than maxCost');
+  }
   return filters;
 }
 
-// `search` is a plain substring: unescaped, "50%" or "a_b" would be LIKE wildcards and
-// match far more.
-export function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
+export { escapeLike } from './like';
 
 /** The conditions on "Trace" rows (aliased `trace`, default "t") that the filters ask for. */
 export function traceConditions(filters: TraceFilterParams, trace: Prisma.Sql = Prisma.raw('t')): Prisma.Sql[] {
@@ -125,7 +209,7 @@ export function traceConditions(filters: TraceFilterParams, trace: Prisma.Sql = 
   // ILIKE (what Prisma's insensitive `contains` ran before), served by the trigram index.
   if (filters.search) conditions.push(Prisma.sql`${t}."name" ILIKE ${`%${escapeLike(filters.search)}%`}`);
   if (filters.name !== undefined) conditions.push(Prisma.sql`${t}."name" = ${filters.name}`);
-  if (filters.tag !== undefined) conditions.push(Prisma.sql`${t}."tags" @> ARRAY[${filters.tag}]::text[]`);
+  if (filters.tag?.length) conditions.push(Prisma.sql`${t}."tags" @> ARRAY[${Prisma.join(filters.tag)}]::text[]`);
   if (filters.from) conditions.push(Prisma.sql`${t}."startedAt" >= ${new Date(filters.from)}`);
   if (filters.to) conditions.push(Prisma.sql`${t}."startedAt" < ${new Date(filters.to)}`);
   if (filters.decisionType !== undefined || filters.chosen !== undefined) {
@@ -134,7 +218,41 @@ export function traceConditions(filters: TraceFilterParams, trace: Prisma.Sql = 
     if (filters.chosen !== undefined) decision.push(Prisma.sql`${optionLabelSql(Prisma.raw('fd."chosen"'))} = ${filters.chosen}`);
     conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM "DecisionPoint" fd WHERE ${Prisma.join(decision, ' AND ')})`);
   }
+  if (filters.minDurationMs !== undefined) conditions.push(Prisma.sql`${t}."totalDuration" >= ${filters.minDurationMs}`);
+  if (filters.maxDurationMs !== undefined) conditions.push(Prisma.sql`${t}."totalDuration" <= ${filters.maxDurationMs}`);
+  if (filters.minCost !== undefined) conditions.push(Prisma.sql`${t}."totalCost" >= ${filters.minCost}`);
+  if (filters.maxCost !== undefined) conditions.push(Prisma.sql`${t}."totalCost" <= ${filters.maxCost}`);
+  if (filters.hasErrors !== undefined) {
+    // Partial indexes of failed spans' and ERROR events' trace ids keep the probes small.
+    const failed = Prisma.sql`(${t}."status" = 'ERROR'
+      OR EXISTS (SELECT 1 FROM "Span" es WHERE es."traceId" = ${t}."id" AND es."status" = 'ERROR')
+      OR EXISTS (SELECT 1 FROM "Event" ee WHERE ee."traceId" = ${t}."id" AND ee."type" = 'ERROR'))`;
+    conditions.push(filters.hasErrors ? failed : Prisma.sql`NOT ${failed}`);
+  }
+  for (const [key, value] of Object.entries(filters.metadata ?? {})) {
+    const candidates = metadataCandidates(key, value).map((json) => Prisma.sql`${t}."metadata" @> CAST(${json} AS jsonb)`);
+    conditions.push(Prisma.sql`(${Prisma.join(candidates, ' OR ')})`);
+  }
+  if (filters.q !== undefined) conditions.push(traceMatchesSql(filters.q, t));
   return conditions;
+}
+
+// A JSON number literal as the grammar writes it; a value that is one may be stored as a number.
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * `metadata.<key>=<value>` matches when the top-level entry is the string `value`, or the
+ * number, boolean or null that `value` spells (metadata.attempt=2 finds {"attempt": 2}):
+ * a query string cannot say which the client stored. Each candidate is a containment
+ * test, which the GIN index on metadata serves.
+ */
+export function metadataCandidates(key: string, value: string): string[] {
+  const k = JSON.stringify(key);
+  const candidates = [`{${k}:${JSON.stringify(value)}}`];
+  // Bounded: a literal like 1e999999 is valid JSON that PostgreSQL's numeric refuses.
+  const storableNumber = JSON_NUMBER.test(value) && value.length <= 40 && Number.isFinite(Number(value));
+  if (storableNumber || value === 'true' || value === 'false' || value === 'null') candidates.push(`{${k}:${value}}`);
+  return candidates;
 }
 
 /** `WHERE …` for the filters, or nothing when there is none. */

@@ -115,8 +115,8 @@ describe.each(testDatabases())('trace totals on $name', ({ open }) => {
     await ingestTraces(db.sql, validateIngestBody({ traces }, LIMITS));
     expect(await countTraces(db.prisma, { search: 'ALP' })).toBe(1);
     expect(await countTraces(db.prisma, { sessionId: 'x' })).toBe(2);
-    expect(await countTraces(db.prisma, { tag: 'b' })).toBe(2);
-    expect(await countTraces(db.prisma, { tag: 'a', status: 'COMPLETED' })).toBe(1);
+    expect(await countTraces(db.prisma, { tag: ['b'] })).toBe(2);
+    expect(await countTraces(db.prisma, { tag: ['a'], status: 'COMPLETED' })).toBe(1);
   });
 });
 

@@ -1,10 +1,11 @@
 // GET /api/traces: parameter parsing and the paginated, filtered list.
 import { AppError } from '@/lib/errors';
-import { Prisma, type Trace } from '@/lib/generated/prisma/client';
+import { Prisma } from '@/lib/generated/prisma/client';
 import type { Db } from '@/lib/db';
 import { escapeLike, parseTraceFilters, TRACE_FILTER_NAMES, traceWhereSql } from './filters';
-import { toTraceRecord } from './serialize';
-import type { ListParams, TraceFilterParams, TraceList } from './types';
+import { LIST_COLUMNS, toListItem, type ListRow } from './list-row';
+import { findMatches, searchTracePage } from './search';
+import { SORT_FIELDS, SORT_ORDERS, type ListParams, type SortField, type SortOrder, type TraceFilterParams, type TraceList } from './types';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -25,20 +26,35 @@ export function parseListParams(query: URLSearchParams): ListParams {
     throw new AppError('VALIDATION', 'Invalid limit parameter');
   }
 
-  return { page, limit, ...parseTraceFilters(query, TRACE_FILTER_NAMES) };
+  const sort = oneOf<SortField>(query, 'sort', SORT_FIELDS);
+  const order = oneOf<SortOrder>(query, 'order', SORT_ORDERS);
+  return { page, limit, ...(sort && { sort }), ...(order && { order }), ...parseTraceFilters(query, TRACE_FILTER_NAMES) };
+}
+
+function oneOf<T extends string>(query: URLSearchParams, name: string, allowed: readonly T[]): T | undefined {
+  const value = query.get(name);
+  if (value === null || value === '') return undefined;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new AppError('VALIDATION', `Invalid ${name} parameter: must be one of ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+const SORT_COLUMNS: Record<SortField, string> = { startedAt: 'startedAt', duration: 'totalDuration', cost: 'totalCost' };
+
+/**
+ * ORDER BY of the list over "Trace" t: the sort column, then the id in the same direction
+ * so pages never overlap. Traces without a duration or cost come last in both orders;
+ * each order has its index (search_and_filters migration).
+ */
+export function listOrderSql(sort: SortField = 'startedAt', order: SortOrder = 'desc'): Prisma.Sql {
+  const dir = order === 'asc' ? 'ASC' : 'DESC';
+  const nulls = sort === 'startedAt' ? '' : ' NULLS LAST';
+  return Prisma.raw(`t."${SORT_COLUMNS[sort]}" ${dir}${nulls}, t."id" ${dir}`);
 }
 
 /** The list's filters; SOAP's TRACE query passes `tag` too. */
 export type ListFilters = TraceFilterParams;
-
-// The list never loads children or payloads: only the row and its child counts (stored
-// at ingest; aggregating the child tables would cost a join per row).
-const LIST_COLUMNS = Prisma.raw(
-  ['id', 'name', 'sessionId', 'status', 'tags', 'metadata', 'totalCost', 'totalTokens', 'totalDuration', 'startedAt', 'endedAt', 'createdAt', 'decisionPointCount', 'spanCount', 'eventCount']
-    .map((c) => `t."${c}"`)
-    .join(', '),
-);
-type ListRow = Omit<Trace, 'source' | 'lastSpanAt'>;
 
 /**
  * Exact number of traces matching the filters. Without filters, or with only a status,
@@ -65,21 +81,42 @@ export async function countTraces(db: Db, filters: ListFilters): Promise<number>
   return n;
 }
 
-export async function listTraces(db: Db, params: ListParams): Promise<TraceList> {
+/** The filters alone, without paging and sorting. */
+function filtersOf(params: ListParams): TraceFilterParams {
+  const { page, limit, sort, order, ...filters } = params;
+  void page, void limit, void sort, void order;
+  return filters;
+}
+
+/** Tuning of the search plan, for tests that exercise both plans on small data. */
+export interface ListOptions {
+  search?: { probeCap?: number; walkChunk?: number };
+}
+
+export async function listTraces(db: Db, params: ListParams, options: ListOptions = {}): Promise<TraceList> {
+  const orderBy = listOrderSql(params.sort, params.order);
+  const offset = (params.page - 1) * params.limit;
+  const { q, ...filters } = filtersOf(params);
+  if (q !== undefined) {
+    const found = await searchTracePage(db, q, traceWhereSql(filters), orderBy, { limit: params.limit, offset }, () =>
+      countTraces(db, filters),
+      options.search,
+    );
+    const matches = await findMatches(db, found.rows.map((r) => r.id), q);
+    return {
+      traces: found.rows.map((row) => ({ ...toListItem(row), matches: matches.get(row.id) ?? [] })),
+      ...pageInfo(params, found.total),
+      totalExact: found.totalExact,
+    };
+  }
   const [rows, total] = await Promise.all([
-    db.$queryRaw<ListRow[]>`SELECT ${LIST_COLUMNS} FROM "Trace" t ${traceWhereSql(params)}
-      ORDER BY t."startedAt" DESC, t."id" DESC
-      LIMIT ${params.limit} OFFSET ${(params.page - 1) * params.limit}`,
-    countTraces(db, params),
+    db.$queryRaw<ListRow[]>`SELECT ${LIST_COLUMNS} FROM "Trace" t ${traceWhereSql(filters)}
+      ORDER BY ${orderBy} LIMIT ${params.limit} OFFSET ${offset}`,
+    countTraces(db, filters),
   ]);
-  return {
-    traces: rows.map((row) => ({
-      ...toTraceRecord(row),
-      _count: { decisionPoints: row.decisionPointCount, spans: row.spanCount, events: row.eventCount },
-    })),
-    total,
-    page: params.page,
-    limit: params.limit,
-    totalPages: Math.ceil(total / params.limit),
-  };
+  return { traces: rows.map(toListItem), ...pageInfo(params, total) };
+}
+
+function pageInfo(params: ListParams, total: number) {
+  return { total, page: params.page, limit: params.limit, totalPages: Math.ceil(total / params.limit) };
 }

@@ -96,6 +96,8 @@ export interface TraceCounts {
 
 export interface TraceListItem extends TraceRecord {
   _count: TraceCounts;
+  /** With `q` only: up to 3 places the text was found. */
+  matches?: SearchMatch[];
 }
 
 export interface TraceDetail extends TraceRecord {
@@ -115,8 +117,8 @@ export interface TraceFilterParams {
   sessionId?: string;
   /** The exact name. */
   name?: string;
-  /** A tag the trace carries. */
-  tag?: string;
+  /** Tags the trace carries, all of them (`tag` repeated in a query). */
+  tag?: string[];
   /** ISO 8601 UTC: traces that started at or after it. */
   from?: string;
   /** ISO 8601 UTC: traces that started before it (the window is half-open, so adjacent windows never share a trace). */
@@ -125,11 +127,43 @@ export interface TraceFilterParams {
   decisionType?: DecisionType;
   /** Traces with at least one decision point whose chosen option has this label (lib/insights/labels.ts). */
   chosen?: string;
+  /** Full-text search: a case-insensitive substring of any searchable field (lib/traces/search.ts). */
+  q?: string;
+  /** Bounds on `totalDuration` in milliseconds, inclusive. */
+  minDurationMs?: number;
+  maxDurationMs?: number;
+  /** Bounds on `totalCost` in USD, inclusive. */
+  minCost?: number;
+  maxCost?: number;
+  /** Only traces where something failed: the trace, or any of its spans or events (ERROR). */
+  hasErrors?: boolean;
+  /** Top-level metadata entries the trace must have (`metadata.<key>=<value>`), each exactly. */
+  metadata?: Record<string, string>;
 }
+
+export const SORT_FIELDS = ['startedAt', 'duration', 'cost'] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
 
 export interface ListParams extends TraceFilterParams {
   page: number;
   limit: number;
+  /** Absent: startedAt, as the spec orders the list. */
+  sort?: SortField;
+  /** Absent: desc. */
+  order?: SortOrder;
+}
+
+/** Where a full-text search (`q`) found its text in a trace. */
+export interface SearchMatch {
+  kind: 'trace' | 'span' | 'decision' | 'event';
+  /** The trace's, span's, decision point's or event's id. */
+  id: string;
+  /** The field the text is in: name, metadata, input, output, statusMessage, reasoning, chosen, alternatives. */
+  field: string;
+  /** The text around the match, JSON as stored for JSON fields; "…" marks a cut. */
+  snippet: string;
 }
 
 export interface TraceList {
@@ -138,4 +172,9 @@ export interface TraceList {
   page: number;
   limit: number;
   totalPages: number;
+  /**
+   * With `q` only. False when a search term is so common that counting every match would
+   * take seconds: `total` is then an estimate from the traces scanned for the page.
+   */
+  totalExact?: boolean;
 }

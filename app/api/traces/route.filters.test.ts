@@ -201,7 +201,7 @@ describe('parseListParams', () => {
       chosen: 'a b',
       from: '2026-03-01T00:00:00.000Z',
       to: '2026-03-01T03:00:00.000Z',
-      tag: 't',
+      tag: ['t'],
       name: 'n',
     });
   });

@@ -1,14 +1,14 @@
 'use client';
 
-import { activeListFilters, LIST_FILTERS, withoutListFilter } from '@/lib/queries/list-filters';
 import { humanizeEnum } from '@/lib/format';
+import { activeListFilters, LIST_FILTERS, withListFilters } from '@/lib/queries/list-filters';
 import type { ListParams } from '@/lib/traces/types';
 import { DateTime } from '@/components/ui/time';
 
 /**
  * The filters set by a link (an insights drill-down, a shared URL) that the filter bar has
- * no control for, as chips that each remove their filter. Driven by LIST_FILTERS: a new
- * filter shows here without a change to this file.
+ * no control for, as chips that each remove their filter (or one of its values). Driven by
+ * LIST_FILTERS: a new filter shows here without a change to this file.
  */
 export function ActiveFilters({
   params,
@@ -21,18 +21,18 @@ export function ActiveFilters({
   if (chips.length === 0) return null;
   return (
     <ul aria-label="Other filters" className="-mt-1 flex flex-wrap items-center gap-2">
-      {chips.map(({ key, value }) => {
-        const field = LIST_FILTERS[key];
-        const shown = field.show === 'enum' ? humanizeEnum(value) : value;
+      {chips.map((chip) => {
+        const field = LIST_FILTERS[chip.key];
+        const shown = field.show === 'enum' ? humanizeEnum(chip.value) : chip.value;
         return (
           <li
-            key={key}
-            data-filter={key}
+            key={chip.id}
+            data-filter={chip.key}
             className="inline-flex max-w-md items-center gap-1 rounded-full border border-border-strong bg-surface py-0.5 pr-1 pl-2.5 text-sm"
           >
-            <span className="text-muted">{field.label}:</span>
+            <span className="text-muted">{chip.label}:</span>
             {field.show === 'date' ? (
-              <DateTime iso={value} className="font-medium tabular" />
+              <DateTime iso={chip.value} className="font-medium tabular" />
             ) : (
               <span className="truncate font-medium" title={shown}>
                 {shown}
@@ -40,8 +40,8 @@ export function ActiveFilters({
             )}
             <button
               type="button"
-              onClick={() => navigate({ ...withoutListFilter(params, key), page: 1 })}
-              aria-label={`Remove filter ${field.label}: ${shown}`}
+              onClick={() => navigate({ ...withListFilters(params, chip.remove(params)), page: 1 })}
+              aria-label={`Remove filter ${chip.label}: ${shown}`}
               className="ml-0.5 inline-flex h-5 w-5 shrink-0 items-center justify-center rounded-full text-muted hover:bg-surface-2 hover:text-fg"
             >
               <svg aria-hidden="true" width="10" height="10" viewBox="0 0 10 10">

@@ -47,8 +47,8 @@ const OPTIONS: FieldDef[] = [
 const RATES: FieldDef[] = [out('name', 'Char'), out('traces', 'Decimal'), out('retryPer100', 'Decimal'), out('escalationPer100', 'Decimal')];
 
 /** The run parameters as the insights API's query: empty or NULL means absent, as there. */
-function insightsQuery(ctx: { warn(message: string): void }, params: ParamFields): Pick<URLSearchParams, 'get'> {
-  const values = new Map<string, string>();
+function insightsQuery(ctx: { warn(message: string): void }, params: ParamFields): URLSearchParams {
+  const values = new URLSearchParams();
   for (const [name, param] of params) {
     if (!(PARAM_NAMES as readonly string[]).includes(name)) {
       ctx.warn(`Unknown parameter "${name}" for ${NAME} ignored`);
@@ -58,7 +58,7 @@ function insightsQuery(ctx: { warn(message: string): void }, params: ParamFields
       values.set(name, param.value);
     }
   }
-  return { get: (name: string) => values.get(name) ?? null };
+  return values;
 }
 
 export const decisionStatsObject: PublicObject = {

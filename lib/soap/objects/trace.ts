@@ -96,7 +96,7 @@ export const traceObject: PublicObject = {
       if (filters[name] !== undefined && filters[name] !== '') query.set(name, filters[name]);
     }
     const params = parseListParams(query);
-    const tag = filters.tag !== undefined && filters.tag !== '' ? filters.tag : undefined;
+    const tag = filters.tag !== undefined && filters.tag !== '' ? [filters.tag] : undefined;
     const list = await ctx.withDb((db) => listTraces(db.prisma, { ...params, page: 1, limit: listSize, tag }));
     ctx.meter.recordsRead += list.traces.length;
     const rows = list.traces.map(({ _count, ...trace }) => ({

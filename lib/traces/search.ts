@@ -1,0 +1,191 @@
+// Full-text search (`q`) for the list's pages: which traces match, in the list's order,
+// how many, and where in each the text was found.
+//
+// One trigram index per table serves a rare term: a capped probe of every table's index
+// gives the complete set of matching trace ids, and the page is read from those. A
+// common term would make that set (and its exact count) cost seconds: when the probe hits
+// its cap, the page is found instead by walking the filtered traces in the list's order
+// and testing each one's rows until the page is full, which a common term fills quickly.
+// The total is then an estimate (`totalExact: false`), from the share of matches among
+// the traces walked.
+//
+// The slow case that remains: a term matching more than PROBE_CAP rows concentrated in
+// few traces (thousands of spans each) makes the walk long. Documented in the README.
+import { Prisma } from '@/lib/generated/prisma/client';
+import type { Db } from '@/lib/db';
+import { LIST_COLUMNS, type ListRow } from './list-row';
+import { CHILD_KINDS, SEARCH_TABLES, searchNeedles, tableMatches, type SearchKind } from './search-sql';
+import type { SearchMatch } from './types';
+
+/** Rows per table the index probe reads before it calls the term common. */
+export const PROBE_CAP = 5000;
+/** Matches reported per trace. */
+export const MATCHES_PER_TRACE = 3;
+/** Characters of context kept before and after the match in a snippet. */
+const SNIPPET_BEFORE = 40;
+const SNIPPET_AFTER = 80;
+
+export interface SearchPage {
+  rows: ListRow[];
+  total: number;
+  totalExact: boolean;
+}
+
+/** A JSON array of ids as one parameter, read back as a set of rows (c.id, c.ord). */
+function idRows(ids: string[]): Prisma.Sql {
+  return Prisma.sql`jsonb_array_elements_text(CAST(${JSON.stringify(ids)} AS jsonb)) WITH ORDINALITY AS c(id, ord)`;
+}
+
+/**
+ * Every trace id whose own text or child rows match, or null when some table has more
+ * than PROBE_CAP matching rows (the term is common).
+ */
+export async function probeMatchingTraceIds(db: Db, q: string, cap = PROBE_CAP): Promise<string[] | null> {
+  const parts = (['trace', ...CHILD_KINDS] as SearchKind[]).map((kind) => {
+    const id = kind === 'trace' ? Prisma.raw('x."id"') : Prisma.raw('x."traceId"');
+    return Prisma.sql`(SELECT CAST(${kind} AS text) AS kind, ${id} AS id FROM ${Prisma.raw(SEARCH_TABLES[kind].table)} x
+      WHERE ${tableMatches(kind, q)} LIMIT ${cap})`;
+  });
+  const rows = await db.$queryRaw<Array<{ kind: SearchKind; id: string }>>`${Prisma.join(parts, ' UNION ALL ')}`;
+  const perKind = new Map<SearchKind, number>();
+  for (const row of rows) perKind.set(row.kind, (perKind.get(row.kind) ?? 0) + 1);
+  if ([...perKind.values()].some((n) => n >= cap)) return null;
+  return [...new Set(rows.map((r) => r.id))];
+}
+
+/**
+ * Of the given trace ids (in order), those that match, in the same order. Each kind of
+ * child is tested per trace with LIMIT 1 in a LATERAL subquery: the planner cannot turn
+ * it into a hash of every matching row in the table (which a common term makes huge),
+ * and the test stops at the trace's first matching row.
+ */
+async function matchingOf(db: Db, ids: string[], q: string): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const hits = CHILD_KINDS.map(
+    (kind) => Prisma.sql`LEFT JOIN LATERAL (SELECT true AS hit FROM ${Prisma.raw(SEARCH_TABLES[kind].table)} x
+      WHERE x."traceId" = c.id AND ${tableMatches(kind, q)} LIMIT 1) ${Prisma.raw(kind)} ON true`,
+  );
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    SELECT c.id FROM ${idRows(ids)}
+    JOIN "Trace" x ON x."id" = c.id
+    ${Prisma.join(hits, ' ')}
+    WHERE ${tableMatches('trace', q)} OR span.hit OR decision.hit OR event.hit
+    ORDER BY c.ord`;
+  return rows.map((r) => r.id);
+}
+
+/** How many traces are walked per round of the scan-first plan, at least. */
+const WALK_CHUNK = 200;
+
+/**
+ * The page of traces matching q and the other filters (`where`, over "Trace" t), in the
+ * list's order (`orderBy`).
+ */
+export async function searchTracePage(
+  db: Db,
+  q: string,
+  where: Prisma.Sql,
+  orderBy: Prisma.Sql,
+  page: { limit: number; offset: number },
+  countFiltered: () => Promise<number>,
+  options: { probeCap?: number; walkChunk?: number } = {},
+): Promise<SearchPage> {
+  const ids = await probeMatchingTraceIds(db, q, options.probeCap);
+  if (ids) {
+    const inIds = Prisma.sql`t."id" IN (SELECT c.id FROM ${idRows(ids)})`;
+    const filtered = where === Prisma.empty ? Prisma.sql`WHERE ${inIds}` : Prisma.sql`${where} AND ${inIds}`;
+    const [rows, [{ n }]] = await Promise.all([
+      db.$queryRaw<ListRow[]>`SELECT ${LIST_COLUMNS} FROM "Trace" t ${filtered} ORDER BY ${orderBy}
+        LIMIT ${page.limit} OFFSET ${page.offset}`,
+      db.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM "Trace" t ${filtered}`,
+    ]);
+    return { rows, total: n, totalExact: true };
+  }
+
+  // Scan-first: walk the filtered traces in order until offset + limit of them match.
+  const wanted = page.offset + page.limit;
+  const found: string[] = [];
+  let walked = 0;
+  let chunk = Math.max(options.walkChunk ?? WALK_CHUNK, wanted * 2);
+  let exhausted = false;
+  while (found.length < wanted) {
+    const batch = await db.$queryRaw<Array<{ id: string }>>`SELECT t."id" FROM "Trace" t ${where} ORDER BY ${orderBy}
+      LIMIT ${chunk} OFFSET ${walked}`;
+    walked += batch.length;
+    found.push(...(await matchingOf(db, batch.map((r) => r.id), q)));
+    if (batch.length < chunk) {
+      exhausted = true;
+      break;
+    }
+    chunk *= 2;
+  }
+  const pageIds = found.slice(page.offset, wanted);
+  const rows = pageIds.length
+    ? await db.$queryRaw<ListRow[]>`SELECT ${LIST_COLUMNS} FROM ${idRows(pageIds)} JOIN "Trace" t ON t."id" = c.id ORDER BY c.ord`
+    : [];
+  if (exhausted) return { rows, total: found.length, totalExact: true };
+  const filteredTotal = await countFiltered();
+  const estimate = Math.round((found.length / walked) * filteredTotal);
+  return { rows, total: Math.max(estimate, found.length), totalExact: false };
+}
+
+interface MatchRow {
+  traceId: string;
+  kind: SearchKind;
+  id: string;
+  field: string;
+  rank: number;
+  pos: number;
+  snippet: string;
+  length: number;
+}
+
+/**
+ * Up to MATCHES_PER_TRACE places q was found in each trace: the trace's own fields first,
+ * then its spans (by start), decision points and events (by time), each row's fields in
+ * the order SEARCH_TABLES lists them. Only the first MATCHES_PER_TRACE matching rows of
+ * each kind are read per trace, and only a window of text around the match leaves the
+ * database.
+ */
+export async function findMatches(db: Db, traceIds: string[], q: string): Promise<Map<string, SearchMatch[]>> {
+  const result = new Map<string, SearchMatch[]>(traceIds.map((id) => [id, []]));
+  if (traceIds.length === 0) return result;
+  const needles = searchNeedles(q);
+  const snippetChars = SNIPPET_BEFORE + SNIPPET_AFTER + Array.from(q).length;
+  const parts = (['trace', ...CHILD_KINDS] as SearchKind[]).map((kind, kindRank) => {
+    const spec = SEARCH_TABLES[kind];
+    const fields = Prisma.join(
+      spec.fields.map(([name, sql], i) => Prisma.sql`(CAST(${name} AS text), ${i}::int, ${Prisma.raw(sql)})`),
+      ', ',
+    );
+    const rows =
+      kind === 'trace'
+        ? Prisma.sql`SELECT x.* FROM "Trace" x WHERE x."id" = c.id AND ${tableMatches(kind, q)}`
+        : Prisma.sql`SELECT x.* FROM ${Prisma.raw(spec.table)} x WHERE x."traceId" = c.id AND ${tableMatches(kind, q)}
+            ORDER BY ${Prisma.raw(spec.order)} LIMIT ${MATCHES_PER_TRACE}`;
+    // The position of the first needle found in the field, in characters.
+    const positions = needles.map((needle) => Prisma.sql`nullif(strpos(lower(f.text), lower(${needle})), 0)`);
+    return Prisma.sql`
+      SELECT c.id AS "traceId", CAST(${kind} AS text) AS kind, x."id" AS id, f.name AS field,
+             ${Prisma.raw(String(kindRank * 1_000_000))} + row_number() OVER (PARTITION BY c.id ORDER BY ${Prisma.raw(spec.order)}) * 100 + f.i AS rank,
+             m.pos, substr(f.text, greatest(m.pos - ${Prisma.raw(String(SNIPPET_BEFORE))}, 1), ${snippetChars}::int) AS snippet,
+             length(f.text) AS length
+      FROM ${idRows(traceIds)}
+      CROSS JOIN LATERAL (${rows}) x
+      CROSS JOIN LATERAL (VALUES ${fields}) f(name, i, text)
+      CROSS JOIN LATERAL (SELECT coalesce(${Prisma.join(positions, ', ')}) AS pos) m
+      WHERE m.pos IS NOT NULL`;
+  });
+  const rows = await db.$queryRaw<MatchRow[]>`
+    SELECT * FROM (
+      SELECT u.*, row_number() OVER (PARTITION BY u."traceId" ORDER BY u.rank) AS n
+      FROM (${Prisma.join(parts, ' UNION ALL ')}) u
+    ) ranked WHERE n <= ${MATCHES_PER_TRACE} ORDER BY "traceId", rank`;
+  for (const row of rows) {
+    const start = Math.max(Number(row.pos) - SNIPPET_BEFORE, 1);
+    const end = start + Array.from(row.snippet).length - 1;
+    const snippet = `${start > 1 ? '…' : ''}${row.snippet}${end < Number(row.length) ? '…' : ''}`;
+    result.get(row.traceId)?.push({ kind: row.kind, id: row.id, field: row.field, snippet });
+  }
+  return result;
+}
