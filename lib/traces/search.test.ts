@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/storage/open';
 import { testDatabases, truncateAll } from '@/lib/testing/databases';
 import { makeTrace } from '@/lib/testing/fixtures';
+import { Prisma } from '@/lib/generated/prisma/client';
 import { ingestTraces } from './ingest';
+import { SEARCH_TABLES, tableMatches, type SearchKind } from './search-sql';
 import { listTraces, parseListParams, type ListOptions } from './list';
 import { parseIngestBody } from './validate';
 
@@ -229,6 +231,18 @@ describe.each(testDatabases())('full-text search on $name', ({ open }) => {
     const plain = await search('limit=1');
     expect(plain.totalExact).toBeUndefined();
     expect(plain.traces[0].matches).toBeUndefined();
+  });
+
+  it.each(['trace', 'span', 'decision', 'event'] as SearchKind[])('finds %s rows through their trigram index', async (kind) => {
+    // The function in the query must be the indexed expression, or every search is a scan.
+    // (On tables this small the planner prefers a scan unless told otherwise.)
+    const query = Prisma.sql`EXPLAIN SELECT 1 FROM ${Prisma.raw(SEARCH_TABLES[kind].table)} x WHERE ${tableMatches(kind, 'order 77')}`;
+    const plan = await db.sql.transaction(async (tx) => {
+      await tx.exec('SET LOCAL enable_seqscan = off');
+      return tx.query<{ 'QUERY PLAN': string }>(query.text, query.values);
+    });
+    const table = SEARCH_TABLES[kind].table.replaceAll('"', '');
+    expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toContain(`${table}_search_trgm_idx`);
   });
 
   it('refuses a q longer than 200 characters, naming the parameter', () => {
