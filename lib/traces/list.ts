@@ -83,8 +83,11 @@ export async function countTraces(db: Db, filters: ListFilters): Promise<number>
 
 /** The filters alone, without paging and sorting. */
 function filtersOf(params: ListParams): TraceFilterParams {
-  const { page, limit, sort, order, ...filters } = params;
-  void page, void limit, void sort, void order;
+  const filters: TraceFilterParams & Partial<ListParams> = { ...params };
+  delete filters.page;
+  delete filters.limit;
+  delete filters.sort;
+  delete filters.order;
   return filters;
 }
 
