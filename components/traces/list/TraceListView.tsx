@@ -11,6 +11,7 @@ import { DeleteSessionButton } from '@/components/traces/delete/DeleteSessionBut
 import { useHydrationMarker } from '@/components/ui/time';
 import { ActiveFilters } from './ActiveFilters';
 import { EmptyTraces } from './EmptyTraces';
+import { ExportMenu } from './ExportMenu';
 import { Pagination } from './Pagination';
 import { TraceFilters } from './TraceFilters';
 import { TraceTable } from './TraceTable';
@@ -127,6 +128,7 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
           )}
           {query.isFetching && <Spinner label="Loading traces" />}
         </div>
+        <ExportMenu />
       </div>
 
       <TraceFilters params={params} navigate={navigate} />
