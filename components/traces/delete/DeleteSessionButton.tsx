@@ -20,6 +20,9 @@ import { deleteButton } from './styles';
 export function DeleteSessionButton({ sessionId, after }: { sessionId: string; after: 'list' | 'refresh' }) {
   const allowed = useCanDelete();
   const [open, setOpen] = useState(false);
+  // The <dialog> joins the page on first use only: server HTML never holds it, so the
+  // button may sit inside a <p> (where the HTML parser would close the paragraph at it).
+  const [used, setUsed] = useState(false);
   const router = useRouter();
   const queryClient = useQueryClient();
   const count = useQuery({ ...sessionQueries.traceCount(sessionId), enabled: allowed && open });
@@ -45,33 +48,36 @@ export function DeleteSessionButton({ sessionId, after }: { sessionId: string; a
         type="button"
         onClick={() => {
           remove.reset();
+          setUsed(true);
           setOpen(true);
         }}
         className={deleteButton}
       >
         Delete session’s traces
       </button>
-      <ConfirmDialog
-        open={open}
-        title={`Delete the traces of session “${sessionId}”?`}
-        confirmLabel={n === undefined ? 'Delete traces' : `Delete ${plural(n, 'trace')}`}
-        pending={remove.isPending || n === undefined}
-        error={remove.error?.message ?? (count.isError ? `Could not count the session’s traces: ${count.error.message}` : null)}
-        onConfirm={() => remove.mutate()}
-        onCancel={() => setOpen(false)}
-      >
-        {n === undefined ? (
-          <p className="inline-flex items-center gap-2">
-            <Spinner /> Counting the session’s traces…
-          </p>
-        ) : (
-          <p>
-            {n === 0 ? 'No trace' : n === 1 ? 'The 1 trace' : `All ${plural(n, 'trace')}`} of session{' '}
-            <code className="font-mono break-all text-fg">{sessionId}</code>
-            {n === 0 ? ' is left.' : ', with their spans, decisions and events, will be deleted for good. This cannot be undone.'}
-          </p>
-        )}
-      </ConfirmDialog>
+      {used && (
+        <ConfirmDialog
+          open={open}
+          title={`Delete the traces of session “${sessionId}”?`}
+          confirmLabel={n === undefined ? 'Delete traces' : `Delete ${plural(n, 'trace')}`}
+          pending={remove.isPending || n === undefined}
+          error={remove.error?.message ?? (count.isError ? `Could not count the session’s traces: ${count.error.message}` : null)}
+          onConfirm={() => remove.mutate()}
+          onCancel={() => setOpen(false)}
+        >
+          {n === undefined ? (
+            <p className="inline-flex items-center gap-2">
+              <Spinner /> Counting the session’s traces…
+            </p>
+          ) : (
+            <p>
+              {n === 0 ? 'No trace' : n === 1 ? 'The 1 trace' : `All ${plural(n, 'trace')}`} of session{' '}
+              <code className="font-mono break-all text-fg">{sessionId}</code>
+              {n === 0 ? ' is left.' : ', with their spans, decisions and events, will be deleted for good. This cannot be undone.'}
+            </p>
+          )}
+        </ConfirmDialog>
+      )}
     </>
   );
 }

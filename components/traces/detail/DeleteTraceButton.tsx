@@ -15,6 +15,9 @@ import { deleteButton } from '@/components/traces/delete/styles';
 export function DeleteTraceButton({ trace }: { trace: Pick<TraceDetail, 'id' | 'name' | 'spans' | 'decisionPoints' | 'events'> }) {
   const allowed = useCanDelete();
   const [open, setOpen] = useState(false);
+  // The <dialog> joins the page on first use only: server HTML never holds it, so the
+  // button may sit inside a <p> (where the HTML parser would close the paragraph at it).
+  const [used, setUsed] = useState(false);
   const router = useRouter();
   const queryClient = useQueryClient();
   const remove = useMutation({
@@ -36,27 +39,30 @@ export function DeleteTraceButton({ trace }: { trace: Pick<TraceDetail, 'id' | '
         type="button"
         onClick={() => {
           remove.reset();
+          setUsed(true);
           setOpen(true);
         }}
         className={deleteButton}
       >
         Delete trace
       </button>
-      <ConfirmDialog
-        open={open}
-        title={`Delete trace “${trace.name}”?`}
-        confirmLabel="Delete trace"
-        pending={remove.isPending || remove.isSuccess}
-        error={remove.error?.message ?? null}
-        onConfirm={() => remove.mutate()}
-        onCancel={() => setOpen(false)}
-      >
-        <p>
-          Trace <code className="font-mono break-all text-fg">{trace.id}</code> is deleted for good, with its{' '}
-          {plural(trace.spans.length, 'span')}, {plural(trace.decisionPoints.length, 'decision')} and{' '}
-          {plural(trace.events.length, 'event')}. This cannot be undone.
-        </p>
-      </ConfirmDialog>
+      {used && (
+        <ConfirmDialog
+          open={open}
+          title={`Delete trace “${trace.name}”?`}
+          confirmLabel="Delete trace"
+          pending={remove.isPending || remove.isSuccess}
+          error={remove.error?.message ?? null}
+          onConfirm={() => remove.mutate()}
+          onCancel={() => setOpen(false)}
+        >
+          <p>
+            Trace <code className="font-mono break-all text-fg">{trace.id}</code> is deleted for good, with its{' '}
+            {plural(trace.spans.length, 'span')}, {plural(trace.decisionPoints.length, 'decision')} and{' '}
+            {plural(trace.events.length, 'event')}. This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      )}
     </>
   );
 }
