@@ -1,10 +1,6 @@
 // One row of the trace list, as GET /api/traces returns it in `traces`: the columns the
-// list reads and the mapping to the API's record. Shared by the list and the export, so
-// an exported row is exactly a list row.
-//
-// lib/traces/list.ts still has its own copy of the columns and of the mapping (its owner
-// is changing it at the time of writing); the export's tests compare its rows with the
-// list's, so the two cannot drift apart unnoticed.
+// list reads and the mapping to the API's record. Shared by the list, search and the
+// export, so an exported row is exactly a list row.
 import { Prisma, type Trace } from '@/lib/generated/prisma/client';
 import { toTraceRecord } from './serialize';
 import type { TraceListItem } from './types';

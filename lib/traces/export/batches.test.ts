@@ -84,6 +84,20 @@ describe.each(testDatabases())('export streaming on $name', ({ open }) => {
     expect(ids.length).toBe(867);
   });
 
+  it('q: the rare-term plan (ids from the indexes) and the common-term plan (tested as walked) give the same batches', async () => {
+    const collect = async (probeCap?: number) => {
+      const ids: string[] = [];
+      for await (const batch of listRowBatches(db, { q: 'WEATHER', name: 'bulk 2' }, { batchSize: 100, probeCap })) ids.push(...batch.map((r) => r.id));
+      return ids;
+    };
+    const expected = (await db.sql.query<{ id: string }>(`SELECT id FROM "Trace" WHERE name = 'bulk 2' ORDER BY "startedAt" DESC, id DESC`)).map((r) => r.id);
+    expect(await collect()).toEqual(expected);
+    expect(await collect(1)).toEqual(expected);
+    const none: unknown[] = [];
+    for await (const batch of listRowBatches(db, { q: 'no trace says this' })) none.push(...batch);
+    expect(none).toEqual([]);
+  });
+
   it('the response body arrives in many chunks of whole lines, one per batch', async () => {
     const res = await exportOf('format=ndjson');
     const reader = res.body!.getReader();

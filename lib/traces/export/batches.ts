@@ -12,6 +12,7 @@ import type { Database } from '@/lib/storage/open';
 import { getTraceJsonOrThrow } from '../detail';
 import { traceWhereSql } from '../filters';
 import { LIST_COLUMNS, toListItem, type ListRow } from '../list-row';
+import { probeMatchingTraceIds } from '../search';
 import type { TraceFilterParams, TraceListItem } from '../types';
 import { childrenJson, oneLine } from './children-sql';
 
@@ -30,20 +31,42 @@ export interface BatchOptions {
   signal?: AbortSignal;
   /** Rows per statement; tests only. */
   batchSize?: number;
+  /** The search probe's cap (lib/traces/search.ts); tests only, to take the common-term path on small data. */
+  probeCap?: number;
+}
+
+/**
+ * The full-text filter `q` as the list finds a page of it: when the term is rare, the
+ * trigram indexes give every matching trace id up front (lib/traces/search.ts), and the
+ * batches read those; a common term is tested trace by trace as the walk meets them,
+ * which a common term satisfies quickly. Other filters go through the shared SQL as is.
+ */
+async function searchScope(db: Pick<Database, 'prisma'>, filters: TraceFilterParams, probeCap?: number): Promise<{ where: Prisma.Sql; ids: string[] | null }> {
+  if (filters.q === undefined) return { where: traceWhereSql(filters), ids: null };
+  const ids = await probeMatchingTraceIds(db.prisma, filters.q, probeCap);
+  if (ids === null) return { where: traceWhereSql(filters), ids: null };
+  const rest: TraceFilterParams = { ...filters };
+  delete rest.q;
+  return { where: traceWhereSql(rest), ids };
 }
 
 /** The list rows of every trace matching the filters, in the list's order, in batches of at most `batchSize`. */
 export async function* listRowBatches(db: Pick<Database, 'prisma'>, filters: TraceFilterParams, options: BatchOptions = {}): AsyncGenerator<TraceListItem[]> {
   const size = options.batchSize ?? EXPORT_BATCH_SIZE;
+  const { where, ids } = await searchScope(db, filters, options.probeCap);
+  if (ids !== null && ids.length === 0) return;
   let after: { startedAt: Date; id: string } | null = null;
   for (;;) {
     if (options.signal?.aborted) return;
     // The filters' WHERE goes in as the list builds it, inside a subquery, so the cursor
     // condition never depends on how the filter SQL is parenthesised; PostgreSQL pulls a
     // plain subquery up into the outer query, so the plan is that of one WHERE.
-    const cursor: Prisma.Sql = after ? Prisma.sql`WHERE (t."startedAt", t."id") < (${after.startedAt}, ${after.id})` : Prisma.empty;
+    const outer: Prisma.Sql[] = [];
+    if (after) outer.push(Prisma.sql`(t."startedAt", t."id") < (${after.startedAt}, ${after.id})`);
+    if (ids) outer.push(Prisma.sql`t."id" = ANY(${ids})`);
     const rows: ListRow[] = await db.prisma.$queryRaw<ListRow[]>`
-      SELECT * FROM (SELECT ${LIST_COLUMNS} FROM "Trace" t ${traceWhereSql(filters)}) t ${cursor}
+      SELECT * FROM (SELECT ${LIST_COLUMNS} FROM "Trace" t ${where}) t
+      ${outer.length ? Prisma.sql`WHERE ${Prisma.join(outer, ' AND ')}` : Prisma.empty}
       ORDER BY t."startedAt" DESC, t."id" DESC LIMIT ${size}`;
     if (rows.length > 0) {
       const last = rows[rows.length - 1];

@@ -22,14 +22,17 @@ const BASE = 'http://test';
 
 const exportOf = (query: string) => GET(new Request(`${BASE}/api/traces/export?${query}`), undefined);
 
-/** Every row of the list for a query, all pages, as GET /api/traces returns them. */
+/**
+ * Every row of the list for a query, all pages, as GET /api/traces returns them; without
+ * a `q` search's `matches`, which the export leaves out.
+ */
 async function listRows(query: string): Promise<TraceListItem[]> {
   const rows: TraceListItem[] = [];
   for (let page = 1; ; page++) {
     const res = await list(new Request(`${BASE}/api/traces?${query}&limit=100&page=${page}`), undefined);
     expect(res.status, await res.clone().text()).toBe(200);
     const body = (await res.json()) as { traces: TraceListItem[]; totalPages: number };
-    rows.push(...body.traces);
+    rows.push(...body.traces.map(({ matches, ...row }) => (void matches, row)));
     if (page >= body.totalPages) return rows;
   }
 }
@@ -99,6 +102,10 @@ describe.each(testDatabases())('GET /api/traces/export on $name', ({ open }) => 
     'chosen=search',
     'decisionType=ESCALATION&status=COMPLETED',
     `search=${encodeURIComponent('東京')}`,
+    `q=${encodeURIComponent('東京の')}`,
+    'q=weather',
+    'q=weather&status=ERROR&tag=prod',
+    `q=${encodeURIComponent('"quote"')}`,
   ];
 
   it.each(FILTERS)('NDJSON lines are the list rows for "%s", in the list order', async (query) => {
@@ -113,6 +120,9 @@ describe.each(testDatabases())('GET /api/traces/export on $name', ({ open }) => 
     expect(await ids('status=ERROR')).toEqual([T.T6, T.T3, T.T2]);
     expect(await ids(`search=${encodeURIComponent('über')}`)).toEqual([tricky]);
     expect((await ids('')).length).toBe(9);
+    // Full-text search: the text is in the tricky trace's metadata, and in no other trace.
+    expect(await ids(`q=${encodeURIComponent('ログ')}`)).toEqual([tricky]);
+    expect(await ids('q=nothing%20says%20this')).toEqual([]);
   });
 
   it.each(['', 'status=ERROR', 'name=checkout&tag=prod'])('include=children lines are the traces GET /api/traces/{id} returns ("%s")', async (query) => {
