@@ -2,7 +2,7 @@
 // fetchers of /api/traces, and the list's URL state. Safe for client components and
 // for server components that seed the cache: no server module is imported here.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { SORT_FIELDS, SORT_ORDERS, type ListParams, type SortField, type SortOrder, type TraceDetail, type TraceList } from '@/lib/traces/types';
+import { SORT_FIELDS, SORT_ORDERS, type SearchMatch, type ListParams, type SortField, type SortOrder, type TraceDetail, type TraceList } from '@/lib/traces/types';
 import { listFilterKey, readListFilters, writeListFilters, type ReadableQuery } from './list-filters';
 
 /** How often lists and traces that are still RUNNING refresh themselves. */
@@ -126,6 +126,20 @@ function writeSort(q: URLSearchParams, params: ListParams): void {
 /** The viewer's own URL for a trace. Ids are client-supplied and may hold any character. */
 export function traceHref(id: string): string {
   return `/traces/${encodeURIComponent(id)}`;
+}
+
+/**
+ * A trace opened from a full-text search: the detail page selects and reveals the first
+ * matching span, decision point or event (in the tab that shows it) and marks the term.
+ */
+export function traceMatchHref(id: string, q: string, matches: SearchMatch[] | undefined): string {
+  const first = matches?.find((m) => m.kind !== 'trace');
+  const query = new URLSearchParams();
+  if (first?.kind === 'decision') query.set('tab', 'decisions');
+  if (first?.kind === 'event') query.set('tab', 'events');
+  if (first && first.kind !== 'trace') query.set(first.kind, first.id);
+  query.set('q', q);
+  return `${traceHref(id)}?${query.toString()}`;
 }
 
 /** The list filtered to one session. */

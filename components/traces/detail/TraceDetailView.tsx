@@ -12,6 +12,8 @@ import { DecisionList } from './DecisionList';
 import { DetailsPanel } from './DetailsPanel';
 import { EventList } from './EventList';
 import { buildModel, readSelection, readTab, selectionKey, type DetailTab, type Selection } from './model';
+import { SearchMatchBar } from './SearchMatchBar';
+import type { FoundMatch } from './search-matches';
 import { TraceHeader } from './TraceHeader';
 import { TraceTimeline, type FocusRequest } from './TraceTimeline';
 
@@ -81,6 +83,17 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
     [requestFocus],
   );
 
+  // From a search: show a match's row in the view that lists it.
+  const showMatch = useCallback(
+    (m: FoundMatch) => {
+      if (m.kind === 'trace') writeUrl({ selection: null });
+      else if (m.kind === 'span') reveal({ kind: 'span', id: m.id });
+      else writeUrl({ tab: m.kind === 'decision' ? 'decisions' : 'events', selection: { kind: m.kind, id: m.id } });
+    },
+    [reveal],
+  );
+  const searchTerm = searchParams.get('q') ?? '';
+
   // Walks the failed spans in time order, one per press, wrapping around.
   const errorCursor = useRef(-1);
   const nextError = useCallback(() => {
@@ -133,6 +146,7 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
           writeUrl({ tab: 'decisions' });
         }}
       />
+      {searchTerm && <SearchMatchBar trace={model.trace} q={searchTerm} selection={selection} onShow={showMatch} />}
       {query.isError && (
         <p role="status" className="text-sm text-red-800 dark:text-red-200">
           Refreshing this trace failed ({query.error.message}); showing the last version received.

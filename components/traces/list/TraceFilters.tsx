@@ -55,9 +55,11 @@ function DebouncedField({
 
   return (
     <div className="flex min-w-0 flex-col gap-1">
-      <label htmlFor={id} className="text-xs font-medium text-muted">
-        {label}
-      </label>
+      {label && (
+        <label htmlFor={id} className="text-xs font-medium text-muted">
+          {label}
+        </label>
+      )}
       <input
         id={id}
         type={type}
@@ -83,6 +85,61 @@ function DebouncedField({
           {hint}
         </span>
       )}
+    </div>
+  );
+}
+
+type SearchMode = 'everywhere' | 'names';
+
+/**
+ * One search box. By default it searches everything a trace holds (`q`: names, inputs,
+ * outputs, reasoning, events, metadata); the switch narrows it to trace names (`search`,
+ * the spec's filter). The text moves with the switch, so flipping it re-runs the search.
+ */
+function SearchBox({ params, navigate }: { params: ListParams; navigate: (next: ListParams, mode?: 'push' | 'replace') => void }) {
+  // A names-only search in the URL (and no full-text one) opens in names mode.
+  const urlMode: SearchMode = params.search && !params.q ? 'names' : 'everywhere';
+  const [chosenMode, setChosenMode] = useState<SearchMode | null>(null);
+  const mode = chosenMode ?? urlMode;
+  const value = (mode === 'names' ? params.search : params.q) ?? '';
+  const commit = (text: string, history: 'push' | 'replace', nextMode: SearchMode = mode) =>
+    navigate(withFilters(params, nextMode === 'names' ? { search: text, q: undefined } : { q: text, search: undefined }), history);
+  return (
+    <div className="flex w-96 min-w-0 flex-col gap-1">
+      <div className="flex items-center justify-between gap-2">
+        <label htmlFor="filter-search" className="text-xs font-medium text-muted">
+          Search
+        </label>
+        <div role="radiogroup" aria-label="Search in" className="flex overflow-hidden rounded border border-border-strong text-xs">
+          {(['everywhere', 'names'] as const).map((m) => (
+            <button
+              key={m}
+              type="button"
+              role="radio"
+              aria-checked={mode === m}
+              onClick={() => {
+                setChosenMode(m);
+                if (m !== mode && value) commit(value, 'push', m);
+              }}
+              className={`px-2 py-0.5 ${mode === m ? 'bg-accent text-bg' : 'bg-bg text-muted hover:bg-surface-2'}`}
+            >
+              {m === 'everywhere' ? 'Everything' : 'Names only'}
+            </button>
+          ))}
+        </div>
+      </div>
+      <DebouncedField
+        id="filter-search"
+        label=""
+        placeholder={mode === 'names' ? 'Search trace names' : 'Search names, inputs, outputs, reasoning, events…'}
+        value={value}
+        hint={
+          mode === 'names'
+            ? 'Case-insensitive, in trace names only; the list updates as you type.'
+            : 'Case-insensitive, in every field of every trace, span, decision and event; the list updates as you type.'
+        }
+        onCommit={(text, history) => commit(text, history)}
+      />
     </div>
   );
 }
@@ -123,16 +180,7 @@ export function TraceFilters({
           })}
         </div>
       </fieldset>
-      <div className="w-72">
-        <DebouncedField
-          id="filter-search"
-          label="Name contains"
-          placeholder="Search trace names"
-          value={params.search ?? ''}
-          hint="Case-insensitive; the list updates as you type."
-          onCommit={(search, mode) => navigate(withFilters(params, { search }), mode)}
-        />
-      </div>
+      <SearchBox params={params} navigate={navigate} />
       <div className="w-56">
         <DebouncedField
           id="filter-session"

@@ -94,6 +94,7 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
           serverNow={serverNow}
           busy={busy}
           onSession={(sessionId) => navigate({ page: 1, limit: params.limit, sessionId })}
+          q={params.q}
         />
         <Pagination
           params={params}
@@ -112,7 +113,10 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
       <div className="flex items-center gap-3">
         <h1 className="text-xl font-semibold tracking-tight">Traces</h1>
         {data && data.total > 0 && (
-          <span className="text-sm text-muted tabular">{formatTokens(data.total)} total</span>
+          <span className="text-sm text-muted tabular" title={data.totalExact === false ? 'Estimated: the term is too common to count every match quickly' : undefined}>
+            {data.totalExact === false ? 'about ' : ''}
+            {formatTokens(data.total)} total
+          </span>
         )}
         {/* A fixed slot: the indicator comes and goes without moving anything. */}
         <div className="ml-auto flex h-6 min-w-64 items-center justify-end gap-2 text-sm text-muted" aria-live="polite">

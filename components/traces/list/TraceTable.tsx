@@ -4,8 +4,9 @@ import Link, { useLinkStatus } from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState, useTransition, type KeyboardEvent, type MouseEvent } from 'react';
 import { formatCost, formatDuration, formatTokens, toMillis } from '@/lib/format';
-import { sessionHref, traceHref } from '@/lib/queries/traces';
-import type { TraceListItem } from '@/lib/traces/types';
+import { sessionHref, traceHref, traceMatchHref } from '@/lib/queries/traces';
+import type { SearchMatch, TraceListItem } from '@/lib/traces/types';
+import { Highlight } from '@/components/ui/Highlight';
 import { StatusBadge, Tag } from '@/components/ui/badges';
 import { RelativeTime, useNow } from '@/components/ui/time';
 import { Spinner } from '@/components/ui/states';
@@ -72,6 +73,23 @@ function LinkPending() {
   return pending ? <Spinner className="ml-1.5 shrink-0 text-muted" label="Opening trace" /> : null;
 }
 
+const MATCH_KIND: Record<SearchMatch['kind'], string> = { trace: 'Trace', span: 'Span', decision: 'Decision', event: 'Event' };
+
+/** Where a full-text search found its term in the trace: the first place, and how many more. */
+function MatchLine({ matches, q }: { matches: SearchMatch[]; q: string }) {
+  const [first, ...more] = matches;
+  if (!first) return null;
+  return (
+    <span data-match={`${first.kind}:${first.id}`} className="block truncate text-xs text-muted" title={first.snippet}>
+      <span className="font-medium">
+        {MATCH_KIND[first.kind]} {first.field}:
+      </span>{' '}
+      <Highlight text={first.snippet} term={q} />
+      {more.length > 0 && <span className="ml-1">(+{more.length} more)</span>}
+    </span>
+  );
+}
+
 function Count({ n }: { n: number }) {
   return <span className={n === 0 ? 'text-muted' : ''}>{formatTokens(n)}</span>;
 }
@@ -81,26 +99,31 @@ export function TraceTable({
   serverNow,
   busy,
   onSession,
+  q,
 }: {
   traces: TraceListItem[];
   serverNow: number;
   busy: boolean;
   onSession: (sessionId: string) => void;
+  /** The full-text search the rows answer: rows then show where it matched, and open there. */
+  q?: string;
 }) {
   const router = useRouter();
   const [opening, startOpening] = useTransition();
   const [openingId, setOpeningId] = useState<string | null>(null);
 
-  const openRow = (e: MouseEvent<HTMLTableRowElement>, id: string) => {
+  const hrefOf = (t: TraceListItem) => (q ? traceMatchHref(t.id, q, t.matches) : traceHref(t.id));
+  const openRow = (e: MouseEvent<HTMLTableRowElement>, t: TraceListItem) => {
+    const id = t.id;
     // Links and buttons inside the row do their own thing; selecting text is not a click.
     if ((e.target as HTMLElement).closest('a, button, input, select')) return;
     if (window.getSelection()?.toString()) return;
     if (e.metaKey || e.ctrlKey) {
-      window.open(traceHref(id), '_blank', 'noopener');
+      window.open(hrefOf(t), '_blank', 'noopener');
       return;
     }
     setOpeningId(id);
-    startOpening(() => router.push(traceHref(id)));
+    startOpening(() => router.push(hrefOf(t)));
   };
 
   // Up/Down move between the rows' name links: the list reads like a menu.
@@ -144,15 +167,15 @@ export function TraceTable({
           {traces.map((t) => (
             <tr
               key={t.id}
-              onClick={(e) => openRow(e, t.id)}
-              className={`h-10 cursor-pointer border-t border-border hover:bg-surface ${
+              onClick={(e) => openRow(e, t)}
+              className={`${q && t.matches?.length ? 'h-14' : 'h-10'} cursor-pointer border-t border-border hover:bg-surface ${
                 t.status === 'ERROR' ? 'shadow-[inset_3px_0_0_0] shadow-red-600 dark:shadow-red-400' : ''
               }`}
             >
               <td className="truncate py-1 pr-2 pl-4">
                 <span className="flex min-w-0 items-center">
                   <Link
-                    href={traceHref(t.id)}
+                    href={hrefOf(t)}
                     prefetch={false}
                     data-row-link=""
                     className="flex min-w-0 items-center font-medium text-fg hover:text-accent hover:underline"
@@ -163,6 +186,7 @@ export function TraceTable({
                   </Link>
                   {opening && openingId === t.id && <Spinner className="ml-1.5 shrink-0 text-muted" label="Opening trace" />}
                 </span>
+                {q && t.matches && <MatchLine matches={t.matches} q={q} />}
               </td>
               <td className="px-2">
                 <StatusBadge status={t.status} />

@@ -1,0 +1,24 @@
+// Text with every case-insensitive occurrence of a search term marked, as the server
+// matched it (lib/traces/search.ts); used for search snippets in the list and the detail.
+export function Highlight({ text, term }: { text: string; term: string | undefined }) {
+  if (!term) return <>{text}</>;
+  const lower = text.toLowerCase();
+  // Inside stored JSON a typed quote or backslash appears escaped: mark that form then.
+  const needle = [term, JSON.stringify(term).slice(1, -1)].map((n) => n.toLowerCase()).find((n) => lower.includes(n)) ?? '';
+  const parts: React.ReactNode[] = [];
+  let from = 0;
+  // Lower-casing can change a string's length (rarely: İ); then marks are skipped, never misplaced.
+  if (lower.length === text.length && needle) {
+    for (let at = lower.indexOf(needle); at !== -1; at = lower.indexOf(needle, from)) {
+      if (at > from) parts.push(text.slice(from, at));
+      parts.push(
+        <mark key={at} className="rounded-sm bg-yellow-200 px-0.5 text-fg dark:bg-yellow-500/40">
+          {text.slice(at, at + needle.length)}
+        </mark>,
+      );
+      from = at + needle.length;
+    }
+  }
+  if (from < text.length) parts.push(text.slice(from));
+  return <>{parts}</>;
+}
