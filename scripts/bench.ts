@@ -2,6 +2,7 @@
 //                  [--build] [--json FILE] [--only ingest,raw,list,detail,soap,mixed,otlp] [--seed N]
 //                  [--batches 1,10,100] [--clients 1,4,16] [--read-clients 1,4] [--diagnose] [--profile]
 //                  [--otlp-spans 1000] [--otlp-paths otlp,json] [--server-node-args "--max-old-space-size=256"] [--dist-dir .next-bench]
+//                  [--only retention --retention-traces 1000000 --retention-shape list|full] (retention: PostgreSQL only)
 // Starts the production build (its own dist dir, .next-bench) on a fresh database,
 // drives the real HTTP endpoints and prints latency percentiles and throughput per
 // scenario. See docs/benchmarks.md.
@@ -41,6 +42,7 @@ import { build, buildExists, buildSource, startServer, type RunningServer } from
 import { postmasterPid } from './bench/cpu';
 import { otlpScenario, otlpTable, type OtlpPath } from './bench/otlp';
 import { buildOtlpRequests } from './bench/otlp-requests';
+import { retentionScenario, type RetentionShape } from './bench/retention';
 
 // ---------- configuration ----------
 
@@ -100,7 +102,9 @@ const SCALES: Record<string, Scale> = {
   },
 };
 
-const GROUPS: Group[] = ['ingest', 'raw', 'list', 'detail', 'soap', 'mixed', 'otlp'];
+const GROUPS: Group[] = ['ingest', 'raw', 'list', 'detail', 'soap', 'mixed', 'otlp', 'retention'];
+/** Expired traces the retention scenario deletes, by scale (--retention-traces overrides). */
+const RETENTION_TRACES: Record<string, number> = { tiny: 20_000, small: 200_000, full: 1_000_000 };
 const DETAIL_SPANS = [50, 1_000, 10_000];
 /** Distinct OTLP requests (and JSON batches of the same runs), rotated with fresh trace ids. */
 const OTLP_REQUEST_TEMPLATES = 3;
@@ -124,6 +128,9 @@ interface Options {
   otlpPaths: OtlpPath[];
   /** Extra flags for the server's node, e.g. "--max-old-space-size=256". */
   serverNodeArgs: string[];
+  /** Retention: how many expired traces, of which shape (list: 4 children each; full: 70). */
+  retentionTraces: number;
+  retentionShape: RetentionShape;
 }
 
 function usage(msg?: string): never {
@@ -146,7 +153,7 @@ function parseArgs(argv: string[]): Options {
     }
   }
   if (args.has('help')) usage();
-  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'server-node-args', 'otlp-spans', 'otlp-paths']);
+  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'server-node-args', 'otlp-spans', 'otlp-paths', 'retention-traces', 'retention-shape']);
   for (const k of args.keys()) if (!known.has(k)) usage(`unknown option --${k}`);
 
   const db = args.get('db') ?? 'both';
@@ -174,6 +181,8 @@ function parseArgs(argv: string[]): Options {
   const otlpPaths = (args.get('otlp-paths') ?? 'otlp,json').split(',').map((s) => s.trim()) as OtlpPath[];
   if (!otlpPaths.length || otlpPaths.some((p) => p !== 'otlp' && p !== 'json')) usage('--otlp-paths takes otlp, json or both');
   const readClients = args.has('read-clients') ? ints('read-clients', 64) : [1, 4];
+  const retentionShape = (args.get('retention-shape') ?? 'list') as RetentionShape;
+  if (retentionShape !== 'list' && retentionShape !== 'full') usage('--retention-shape is list or full');
   const seed = Number(args.get('seed') ?? 42);
   if (!Number.isInteger(seed)) usage('--seed is an integer');
   return {
@@ -191,6 +200,8 @@ function parseArgs(argv: string[]): Options {
     otlpSpans: args.has('otlp-spans') ? ints('otlp-spans', 10_000)[0] : 1_000,
     otlpPaths,
     serverNodeArgs: (args.get('server-node-args') ?? '').split(/\s+/).filter(Boolean),
+    retentionTraces: args.has('retention-traces') ? ints('retention-traces', 10_000_000)[0] : RETENTION_TRACES[scaleName],
+    retentionShape,
   };
 }
 
@@ -417,6 +428,25 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
         results.push(...(await otlpScenario(ctx, { raw: raw!, dbPid, paths: opts.otlpPaths, warmupPerClient: 2 }, sets, scale.otlpClients, scale.otlp)));
         // The scenario emptied the tables: put back what the read scenarios fetch.
         await seedDetailTraces(raw!);
+      }
+    }
+
+    // ----- retention deleting expired traces while ingest runs (issue 13) -----
+    if (only.has('retention')) {
+      if (kind !== 'postgres') log('retention: runs on PostgreSQL only (where the issue asks for its cost); skipped on PGlite');
+      else {
+        results.push(
+          ...(await retentionScenario(ctx, {
+            raw: raw!,
+            url: cluster!.url,
+            traces: opts.retentionTraces,
+            shape: opts.retentionShape,
+            templates: templates.get(10) ?? ingestTemplates(seed + 1, 10),
+            clients: 2,
+            baselineMs: 15_000,
+            seedStep,
+          })),
+        );
       }
     }
 

@@ -12,7 +12,7 @@ import { SOAP_HEADERS, queryEnvelope, readEnvelope, resultRows, resultStatus } f
 import os from 'node:os';
 import { summarize, type Summary } from './stats';
 
-export type Group = 'ingest' | 'raw' | 'list' | 'detail' | 'soap' | 'mixed' | 'otlp';
+export type Group = 'ingest' | 'raw' | 'list' | 'detail' | 'soap' | 'mixed' | 'otlp' | 'retention';
 
 export interface StatementStat {
   query: string;
