@@ -1,5 +1,5 @@
 // npm run bench -- [--db pglite|postgres|both] [--scale tiny|small|full] [--traces 100000,1000000]
-//                  [--build] [--json FILE] [--only ingest,raw,list,detail,soap,mixed,otlp] [--seed N]
+//                  [--build] [--json FILE] [--only ingest,raw,list,detail,soap,mixed,otlp,export] [--seed N]
 //                  [--batches 1,10,100] [--clients 1,4,16] [--read-clients 1,4] [--diagnose] [--profile]
 //                  [--otlp-spans 1000] [--otlp-paths otlp,json] [--server-node-args "--max-old-space-size=256"] [--dist-dir .next-bench]
 //                  [--only retention --retention-traces 1000000 --retention-shape list|full] (retention: PostgreSQL only)
@@ -41,6 +41,7 @@ import { SEARCH_TERM, SESSION_SIZE } from './bench/generate';
 import { build, buildExists, buildSource, startServer, type RunningServer } from './bench/server';
 import { postmasterPid } from './bench/cpu';
 import { otlpScenario, otlpTable, type OtlpPath } from './bench/otlp';
+import { EXPORT_CASES, exportScenario, exportTable } from './bench/export';
 import { buildOtlpRequests } from './bench/otlp-requests';
 import { retentionScenario, type RetentionShape } from './bench/retention';
 
@@ -102,7 +103,7 @@ const SCALES: Record<string, Scale> = {
   },
 };
 
-const GROUPS: Group[] = ['ingest', 'raw', 'list', 'detail', 'soap', 'mixed', 'otlp', 'retention'];
+const GROUPS: Group[] = ['ingest', 'raw', 'list', 'detail', 'soap', 'mixed', 'otlp', 'export', 'retention'];
 /** Expired traces the retention scenario deletes, by scale (--retention-traces overrides). */
 const RETENTION_TRACES: Record<string, number> = { tiny: 20_000, small: 200_000, full: 1_000_000 };
 const DETAIL_SPANS = [50, 1_000, 10_000];
@@ -451,7 +452,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
     }
 
     // ----- list at each size: seed up to it (labelled), then measure -----
-    const needsLists = only.has('list') || only.has('soap') || only.has('mixed') || only.has('detail');
+    const needsLists = only.has('list') || only.has('soap') || only.has('mixed') || only.has('detail') || only.has('export');
     const sizes = needsLists ? scale.listSizes : [];
     // Seeded list traces take indexes [0, n) of the list population; the stored total
     // (ingest and detail traces included) is brought up to each size exactly.
@@ -508,6 +509,10 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
         const file = path.join(logDir, `explain-postgres-${size}.txt`);
         (await import('node:fs')).writeFileSync(file, report);
         log(`  plans in ${path.relative(process.cwd(), file)}`);
+      }
+      if (only.has('export')) {
+        log(`export: GET /api/traces/export of all ${ctx.storedTraces} traces, server RSS sampled`);
+        for (const c of EXPORT_CASES) results.push(await exportScenario(ctx, c, ctx.storedTraces));
       }
       if (i < sizes.length - 1) continue;
 
@@ -589,6 +594,11 @@ async function main() {
   if (results.some((r) => r.otlp)) {
     console.log('OTLP ingest against JSON ingest of the same runs (issue 10):');
     console.log(otlpTable(results));
+    console.log('');
+  }
+  if (results.some((r) => r.export)) {
+    console.log('Export (issue 13): one client streaming the whole export, server RSS sampled every 50 ms:');
+    console.log(exportTable(results));
     console.log('');
   }
   console.log('Seeding (straight into the tables, not API figures):');

@@ -5,6 +5,7 @@ import { FULL_SHAPE, SEARCH_TERM, SESSION_SIZE, generateTrace, traceId, type Tra
 import type { HttpClient, RunResult, Task } from './http';
 import { runClosedLoop } from './http';
 import type { RawDb } from './database';
+import type { ExportFigures } from './export';
 import type { OtlpFigures } from './otlp';
 import { IdSource, TABLES, buildTemplate, type BatchTemplate } from './rows';
 import type { RunningServer } from './server';
@@ -12,7 +13,7 @@ import { SOAP_HEADERS, queryEnvelope, readEnvelope, resultRows, resultStatus } f
 import os from 'node:os';
 import { summarize, type Summary } from './stats';
 
-export type Group = 'ingest' | 'raw' | 'list' | 'detail' | 'soap' | 'mixed' | 'otlp' | 'retention';
+export type Group = 'ingest' | 'raw' | 'list' | 'detail' | 'soap' | 'mixed' | 'otlp' | 'export' | 'retention';
 
 export interface StatementStat {
   query: string;
@@ -41,6 +42,8 @@ export interface ScenarioResult {
   topStatements?: StatementStat[];
   /** The OTLP scenario's own figures (bench/otlp.ts). */
   otlp?: OtlpFigures;
+  /** The export scenario's own figures (bench/export.ts). */
+  export?: ExportFigures;
 }
 
 export interface PgDiagnostics {
