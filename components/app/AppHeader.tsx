@@ -17,6 +17,9 @@ export function AppHeader({ principal }: { principal: Principal }) {
           <Link href="/traces" className="rounded px-2 py-1 text-muted hover:text-fg">
             Traces
           </Link>
+          <Link href="/insights" className="rounded px-2 py-1 text-muted hover:text-fg">
+            Insights
+          </Link>
           {isAdmin && (
             <>
               <Link href="/settings/users" className="rounded px-2 py-1 text-muted hover:text-fg">
