@@ -151,7 +151,7 @@ export const LIST_FILTERS: ListFilterFields = {
   ),
   from: single('from', instant('From'), { label: 'From', show: 'date' }),
   to: single('to', instant('To'), { label: 'To', show: 'date' }),
-  q: single('q', text, { label: 'Text contains', show: 'text' }),
+  q: single('q', text, { label: 'Text contains', show: 'text', control: true }),
   minDurationMs: single('minDurationMs', nonNegative('Minimum duration'), { label: 'Min duration (ms)', show: 'text' }),
   maxDurationMs: single('maxDurationMs', nonNegative('Maximum duration'), { label: 'Max duration (ms)', show: 'text' }),
   minCost: single('minCost', nonNegative('Minimum cost'), { label: 'Min cost (USD)', show: 'text' }),
