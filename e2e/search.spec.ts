@@ -81,3 +81,39 @@ test('search everywhere finds text inside spans and decisions and opens the trac
   await expect(page.getByRole('region', { name: 'Search matches' })).toContainText('1 of 1');
   await expect(page.getByRole('region', { name: 'Search matches' }).locator('mark')).toHaveText('確認');
 });
+
+test('filters and sorting live in the URL: repeated tags, cost bounds, errors, metadata, sort by cost', async ({ page, request }) => {
+  const run = runId();
+  const started = Date.now() - 120_000;
+  const at = (ms: number) => new Date(started + ms).toISOString();
+  const trace = (n: number, cost: number, tags: string[], extra: object = {}) =>
+    simpleTrace({ id: `filter-${n}-${run}`, name: `filter ${n} ${run}`, startedAt: at(n * 1000), totalCost: cost, tags: [run, ...tags], ...extra });
+  await postTraces(request, [
+    trace(1, 0.3, ['eu', 'prod'], { metadata: { tier: 'gold' } }),
+    trace(2, 0.1, ['eu', 'prod'], { status: 'ERROR', metadata: { tier: 'gold' } }),
+    trace(3, 0.2, ['eu'], { metadata: { tier: 'gold' } }),
+    trace(4, 0.9, ['eu', 'prod'], { metadata: { tier: 'silver' } }),
+  ]);
+
+  await open(page, `/traces?tag=${run}&tag=prod&maxCost=0.5&metadata.tier=gold`);
+  await expect.poll(() => rowNames(page)).toEqual([`filter 2 ${run}`, `filter 1 ${run}`]);
+  const chips = page.getByRole('list', { name: 'Other filters' });
+  await expect(chips.getByText('prod', { exact: true })).toBeVisible();
+  await expect(chips).toContainText('0.5');
+  await expect(chips).toContainText('gold');
+
+  // Sort by cost: highest first, then lowest first; the URL keeps it.
+  await page.getByRole('button', { name: /^Sort by cost/ }).click();
+  await expect(page).toHaveURL(/[?&]sort=cost/);
+  await expect.poll(() => rowNames(page)).toEqual([`filter 1 ${run}`, `filter 2 ${run}`]);
+  await page.getByRole('button', { name: /^Sort by cost/ }).click();
+  await expect(page).toHaveURL(/[?&]order=asc/);
+  await expect.poll(() => rowNames(page)).toEqual([`filter 2 ${run}`, `filter 1 ${run}`]);
+
+  // Removing the prod tag's chip widens the list to trace 3; hasErrors narrows it.
+  await chips.getByRole('button', { name: 'Remove filter Tag: prod' }).click();
+  await expect.poll(() => rowNames(page)).toEqual([`filter 2 ${run}`, `filter 3 ${run}`, `filter 1 ${run}`]);
+  await page.goto(`/traces?tag=${run}&hasErrors=true`);
+  await hydrated(page);
+  await expect.poll(() => rowNames(page)).toEqual([`filter 2 ${run}`]);
+});

@@ -95,6 +95,9 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
           busy={busy}
           onSession={(sessionId) => navigate({ page: 1, limit: params.limit, sessionId })}
           q={params.q}
+          sort={params.sort}
+          order={params.order}
+          onSort={(sort, order) => navigate({ ...params, sort, order, page: 1 })}
         />
         <Pagination
           params={params}

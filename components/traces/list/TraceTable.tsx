@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useState, useTransition, type KeyboardEvent, type MouseEvent } from 'react';
 import { formatCost, formatDuration, formatTokens, toMillis } from '@/lib/format';
 import { sessionHref, traceHref, traceMatchHref } from '@/lib/queries/traces';
-import type { SearchMatch, TraceListItem } from '@/lib/traces/types';
+import type { SearchMatch, SortField, SortOrder, TraceListItem } from '@/lib/traces/types';
 import { Highlight } from '@/components/ui/Highlight';
 import { StatusBadge, Tag } from '@/components/ui/badges';
 import { RelativeTime, useNow } from '@/components/ui/time';
@@ -18,9 +18,9 @@ export const COLUMNS = [
   { key: 'status', label: 'Status', width: 'w-[108px]' },
   { key: 'session', label: 'Session', width: 'w-[108px]' },
   { key: 'tags', label: 'Tags', width: 'w-[120px] xl:w-[190px]' },
-  { key: 'started', label: 'Started', width: 'w-[88px]' },
-  { key: 'duration', label: 'Duration', width: 'w-[80px]', numeric: true },
-  { key: 'cost', label: 'Cost', width: 'w-[70px]', numeric: true },
+  { key: 'started', label: 'Started', width: 'w-[88px]', sort: 'startedAt' },
+  { key: 'duration', label: 'Duration', width: 'w-[80px]', numeric: true, sort: 'duration' },
+  { key: 'cost', label: 'Cost', width: 'w-[70px]', numeric: true, sort: 'cost' },
   { key: 'tokens', label: 'Tokens', width: 'w-[64px]', numeric: true },
   { key: 'decisions', label: 'Decisions', width: 'w-[68px]', numeric: true, title: 'Decision points' },
   { key: 'spans', label: 'Spans', width: 'w-[50px]', numeric: true },
@@ -100,6 +100,9 @@ export function TraceTable({
   busy,
   onSession,
   q,
+  sort = 'startedAt',
+  order = 'desc',
+  onSort,
 }: {
   traces: TraceListItem[];
   serverNow: number;
@@ -107,6 +110,10 @@ export function TraceTable({
   onSession: (sessionId: string) => void;
   /** The full-text search the rows answer: rows then show where it matched, and open there. */
   q?: string;
+  sort?: SortField;
+  order?: SortOrder;
+  /** Sorts by a column: a new column starts descending, the current one flips. */
+  onSort?: (sort: SortField, order: SortOrder) => void;
 }) {
   const router = useRouter();
   const [opening, startOpening] = useTransition();
@@ -143,7 +150,7 @@ export function TraceTable({
   return (
     <div className="overflow-hidden rounded-lg border border-border">
       <table className="w-full table-fixed border-collapse text-sm" aria-busy={busy}>
-        <caption className="sr-only">Traces, newest first. Use the arrow keys to move between traces.</caption>
+        <caption className="sr-only">Traces. Use the arrow keys to move between traces.</caption>
         <colgroup>
           {COLUMNS.map((c) => (
             <col key={c.key} className={c.width || undefined} />
@@ -156,9 +163,24 @@ export function TraceTable({
                 key={c.key}
                 scope="col"
                 title={'title' in c ? c.title : undefined}
+                aria-sort={'sort' in c && c.sort === sort ? (order === 'asc' ? 'ascending' : 'descending') : undefined}
                 className={`h-9 px-2 font-medium first:pl-4 ${'numeric' in c ? 'text-right' : 'text-left'}`}
               >
-                {c.label}
+                {'sort' in c && onSort ? (
+                  <button
+                    type="button"
+                    onClick={() => onSort(c.sort, c.sort === sort && order === 'desc' ? 'asc' : 'desc')}
+                    className={`inline-flex items-center gap-0.5 hover:text-fg ${c.sort === sort ? 'text-fg' : ''}`}
+                    aria-label={`Sort by ${c.label.toLowerCase()}${c.sort === sort ? (order === 'desc' ? ', now highest first' : ', now lowest first') : ''}`}
+                  >
+                    {c.label}
+                    <span aria-hidden="true" className={c.sort === sort ? '' : 'invisible'}>
+                      {order === 'asc' ? '▲' : '▼'}
+                    </span>
+                  </button>
+                ) : (
+                  c.label
+                )}
               </th>
             ))}
           </tr>
