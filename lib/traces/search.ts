@@ -29,6 +29,22 @@ export interface SearchPage {
   rows: ListRow[];
   total: number;
   totalExact: boolean;
+  /** Which plan found the page: the index probe (a rare term) or the walk (a common one). */
+  plan: 'probe' | 'walk';
+}
+
+/**
+ * The child rows of trace c.id, read through the table's traceId index and nothing else.
+ * OFFSET 0 keeps the caller's search condition out of this scan (PostgreSQL pushes no
+ * condition into a subquery with LIMIT/OFFSET): otherwise the planner, which has no
+ * statistics for the search expressions (their values are wider than ANALYZE keeps) and
+ * so believes any LIKE on them is rare, ANDs the trace's rows with a bitmap of the
+ * trigram index, which a common term fills with nearly every row of the table, once per
+ * trace tested (seconds per trace on millions of spans). Used where the term is common;
+ * for a rare term that bitmap is small and the index is the cheaper way.
+ */
+function rowsOfTrace(kind: (typeof CHILD_KINDS)[number]): Prisma.Sql {
+  return Prisma.sql`(SELECT x.* FROM ${Prisma.raw(SEARCH_TABLES[kind].table)} x WHERE x."traceId" = c.id OFFSET 0) x`;
 }
 
 /** A JSON array of ids as one parameter, read back as a set of rows (c.id, c.ord). */
@@ -61,9 +77,10 @@ export async function probeMatchingTraceIds(db: Db, q: string, cap = PROBE_CAP):
  */
 async function matchingOf(db: Db, ids: string[], q: string): Promise<string[]> {
   if (ids.length === 0) return [];
+  // matchingOf serves the walk, i.e. a common term: each trace's own rows are tested.
   const hits = CHILD_KINDS.map(
-    (kind) => Prisma.sql`LEFT JOIN LATERAL (SELECT true AS hit FROM ${Prisma.raw(SEARCH_TABLES[kind].table)} x
-      WHERE x."traceId" = c.id AND ${tableMatches(kind, q)} LIMIT 1) ${Prisma.raw(kind)} ON true`,
+    (kind) => Prisma.sql`LEFT JOIN LATERAL (SELECT true AS hit FROM ${rowsOfTrace(kind)}
+      WHERE ${tableMatches(kind, q)} LIMIT 1) ${Prisma.raw(kind)} ON true`,
   );
   const rows = await db.$queryRaw<Array<{ id: string }>>`
     SELECT c.id FROM ${idRows(ids)}
@@ -99,7 +116,7 @@ export async function searchTracePage(
         LIMIT ${page.limit} OFFSET ${page.offset}`,
       db.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM "Trace" t ${filtered}`,
     ]);
-    return { rows, total: n, totalExact: true };
+    return { rows, total: n, totalExact: true, plan: 'probe' };
   }
 
   // Scan-first: walk the filtered traces in order until offset + limit of them match.
@@ -123,10 +140,10 @@ export async function searchTracePage(
   const rows = pageIds.length
     ? await db.$queryRaw<ListRow[]>`SELECT ${LIST_COLUMNS} FROM ${idRows(pageIds)} JOIN "Trace" t ON t."id" = c.id ORDER BY c.ord`
     : [];
-  if (exhausted) return { rows, total: found.length, totalExact: true };
+  if (exhausted) return { rows, total: found.length, totalExact: true, plan: 'walk' };
   const filteredTotal = await countFiltered();
   const estimate = Math.round((found.length / walked) * filteredTotal);
-  return { rows, total: Math.max(estimate, found.length), totalExact: false };
+  return { rows, total: Math.max(estimate, found.length), totalExact: false, plan: 'walk' };
 }
 
 interface MatchRow {
@@ -145,9 +162,10 @@ interface MatchRow {
  * then its spans (by start), decision points and events (by time), each row's fields in
  * the order SEARCH_TABLES lists them. Only the first MATCHES_PER_TRACE matching rows of
  * each kind are read per trace, and only a window of text around the match leaves the
- * database.
+ * database. `common`: the term was found common (the walk's plan), so each trace's rows
+ * are read by trace id and tested, never through the trigram index (see rowsOfTrace).
  */
-export async function findMatches(db: Db, traceIds: string[], q: string): Promise<Map<string, SearchMatch[]>> {
+export async function findMatches(db: Db, traceIds: string[], q: string, options: { common?: boolean } = {}): Promise<Map<string, SearchMatch[]>> {
   const result = new Map<string, SearchMatch[]>(traceIds.map((id) => [id, []]));
   if (traceIds.length === 0) return result;
   const needles = searchNeedles(q);
@@ -161,7 +179,10 @@ export async function findMatches(db: Db, traceIds: string[], q: string): Promis
     const rows =
       kind === 'trace'
         ? Prisma.sql`SELECT x.* FROM "Trace" x WHERE x."id" = c.id AND ${tableMatches(kind, q)}`
-        : Prisma.sql`SELECT x.* FROM ${Prisma.raw(spec.table)} x WHERE x."traceId" = c.id AND ${tableMatches(kind, q)}
+        : options.common
+          ? Prisma.sql`SELECT x.* FROM ${rowsOfTrace(kind)} WHERE ${tableMatches(kind, q)}
+            ORDER BY ${Prisma.raw(spec.order)} LIMIT ${MATCHES_PER_TRACE}`
+          : Prisma.sql`SELECT x.* FROM ${Prisma.raw(spec.table)} x WHERE x."traceId" = c.id AND ${tableMatches(kind, q)}
             ORDER BY ${Prisma.raw(spec.order)} LIMIT ${MATCHES_PER_TRACE}`;
     // The position of the first needle found in the field, in characters.
     const positions = needles.map((needle) => Prisma.sql`nullif(strpos(lower(f.text), lower(${needle})), 0)`);
