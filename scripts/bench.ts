@@ -3,6 +3,7 @@
 //                  [--batches 1,10,100] [--clients 1,4,16] [--read-clients 1,4] [--diagnose] [--profile]
 //                  [--otlp-spans 1000] [--otlp-paths otlp,json] [--server-node-args "--max-old-space-size=256"] [--dist-dir .next-bench]
 //                  [--only retention --retention-traces 1000000 --retention-shape list|full] (retention: PostgreSQL only)
+//                  [--only search --search-traces 100000] [--drop-search-indexes]
 // Starts the production build (its own dist dir, .next-bench) on a fresh database,
 // drives the real HTTP endpoints and prints latency percentiles and throughput per
 // scenario. See docs/benchmarks.md.
@@ -44,6 +45,7 @@ import { otlpScenario, otlpTable, type OtlpPath } from './bench/otlp';
 import { EXPORT_CASES, exportScenario, exportTable } from './bench/export';
 import { buildOtlpRequests } from './bench/otlp-requests';
 import { retentionScenario, type RetentionShape } from './bench/retention';
+import { COMMON_TERM, RARE_TERM, dropSearchIndexes, searchScenario, searchSizesTable, seedSearchData } from './bench/search';
 
 // ---------- configuration ----------
 
@@ -103,7 +105,12 @@ const SCALES: Record<string, Scale> = {
   },
 };
 
-const GROUPS: Group[] = ['ingest', 'raw', 'list', 'detail', 'soap', 'mixed', 'otlp', 'export', 'retention'];
+const GROUPS: Group[] = ['ingest', 'raw', 'list', 'detail', 'soap', 'mixed', 'otlp', 'export', 'retention', 'search'];
+/** Traces of the search data set (50 spans of 1-2 KB payloads each), by database and scale (--search-traces overrides). */
+const SEARCH_TRACES: Record<'postgres' | 'pglite', Record<string, number>> = {
+  postgres: { tiny: 1_000, small: 20_000, full: 100_000 },
+  pglite: { tiny: 1_000, small: 10_000, full: 10_000 },
+};
 /** Expired traces the retention scenario deletes, by scale (--retention-traces overrides). */
 const RETENTION_TRACES: Record<string, number> = { tiny: 20_000, small: 200_000, full: 1_000_000 };
 const DETAIL_SPANS = [50, 1_000, 10_000];
@@ -132,6 +139,10 @@ interface Options {
   /** Retention: how many expired traces, of which shape (list: 4 children each; full: 70). */
   retentionTraces: number;
   retentionShape: RetentionShape;
+  /** Search: traces of the search data set (else SEARCH_TRACES). */
+  searchTraces?: number;
+  /** Drop the four trigram search indexes right after migrating (to measure what they cost ingest). */
+  dropSearchIndexes: boolean;
 }
 
 function usage(msg?: string): never {
@@ -146,7 +157,7 @@ function parseArgs(argv: string[]): Options {
     const a = argv[i];
     if (!a.startsWith('--')) usage(`unexpected argument ${a}`);
     const [k, inline] = a.slice(2).split('=', 2);
-    if (['build', 'diagnose', 'profile', 'help'].includes(k)) args.set(k, 'true');
+    if (['build', 'diagnose', 'profile', 'help', 'drop-search-indexes'].includes(k)) args.set(k, 'true');
     else {
       const v = inline ?? argv[++i];
       if (v === undefined) usage(`--${k} needs a value`);
@@ -154,7 +165,7 @@ function parseArgs(argv: string[]): Options {
     }
   }
   if (args.has('help')) usage();
-  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'server-node-args', 'otlp-spans', 'otlp-paths', 'retention-traces', 'retention-shape']);
+  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'server-node-args', 'otlp-spans', 'otlp-paths', 'retention-traces', 'retention-shape', 'search-traces', 'drop-search-indexes']);
   for (const k of args.keys()) if (!known.has(k)) usage(`unknown option --${k}`);
 
   const db = args.get('db') ?? 'both';
@@ -203,6 +214,8 @@ function parseArgs(argv: string[]): Options {
     serverNodeArgs: (args.get('server-node-args') ?? '').split(/\s+/).filter(Boolean),
     retentionTraces: args.has('retention-traces') ? ints('retention-traces', 10_000_000)[0] : RETENTION_TRACES[scaleName],
     retentionShape,
+    searchTraces: args.has('search-traces') ? ints('search-traces', 10_000_000)[0] : undefined,
+    dropSearchIndexes: args.has('drop-search-indexes'),
   };
 }
 
@@ -262,6 +275,11 @@ async function pgDiagnostics(cluster: PgCluster): Promise<PgDiagnostics & { clos
 
 // ---------- one database ----------
 
+/** Groups that read the list/detail data set after the search group ran. */
+function needsRest(only: Set<Group>): boolean {
+  return ['list', 'detail', 'soap', 'mixed', 'export'].some((g) => only.has(g as Group));
+}
+
 async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: RunMeta, logDir: string): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
   const { scale, seed, only } = opts;
@@ -313,6 +331,12 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
       log(`PGlite data dir ${dataDir}`);
     }
     cleanups.push(() => raw?.close());
+    if (opts.dropSearchIndexes) {
+      const conn = await raw.connect();
+      const dropped = await dropSearchIndexes(conn);
+      await conn.release();
+      log(`--drop-search-indexes: dropped ${dropped.length} trigram indexes (${dropped.map((d) => /INDEX (\S+)/.exec(d)?.[1]).join(', ')})`);
+    }
 
     // ----- seed: the traces the detail and SOAP read scenarios fetch -----
     const seedDetailTraces = async (db: RawDb) => {
@@ -448,6 +472,45 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
             seedStep,
           })),
         );
+      }
+    }
+
+    // ----- full-text search q on its own data set (issue 13) -----
+    if (only.has('search')) {
+      const traces = opts.searchTraces ?? SEARCH_TRACES[kind][opts.scaleName];
+      log(`search: seeding ${traces} traces of 50 spans with 1-2 KB payloads`);
+      if (kind === 'pglite') await stop();
+      const rareIds = await seedSearchData({ raw: raw!, seed: seed + 11, traces, seedStep, log });
+      ctx.storedTraces = await countTraces(raw!);
+      if (kind === 'pglite') {
+        await start();
+        refreshCtx();
+      }
+      log(`search: GET /api/traces?q= at ${ctx.storedTraces} traces`);
+      const bounds = { maxRequests: 200, maxMs: Math.max(scale.read.maxMs, 8_000) };
+      results.push(...(await searchScenario(ctx, { raw: raw!, rareIds, clients: opts.readClients, bounds })));
+      if (kind === 'postgres') {
+        log('EXPLAIN ANALYZE of the search statements');
+        const report = await explainCases(cluster!.url, [
+          listCase(`search q=${RARE_TERM}`, { q: RARE_TERM }),
+          listCase(`search q=${COMMON_TERM}`, { q: COMMON_TERM }),
+          listCase(`search q=${COMMON_TERM} status=ERROR`, { q: COMMON_TERM, status: 'ERROR' }),
+        ]);
+        const file = path.join(logDir, `explain-postgres-search-${ctx.storedTraces}.txt`);
+        (await import('node:fs')).writeFileSync(file, report);
+        log(`  plans in ${path.relative(process.cwd(), file)}`);
+      }
+      if (needsRest(only)) {
+        // Put back what the other read scenarios expect: only the detail traces.
+        if (kind === 'pglite') await stop();
+        const conn = await raw!.connect();
+        await conn.query('TRUNCATE "Trace" CASCADE');
+        await conn.release();
+        await seedDetailTraces(raw!);
+        if (kind === 'pglite') {
+          await start();
+          refreshCtx();
+        }
       }
     }
 
@@ -599,6 +662,11 @@ async function main() {
   if (results.some((r) => r.export)) {
     console.log('Export (issue 13): one client streaming the whole export, server RSS sampled every 50 ms:');
     console.log(exportTable(results));
+    console.log('');
+  }
+  if (results.some((r) => r.group === 'search')) {
+    console.log('Full-text search (issue 13): table sizes (heap + TOAST) and the trigram indexes, after the search scenarios:');
+    console.log(searchSizesTable());
     console.log('');
   }
   console.log('Seeding (straight into the tables, not API figures):');

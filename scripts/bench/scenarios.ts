@@ -13,7 +13,7 @@ import { SOAP_HEADERS, queryEnvelope, readEnvelope, resultRows, resultStatus } f
 import os from 'node:os';
 import { summarize, type Summary } from './stats';
 
-export type Group = 'ingest' | 'raw' | 'list' | 'detail' | 'soap' | 'mixed' | 'otlp' | 'export' | 'retention';
+export type Group = 'ingest' | 'raw' | 'list' | 'detail' | 'soap' | 'mixed' | 'otlp' | 'export' | 'retention' | 'search';
 
 export interface StatementStat {
   query: string;

@@ -1,0 +1,249 @@
+// Full-text search (`q`, issue 13) at scale: N traces of the issue's shape (50 spans,
+// 10 decision points, 10 events) whose span inputs and outputs are 1-2 KB of the
+// generator's words, seeded with COPY; a rare term planted in one span's output of a few
+// traces, a common word that is in nearly every span; then GET /api/traces?q=… first
+// pages, alone and with status=ERROR, at each read-client count. Also reported: the size
+// of each table and of each trigram index (the issue asks for it).
+//
+// Seeding speed: the four *_search_trgm_idx indexes are dropped before the COPY and
+// created again afterwards with the definitions the migration gave them (read from
+// pg_indexes), which is how one bulk-loads a GIN index; each CREATE INDEX is timed and
+// labelled "seed". What ingest pays for the indexes is measured separately, by the
+// ingest group with and without them (--drop-search-indexes).
+import { FULL_SHAPE, traceId, type TraceShape } from './generate';
+import { markdownTable } from './report';
+import type { RawConn, RawDb } from './database';
+import { runClosedLoop, type Task } from './http';
+import type { Bounds, Ctx, ScenarioResult } from './scenarios';
+import { formatLine } from './scenarios';
+import { seedTraces, vacuumAnalyze } from './seed';
+import os from 'node:os';
+import { summarize } from './stats';
+
+/** The issue's trace with 1-2 KB span payloads. */
+export const SEARCH_SHAPE: TraceShape = { ...FULL_SHAPE, payloadMin: 1024, payloadMax: 2048 };
+/** Planted in one span output of RARE_TRACES traces, spread over the data set. */
+export const RARE_TERM = 'ORD-RARE-4711';
+export const RARE_TRACES = 10;
+/** One of the generator's words: in nearly every span's input and output. */
+export const COMMON_TERM = 'customer';
+/** The four trigram indexes of the search_and_filters migration. */
+export const SEARCH_INDEXES = ['Trace_search_trgm_idx', 'Span_search_trgm_idx', 'DecisionPoint_search_trgm_idx', 'Event_search_trgm_idx'];
+
+type SeedStep = (step: string, r: { traces: number; records: number; seconds: number }) => void;
+
+/** Drops the search indexes; returns their definitions (CREATE INDEX statements). */
+export async function dropSearchIndexes(conn: RawConn): Promise<string[]> {
+  const rows = await conn.query<{ indexname: string; indexdef: string }>(
+    `SELECT indexname, indexdef FROM pg_indexes WHERE indexname = ANY($1::text[]) ORDER BY indexname`,
+    [SEARCH_INDEXES],
+  );
+  for (const r of rows) await conn.query(`DROP INDEX "${r.indexname}"`);
+  return rows.map((r) => r.indexdef);
+}
+
+/** The traces the rare term is planted in: spread evenly over [0, traces). */
+export function rareTraceIndexes(traces: number): number[] {
+  const n = Math.min(RARE_TRACES, traces);
+  return Array.from({ length: n }, (_, k) => Math.floor(((k + 0.5) * traces) / n));
+}
+
+export interface SearchSeedOptions {
+  raw: RawDb;
+  seed: number;
+  traces: number;
+  seedStep: SeedStep;
+  log: (msg: string) => void;
+}
+
+/** Seeds the search data set into empty tables; returns the ids of the rare term's traces. */
+export async function seedSearchData(opts: SearchSeedOptions): Promise<string[]> {
+  const conn = await opts.raw.connect();
+  try {
+    let t = performance.now();
+    await conn.query('TRUNCATE "Trace" CASCADE');
+    const defs = await dropSearchIndexes(conn);
+    opts.seedStep(`search: TRUNCATE, drop ${defs.length} trigram indexes`, { traces: 0, records: 0, seconds: (performance.now() - t) / 1000 });
+    const r = await seedTraces(opts.raw, {
+      seed: opts.seed,
+      from: 0,
+      to: opts.traces,
+      shape: SEARCH_SHAPE,
+      population: opts.traces,
+      chunk: 500,
+      onProgress: (done, total) => {
+        if (done && done % 10_000 === 0) opts.log(`  seeding ${done}/${total} (${((performance.now() - t) / 1000).toFixed(0)} s)`);
+      },
+    });
+    opts.seedStep(`search: ${opts.traces} traces, 50 spans of 1-2 KB payloads each`, r);
+
+    // The rare term: appended to the output text of the 21st span of each chosen trace.
+    t = performance.now();
+    const ids = rareTraceIndexes(opts.traces).map((i) => traceId(opts.seed, i));
+    let planted = 0;
+    for (const id of ids) {
+      const rows = await conn.query(
+        `UPDATE "Span" SET "output" = jsonb_set("output", '{content}', to_jsonb(("output"->>'content') || $2))
+          WHERE "id" = (SELECT "id" FROM "Span" WHERE "traceId" = $1 AND "output" ? 'content'
+                         ORDER BY "startedAt", "id" OFFSET 20 LIMIT 1)
+          RETURNING "id"`,
+        [id, ` then confirmed order ${RARE_TERM} was refunded`],
+      );
+      planted += rows.length;
+    }
+    if (planted !== ids.length) throw new Error(`planted the rare term in ${planted} of ${ids.length} traces`);
+    opts.seedStep(`search: "${RARE_TERM}" planted in one span of ${planted} traces`, { traces: planted, records: planted, seconds: (performance.now() - t) / 1000 });
+
+    if (opts.raw.kind === 'postgres') await conn.query(`SET maintenance_work_mem = '1GB'`);
+    for (const def of defs) {
+      t = performance.now();
+      await conn.query(def);
+      opts.seedStep(`search: ${/INDEX (\S+)/.exec(def)?.[1] ?? def}`, { traces: 0, records: 0, seconds: (performance.now() - t) / 1000 });
+    }
+    opts.seedStep('VACUUM ANALYZE', { traces: 0, records: 0, seconds: await vacuumAnalyze(opts.raw) });
+    return ids;
+  } finally {
+    await conn.release();
+  }
+}
+
+export interface RelationSize {
+  name: string;
+  kind: 'table' | 'index';
+  rows?: number;
+  bytes: number;
+}
+
+/** Each table (heap + TOAST, without indexes) and each of its indexes, biggest first. */
+export async function relationSizes(raw: RawDb): Promise<RelationSize[]> {
+  const conn = await raw.connect();
+  try {
+    const tables = await conn.query<{ name: string; rows: number; bytes: string }>(
+      `SELECT c.relname AS name, c.reltuples::bigint::float8 AS rows, pg_table_size(c.oid)::text AS bytes
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname IN ('Trace', 'Span', 'DecisionPoint', 'Event')`,
+    );
+    const indexes = await conn.query<{ name: string; bytes: string }>(
+      `SELECT i.relname AS name, pg_relation_size(i.oid)::text AS bytes
+         FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
+        WHERE t.relname IN ('Trace', 'Span', 'DecisionPoint', 'Event')`,
+    );
+    return [
+      ...tables.map((r) => ({ name: r.name, kind: 'table' as const, rows: Number(r.rows), bytes: Number(r.bytes) })),
+      ...indexes.map((r) => ({ name: r.name, kind: 'index' as const, bytes: Number(r.bytes) })),
+    ].sort((a, b) => b.bytes - a.bytes);
+  } finally {
+    await conn.release();
+  }
+}
+
+const reports: { db: string; traces: number; sizes: RelationSize[] }[] = [];
+
+const mb = (b: number) => (b / 2 ** 20).toFixed(b < 10 * 2 ** 20 ? 1 : 0);
+
+/** The sizes of every search run so far: tables, the trigram indexes, and all indexes together. */
+export function searchSizesTable(): string {
+  const rows: string[][] = [];
+  for (const r of reports) {
+    const tables = r.sizes.filter((s) => s.kind === 'table');
+    const trgm = r.sizes.filter((s) => SEARCH_INDEXES.includes(s.name));
+    const other = r.sizes.filter((s) => s.kind === 'index' && !SEARCH_INDEXES.includes(s.name));
+    for (const s of [...tables, ...trgm]) rows.push([r.db, String(r.traces), s.name, s.rows === undefined ? '' : String(Math.round(s.rows)), mb(s.bytes)]);
+    const sum = (l: RelationSize[]) => l.reduce((n, s) => n + s.bytes, 0);
+    rows.push([r.db, String(r.traces), 'all four trigram indexes', '', mb(sum(trgm))]);
+    rows.push([r.db, String(r.traces), `the other ${other.length} indexes of these tables`, '', mb(sum(other))]);
+    rows.push([r.db, String(r.traces), 'the four tables (heap + TOAST)', '', mb(sum(tables))]);
+  }
+  return markdownTable(['db', 'traces', 'relation', 'rows', 'MB'], rows);
+}
+
+export interface SearchCase {
+  name: string;
+  path: string;
+  /** Checked on the first answer. */
+  check: (j: { traces: { id: string }[]; total: number; totalExact?: boolean }) => string | undefined;
+}
+
+export function searchCases(rareIds: string[]): SearchCase[] {
+  const q = (term: string, extra = '') => `/api/traces?q=${encodeURIComponent(term)}&page=1&limit=20${extra}`;
+  return [
+    {
+      name: `q=${RARE_TERM} (rare, ${rareIds.length} traces)`,
+      path: q(RARE_TERM),
+      check: (j) => {
+        const got = new Set(j.traces.map((t) => t.id));
+        const missing = rareIds.filter((id) => !got.has(id)).length;
+        return j.total === rareIds.length && missing === 0 ? undefined : `rare term: total ${j.total}, ${missing} of the planted traces missing`;
+      },
+    },
+    {
+      name: `q=${COMMON_TERM} (common)`,
+      path: q(COMMON_TERM),
+      check: (j) => (j.traces.length === 20 ? undefined : `common term: ${j.traces.length} rows on the first page`),
+    },
+    {
+      name: `q=${RARE_TERM}&status=ERROR`,
+      path: q(RARE_TERM, '&status=ERROR'),
+      check: (j) => (j.total <= rareIds.length ? undefined : `rare term + ERROR: total ${j.total}`),
+    },
+    {
+      name: `q=${COMMON_TERM}&status=ERROR`,
+      path: q(COMMON_TERM, '&status=ERROR'),
+      check: (j) => (j.traces.length === 20 ? undefined : `common term + ERROR: ${j.traces.length} rows on the first page`),
+    },
+  ];
+}
+
+async function measureCase(ctx: Ctx, c: SearchCase, clients: number, bounds: Bounds): Promise<ScenarioResult> {
+  await ctx.diag?.reset();
+  ctx.server.resetPeak();
+  let checked = false;
+  let total: string | undefined;
+  const task: Task = async (_w, seq) => {
+    const r = await ctx.http.request('GET', c.path);
+    if (r.status !== 200) return { ok: false, ms: r.ms, error: `HTTP ${r.status} ${r.body.toString().slice(0, 200)}` };
+    if (!checked && seq >= 0) {
+      checked = true;
+      const j = JSON.parse(r.body.toString()) as { traces: { id: string }[]; total: number; totalExact?: boolean };
+      total = `total ${j.total}${j.totalExact === false ? ' (estimate)' : ''}`;
+      const problem = c.check(j);
+      if (problem) return { ok: false, ms: r.ms, error: problem };
+    }
+    return { ok: true, ms: r.ms };
+  };
+  const r = await runClosedLoop(task, { clients, ...bounds });
+  const result: ScenarioResult = {
+    db: ctx.db,
+    group: 'search',
+    name: c.name,
+    clients,
+    storedTraces: ctx.storedTraces,
+    summary: summarize(r.latencies, r.wallMs, r.errors),
+    serverRssMb: ctx.server.peakRss() / 2 ** 20,
+    load1: os.loadavg()[0],
+    note: [total, r.errors ? `first error: ${r.firstError}` : undefined].filter(Boolean).join('; ') || undefined,
+  };
+  if (ctx.diag) result.topStatements = await ctx.diag.top(3);
+  ctx.log(`${formatLine(result)}${total ? `, ${total}` : ''}`);
+  return result;
+}
+
+/** Measures every search case at each client count; records the relation sizes. */
+export async function searchScenario(
+  ctx: Ctx,
+  opts: { raw: RawDb; rareIds: string[]; clients: number[]; bounds: Bounds },
+): Promise<ScenarioResult[]> {
+  const sizes = await relationSizes(opts.raw);
+  reports.push({ db: ctx.db, traces: ctx.storedTraces ?? 0, sizes });
+  for (const s of sizes.filter((x) => x.kind === 'table' || SEARCH_INDEXES.includes(x.name))) ctx.log(`  ${s.name}: ${mb(s.bytes)} MB`);
+  const results: ScenarioResult[] = [];
+  // One cold request per case first (a fresh server, the database's caches as seeding left them).
+  for (const c of searchCases(opts.rareIds)) {
+    const r = await ctx.http.request('GET', c.path);
+    ctx.log(`  first request of ${c.name}: ${r.ms.toFixed(0)} ms (HTTP ${r.status})`);
+  }
+  for (const c of searchCases(opts.rareIds)) {
+    for (const clients of opts.clients) results.push(await measureCase(ctx, c, clients, opts.bounds));
+  }
+  return results;
+}
