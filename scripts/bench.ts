@@ -4,6 +4,7 @@
 //                  [--otlp-spans 1000] [--otlp-paths otlp,json] [--server-node-args "--max-old-space-size=256"] [--dist-dir .next-bench]
 //                  [--only retention --retention-traces 1000000 --retention-shape list|full] (retention: PostgreSQL only)
 //                  [--only search --search-traces 100000] [--drop-search-indexes]
+//                  [--only insights --insights-traces 1000000]
 // Starts the production build (its own dist dir, .next-bench) on a fresh database,
 // drives the real HTTP endpoints and prints latency percentiles and throughput per
 // scenario. See docs/benchmarks.md.
@@ -45,6 +46,7 @@ import { otlpScenario, otlpTable, type OtlpPath } from './bench/otlp';
 import { EXPORT_CASES, exportScenario, exportTable } from './bench/export';
 import { buildOtlpRequests } from './bench/otlp-requests';
 import { retentionScenario, type RetentionShape } from './bench/retention';
+import { insightsCases, insightsScenario, seedInsightsData } from './bench/insights';
 import { COMMON_TERM, RARE_TERM, dropSearchIndexes, searchScenario, searchSizesTable, seedSearchData } from './bench/search';
 
 // ---------- configuration ----------
@@ -105,11 +107,16 @@ const SCALES: Record<string, Scale> = {
   },
 };
 
-const GROUPS: Group[] = ['ingest', 'raw', 'list', 'detail', 'soap', 'mixed', 'otlp', 'export', 'retention', 'search'];
+const GROUPS: Group[] = ['ingest', 'raw', 'list', 'detail', 'soap', 'mixed', 'otlp', 'export', 'retention', 'search', 'insights'];
 /** Traces of the search data set (50 spans of 1-2 KB payloads each), by database and scale (--search-traces overrides). */
 const SEARCH_TRACES: Record<'postgres' | 'pglite', Record<string, number>> = {
   postgres: { tiny: 1_000, small: 20_000, full: 100_000 },
   pglite: { tiny: 1_000, small: 10_000, full: 10_000 },
+};
+/** Traces of the insights data set (10 decision points each), by database and scale (--insights-traces overrides). */
+const INSIGHTS_TRACES: Record<'postgres' | 'pglite', Record<string, number>> = {
+  postgres: { tiny: 2_000, small: 100_000, full: 1_000_000 },
+  pglite: { tiny: 2_000, small: 20_000, full: 100_000 },
 };
 /** Expired traces the retention scenario deletes, by scale (--retention-traces overrides). */
 const RETENTION_TRACES: Record<string, number> = { tiny: 20_000, small: 200_000, full: 1_000_000 };
@@ -139,6 +146,8 @@ interface Options {
   /** Retention: how many expired traces, of which shape (list: 4 children each; full: 70). */
   retentionTraces: number;
   retentionShape: RetentionShape;
+  /** Insights: traces of the insights data set (else INSIGHTS_TRACES). */
+  insightsTraces?: number;
   /** Search: traces of the search data set (else SEARCH_TRACES). */
   searchTraces?: number;
   /** Drop the four trigram search indexes right after migrating (to measure what they cost ingest). */
@@ -165,7 +174,7 @@ function parseArgs(argv: string[]): Options {
     }
   }
   if (args.has('help')) usage();
-  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'server-node-args', 'otlp-spans', 'otlp-paths', 'retention-traces', 'retention-shape', 'search-traces', 'drop-search-indexes']);
+  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'server-node-args', 'otlp-spans', 'otlp-paths', 'retention-traces', 'retention-shape', 'search-traces', 'drop-search-indexes', 'insights-traces']);
   for (const k of args.keys()) if (!known.has(k)) usage(`unknown option --${k}`);
 
   const db = args.get('db') ?? 'both';
@@ -214,6 +223,7 @@ function parseArgs(argv: string[]): Options {
     serverNodeArgs: (args.get('server-node-args') ?? '').split(/\s+/).filter(Boolean),
     retentionTraces: args.has('retention-traces') ? ints('retention-traces', 10_000_000)[0] : RETENTION_TRACES[scaleName],
     retentionShape,
+    insightsTraces: args.has('insights-traces') ? ints('insights-traces', 10_000_000)[0] : undefined,
     searchTraces: args.has('search-traces') ? ints('search-traces', 10_000_000)[0] : undefined,
     dropSearchIndexes: args.has('drop-search-indexes'),
   };
@@ -506,6 +516,36 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
         const conn = await raw!.connect();
         await conn.query('TRUNCATE "Trace" CASCADE');
         await conn.release();
+        await seedDetailTraces(raw!);
+        if (kind === 'pglite') {
+          await start();
+          refreshCtx();
+        }
+      }
+    }
+
+    // ----- insights (issue 12) on its own data set: 10 decision points per trace -----
+    if (only.has('insights')) {
+      const traces = opts.insightsTraces ?? INSIGHTS_TRACES[kind][opts.scaleName];
+      if (kind === 'pglite') await stop();
+      const conn = await raw!.connect();
+      await conn.query('TRUNCATE "Trace" CASCADE');
+      await conn.release();
+      log(`insights: seeding ${traces} traces with 10 decision points each`);
+      const data = await seedInsightsData({ raw: raw!, seed: seed + 12, traces, seedStep, log });
+      ctx.storedTraces = data.traces;
+      if (kind === 'pglite') {
+        await start();
+        refreshCtx();
+      }
+      log(`insights: GET /api/insights/{overview,decisions} at ${data.traces} traces, window ending ${new Date(data.end).toISOString()}`);
+      const bounds = { maxRequests: 40, maxMs: Math.max(scale.read.maxMs, 15_000) };
+      for (const c of insightsCases(data)) results.push(await insightsScenario(ctx, c, bounds));
+      if (needsRest(only) || only.has('list')) {
+        if (kind === 'pglite') await stop();
+        const again = await raw!.connect();
+        await again.query('TRUNCATE "Trace" CASCADE');
+        await again.release();
         await seedDetailTraces(raw!);
         if (kind === 'pglite') {
           await start();

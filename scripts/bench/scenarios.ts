@@ -13,7 +13,7 @@ import { SOAP_HEADERS, queryEnvelope, readEnvelope, resultRows, resultStatus } f
 import os from 'node:os';
 import { summarize, type Summary } from './stats';
 
-export type Group = 'ingest' | 'raw' | 'list' | 'detail' | 'soap' | 'mixed' | 'otlp' | 'export' | 'retention' | 'search';
+export type Group = 'ingest' | 'raw' | 'list' | 'detail' | 'soap' | 'mixed' | 'otlp' | 'export' | 'retention' | 'search' | 'insights';
 
 export interface StatementStat {
   query: string;
@@ -70,7 +70,7 @@ export interface Ctx {
 
 const MB = 2 ** 20;
 
-async function measure(
+export async function measure(
   ctx: Ctx,
   base: Omit<ScenarioResult, 'db' | 'summary' | 'serverRssMb' | 'topStatements' | 'storedTraces'>,
   run: () => Promise<RunResult>,

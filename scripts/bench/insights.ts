@@ -1,0 +1,134 @@
+// Insights scenario (issue 12, "Scale"): GET /api/insights/overview and
+// GET /api/insights/decisions over a data set of traces with 10 decision points each,
+// startedAt spread over the generator's 90 days, for a 24-hour and a 30-day window ending
+// at the newest trace, without a filter and with a name or status filter. Each call is
+// sent as the /insights page sends it (with its default bucket: hour for 24 hours, day
+// for 30 days). One client: the issue's targets are per call (p95 < 100 ms for 24 hours,
+// < 300 ms for 30 days on PostgreSQL at 1M traces; < 1 s on PGlite at 100k).
+import { defaultBucket } from '@/lib/insights/buckets';
+import type { RawDb } from './database';
+import { type TraceShape } from './generate';
+import { runClosedLoop } from './http';
+import { measure, type Bounds, type Ctx, type ScenarioResult } from './scenarios';
+import { seedTraces, vacuumAnalyze, type SeedResult } from './seed';
+
+/** The issue's decision-heavy trace for insights: 10 decision points; one small span (cost and tokens come from the trace's totals). */
+export const INSIGHTS_SHAPE: TraceShape = {
+  decisionPoints: 10,
+  spans: 1,
+  events: 0,
+  depth: 1,
+  payloadMin: 60,
+  payloadMax: 120,
+};
+
+const DAY_MS = 24 * 3600 * 1000;
+export const INSIGHTS_WINDOWS = [
+  { label: '24h', ms: DAY_MS },
+  { label: '30d', ms: 30 * DAY_MS },
+] as const;
+
+export interface InsightsDataSet {
+  traces: number;
+  /** The window's end: one millisecond after the newest trace's startedAt. */
+  end: number;
+  /** The newest trace's name (the generator's names are "agent: task #n", nearly unique). */
+  newestName: string;
+}
+
+/** Seeds `traces` insights traces (indexes [0, traces), population = traces) with COPY, then VACUUM ANALYZE. */
+export async function seedInsightsData(options: {
+  raw: RawDb;
+  seed: number;
+  traces: number;
+  seedStep: (step: string, r: SeedResult) => void;
+  log: (msg: string) => void;
+}): Promise<InsightsDataSet> {
+  const { raw, seed, traces, seedStep, log } = options;
+  // The full-text search's trigram GIN indexes (issue 13) make COPY of 10M decision
+  // points several times slower, and no insights statement reads them: the insights data
+  // set goes without them (the report says so).
+  const conn = await raw.connect();
+  try {
+    const rows = await conn.query<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE indexname LIKE '%search_trgm_idx'`);
+    for (const { name } of rows) await conn.query(`DROP INDEX "${name}"`);
+    if (rows.length) log(`insights: dropped the search trigram indexes for this data set (${rows.map((x) => x.name).join(', ')})`);
+  } finally {
+    await conn.release();
+  }
+  const r = await seedTraces(raw, {
+    seed,
+    from: 0,
+    to: traces,
+    shape: INSIGHTS_SHAPE,
+    population: traces,
+    chunk: 2000,
+    onProgress: (done, total) => {
+      if (done && done % 50_000 === 0) log(`  seeding ${done}/${total}`);
+    },
+  });
+  seedStep(`insights traces (10 decision points each), ${traces}`, r);
+  const vac = await vacuumAnalyze(raw);
+  seedStep('VACUUM ANALYZE', { traces: 0, records: 0, seconds: vac });
+  return describeInsightsData(raw);
+}
+
+export async function describeInsightsData(raw: RawDb): Promise<InsightsDataSet> {
+  const conn = await raw.connect();
+  try {
+    const [row] = await conn.query<{ n: string; end: string; name: string }>(
+      `SELECT (SELECT count(*) FROM "Trace")::text AS n,
+              (extract(epoch FROM "startedAt") * 1000)::bigint::text AS end, "name"
+         FROM "Trace" ORDER BY "startedAt" DESC, "id" DESC LIMIT 1`,
+    );
+    return { traces: Number(row.n), end: Number(row.end) + 1, newestName: row.name };
+  } finally {
+    await conn.release();
+  }
+}
+
+export interface InsightsCase {
+  name: string;
+  path: string;
+}
+
+/** Both calls for both windows, without a filter, with the newest trace's name and with status=ERROR. */
+export function insightsCases(data: InsightsDataSet): InsightsCase[] {
+  const cases: InsightsCase[] = [];
+  const to = new Date(data.end).toISOString();
+  const filters: [string, Record<string, string>][] = [
+    ['', {}],
+    [' name=<newest trace>', { name: data.newestName }],
+    [' status=ERROR', { status: 'ERROR' }],
+  ];
+  for (const w of INSIGHTS_WINDOWS) {
+    const from = new Date(data.end - w.ms).toISOString();
+    for (const call of ['overview', 'decisions'] as const) {
+      for (const [label, filter] of filters) {
+        const q = new URLSearchParams({ from, to, bucket: defaultBucket(from, to), ...filter });
+        cases.push({ name: `${call} ${w.label}${label}`, path: `/api/insights/${call}?${q}` });
+      }
+    }
+  }
+  return cases;
+}
+
+export async function insightsScenario(ctx: Ctx, c: InsightsCase, bounds: Bounds): Promise<ScenarioResult> {
+  let checked = false;
+  return measure(ctx, { group: 'insights', name: c.name, clients: 1 }, () =>
+    runClosedLoop(
+      async () => {
+        const r = await ctx.http.request('GET', c.path);
+        if (r.status !== 200) return { ok: false, ms: r.ms, error: `HTTP ${r.status} ${r.body.toString().slice(0, 200)}` };
+        if (!checked) {
+          checked = true;
+          const j = JSON.parse(r.body.toString()) as { totals?: { traces?: number } };
+          if (typeof j.totals?.traces !== 'number') return { ok: false, ms: r.ms, error: 'insights response without totals.traces' };
+          ctx.log(`  ${c.name}: ${j.totals.traces} traces in the window`);
+        }
+        return { ok: true, ms: r.ms };
+      },
+      { clients: 1, warmupPerClient: 2, ...bounds },
+    ),
+  );
+}
