@@ -92,6 +92,8 @@ test.beforeEach(async ({ page, baseURL }) => {
 });
 
 test.beforeAll(async ({ playwright }) => {
+  // The screenshots show the realistic traces only.
+  if (process.env.INSIGHTS_SCREENSHOTS) return;
   const request = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
   seededAt = Date.now();
   await postTraces(request, dataset(seededAt));
@@ -274,6 +276,7 @@ test('renders in dark mode, readable', async ({ page }) => {
 // Screenshots for the README, with a week of realistic traces (on request only: the seeded
 // traces would crowd the lists other spec files look at):
 //   INSIGHTS_SCREENSHOTS=1 npx playwright test e2e/insights.spec.ts -g screenshots
+// (only this test: the others' dataset is then not seeded).
 test('screenshots with realistic data', async ({ page, playwright }) => {
   test.skip(!process.env.INSIGHTS_SCREENSHOTS, 'set INSIGHTS_SCREENSHOTS=1 to take the README screenshots');
   test.setTimeout(180_000);
@@ -288,5 +291,15 @@ test('screenshots with realistic data', async ({ page, playwright }) => {
     await open(page, '/insights?range=7d');
     await expect(page.locator('.recharts-bar-rectangle').first()).toBeVisible();
     await page.screenshot({ path: `docs/screenshots/insights-${scheme}.png`, fullPage: true });
+    // Closer looks, for checking the charts by eye.
+    await page.locator('section', { has: page.getByRole('heading', { name: 'Traces over time' }) }).screenshot({ path: shotPath(`overview-${scheme}`) });
+    const decisions = page.getByRole('region', { name: 'Decisions by type over time' });
+    await decisions.locator('.recharts-bar-rectangle').nth(60).hover();
+    await expect(decisions.locator('.recharts-tooltip-wrapper')).toBeVisible();
+    await decisions.screenshot({ path: shotPath(`decisions-${scheme}`) });
   }
+  // Where a drill-down lands: the list with its filters as chips.
+  await page.locator('[data-options-type="TOOL_SELECTION"] [data-option="web_search"]').getByRole('link').first().click();
+  await expect(page.getByRole('list', { name: 'Other filters' })).toBeVisible();
+  await page.screenshot({ path: shotPath('drill-down-dark') });
 });

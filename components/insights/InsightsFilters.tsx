@@ -9,7 +9,7 @@ type State = Omit<InsightsUrlState, 'problem'>;
 
 const FIELDS = [
   { key: 'name', label: 'Trace name', placeholder: 'Exact name' },
-  { key: 'tag', label: 'Tags', placeholder: 'Comma-separated, all of them' },
+  { key: 'tag', label: 'Tags', placeholder: 'prod, eu (all of them)' },
   { key: 'sessionId', label: 'Session ID', placeholder: 'Exact session ID' },
 ] as const;
 

@@ -4,14 +4,14 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { insightsQueries, resolveInsightsRequest } from '@/lib/queries/insights';
 import { ErrorState, Skeleton, Spinner } from '@/components/ui/states';
-import { DateTime, useHydrationMarker, useNow } from '@/components/ui/time';
+import { DateTime, useHydrationMarker, useNow, useTimeZone } from '@/components/ui/time';
 import { DecisionsSection } from './DecisionsSection';
 import { InsightsFilters } from './InsightsFilters';
 import { OptionsRanking } from './OptionsRanking';
 import { OverviewSection } from './OverviewSection';
 import { RangePicker } from './RangePicker';
 import { RatesByName } from './RatesByName';
-import { CHART_COLOR_VARS } from './theme';
+import { CHART_COLOR_VARS, windowTitle } from './theme';
 import { useInsightsUrl } from './useInsightsUrl';
 
 export function InsightsView({ serverNow }: { serverNow: number }) {
@@ -25,6 +25,7 @@ export function InsightsView({ serverNow }: { serverNow: number }) {
   const overview = useQuery({ ...insightsQueries.overview(asked), enabled: req !== null });
   const decisions = useQuery({ ...insightsQueries.decisions(asked), enabled: req !== null });
   useHydrationMarker('insights');
+  const zone = useTimeZone();
 
   const failed = [overview, decisions].find((q) => q.isError && !q.data);
   const busy = (overview.isPlaceholderData || decisions.isPlaceholderData) && (overview.isFetching || decisions.isFetching);
@@ -95,8 +96,8 @@ export function InsightsView({ serverNow }: { serverNow: number }) {
       <div className="flex items-center gap-3">
         <h1 className="text-xl font-semibold tracking-tight">Insights</h1>
         {o && (
-          <span className="text-sm text-muted" data-testid="insights-window">
-            <DateTime iso={o.from} /> – <DateTime iso={o.to} />
+          <span className="text-sm text-muted tabular" data-testid="insights-window">
+            {windowTitle(o.from, o.to, zone)}
           </span>
         )}
         <div className="ml-auto flex h-6 items-center gap-2 text-sm text-muted" aria-live="polite">

@@ -33,7 +33,7 @@ export function OptionsRanking({ data, req }: { data: DecisionInsights; req: Ins
           traces where it was chosen.
         </p>
       </div>
-      <div className="grid grid-cols-1 gap-3 lg:grid-cols-2 2xl:grid-cols-3">
+      <div className="grid grid-cols-1 items-start gap-3 lg:grid-cols-2 2xl:grid-cols-3">
         {types.map((type) => (
           <TypeOptions key={type} type={type} options={byType.get(type)!} req={req} />
         ))}

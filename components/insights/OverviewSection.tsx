@@ -8,7 +8,13 @@ import { Tile } from './Tile';
 import { TimeSeriesChart, type SeriesRow } from './TimeSeriesChart';
 import { color, formatShare } from './theme';
 
-const costAxis = (v: number) => (v === 0 ? '$0' : v < 0.01 ? `$${v.toPrecision(1)}` : `$${formatCompact(Math.round(v * 100) / 100)}`);
+/** Axis ticks in dollars: $0.0005, $0.25, $1.5, $12, $1.2k. */
+function costAxis(v: number): string {
+  if (v === 0) return '$0';
+  if (v < 0.01) return `$${Number(v.toPrecision(2))}`;
+  if (v < 10) return `$${Number(v.toFixed(2))}`;
+  return `$${formatCompact(v)}`;
+}
 
 /** The window's headline figures and how traces, errors, durations, cost and tokens moved. */
 export function OverviewSection({ data, req }: { data: OverviewInsights; req: InsightsRequest }) {

@@ -7,7 +7,7 @@ import { Bar, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, 
 import type { OverviewBucket } from '@/lib/insights/types';
 import { Skeleton } from '@/components/ui/states';
 import { useHydrated, useTimeZone } from '@/components/ui/time';
-import { AXIS_TICK, bucketTick, bucketTitle, GRID_STROKE, TOOLTIP_STYLE } from './theme';
+import { AXIS_TICK, bucketTick, bucketTitle, GRID_STROKE, startsDay, TOOLTIP_STYLE } from './theme';
 
 export interface SeriesRow {
   /** The bucket's start, and the part of the window it covers (drill-downs use it). */
@@ -65,6 +65,9 @@ export function TimeSeriesChart({
   const headingId = useId();
   const data = rows.map((r) => ({ start: r.start, ...r.values }));
   const lineOnly = series.every((s) => s.kind === 'line');
+  // Hours over several days: one tick per day, at midnight, labelled with the date.
+  const midnights = bucket === 'hour' && rows.length > 48 ? rows.filter((r) => startsDay(r.start, zone)).map((r) => r.start) : [];
+  const dayTicks = midnights.length > 1 ? midnights : undefined;
   const open = (index: number, s: Series) => {
     const row = rows[index];
     if (row) router.push(s.href(row));
@@ -128,6 +131,8 @@ export function TimeSeriesChart({
                 tickLine={false}
                 axisLine={{ stroke: GRID_STROKE }}
                 tickFormatter={(v: string) => bucketTick(v, bucket, zone)}
+                ticks={dayTicks}
+                interval={dayTicks ? 0 : 'preserveEnd'}
                 minTickGap={24}
               />
               <YAxis tick={AXIS_TICK} tickLine={false} axisLine={false} width={56} tickFormatter={yFormat} allowDecimals={!integer} />

@@ -65,6 +65,21 @@ export function bucketTick(iso: string, bucket: OverviewBucket, zone: 'UTC' | 'l
   return time;
 }
 
+/** The window, short: `Nov 15, 20:42 – Nov 22, 20:42` (with ` UTC` before hydration). */
+export function windowTitle(from: string, to: string, zone: 'UTC' | 'local'): string {
+  const show = (iso: string) => {
+    const p = parts(iso, zone);
+    return `${MONTHS[p.mo]} ${p.day}, ${pad(p.h)}:${pad(p.mi)}`;
+  };
+  return `${show(from)} – ${show(to)}${zone === 'UTC' ? ' UTC' : ''}`;
+}
+
+/** Whether a bucket starts a day in the reader's zone (where long hourly axes put their ticks). */
+export function startsDay(iso: string, zone: 'UTC' | 'local'): boolean {
+  const p = parts(iso, zone);
+  return p.h === 0 && p.mi === 0;
+}
+
 /** A bucket in full, for tooltips and tables: `Mar 1, 14:00–15:00`, `Mar 1`. */
 export function bucketTitle(from: string, to: string, bucket: OverviewBucket, zone: 'UTC' | 'local'): string {
   const a = parts(from, zone);
