@@ -253,6 +253,21 @@ test('keeps the drill-down filters when paging the list', async ({ page }) => {
   await expect(page.locator('tbody tr')).toHaveCount(2); // 5 traces with a tool selection: A1, A2, A3, B1, C1
 });
 
+test('a failed request says so and offers a retry that recovers', async ({ page, consoleGuard }) => {
+  consoleGuard.allow(/Failed to load resource: the server responded with a status of 500/);
+  consoleGuard.allow(/^\[response 500\] .*\/api\/insights\/overview\?/);
+  await open(page, `/insights?tag=${TAG}`);
+  await expect(tile(page, 'traces')).toHaveText('4');
+  await page.route('**/api/insights/overview?**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Database unreachable"}' }));
+  await page.getByRole('group', { name: 'Time range' }).getByText('Last 7 days', { exact: true }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'Could not load the insights' });
+  await expect(alert).toContainText('Could not load the insights');
+  await expect(alert).toContainText('Database unreachable');
+  await page.unroute('**/api/insights/overview?**');
+  await alert.getByRole('button', { name: 'Try again' }).click();
+  await expect(tile(page, 'traces')).toHaveText('5');
+});
+
 test('says when the window holds no trace', async ({ page }) => {
   await open(page, `/insights?tag=none-${R}`);
   await expect(page.getByTestId('insights-empty')).toContainText('No traces in this window');

@@ -27,7 +27,8 @@ export function InsightsView({ serverNow }: { serverNow: number }) {
   useHydrationMarker('insights');
   const zone = useTimeZone();
 
-  const failed = [overview, decisions].find((q) => q.isError && !q.data);
+  // Placeholder figures answer the previous request: when this one fails, say so rather than show them.
+  const failed = [overview, decisions].find((q) => q.isError && (!q.data || q.isPlaceholderData));
   const busy = (overview.isPlaceholderData || decisions.isPlaceholderData) && (overview.isFetching || decisions.isFetching);
   const o = overview.data;
   const d = decisions.data;
