@@ -52,11 +52,45 @@ function idRows(ids: string[]): Prisma.Sql {
   return Prisma.sql`jsonb_array_elements_text(CAST(${JSON.stringify(ids)} AS jsonb)) WITH ORDINALITY AS c(id, ord)`;
 }
 
+/** Rows of each big table the sample before the probe tests. */
+export const SAMPLE_ROWS = 500;
+/** Matches among them that make a term common without probing (4% of the sample). */
+const SAMPLE_HITS = 20;
+
+/**
+ * Whether a random sample of some big table already shows q common. The index probe of a
+ * common term costs what the term's trigram posting lists cost to read, every row of the
+ * table (2 s at 5M spans), before its LIMIT can stop it; a sample of SAMPLE_ROWS random
+ * rows (TABLESAMPLE SYSTEM: random pages) costs a few tens of milliseconds. It only
+ * answers "common" where the probe would with near certainty: at least SAMPLE_HITS
+ * matches (4%) in the sample, of a table where even 1% of its rows is more than `cap`
+ * (below 4% true density, 20 or more hits in 500 draws is vanishingly unlikely). Small
+ * tables are never sampled: their probe is cheap.
+ */
+export async function sampleSaysCommon(db: Db, q: string, cap = PROBE_CAP): Promise<boolean> {
+  const kinds = ['trace', ...CHILD_KINDS] as SearchKind[];
+  const sizes = await db.$queryRaw<Array<{ kind: SearchKind; rows: number }>>`
+    SELECT k.kind, greatest(c.reltuples, 0)::float8 AS rows
+    FROM jsonb_to_recordset(CAST(${JSON.stringify(kinds.map((kind) => ({ kind, rel: SEARCH_TABLES[kind].table })))} AS jsonb)) AS k(kind text, rel text)
+    JOIN pg_class c ON c.oid = to_regclass(k.rel)`;
+  const big = sizes.filter((s) => s.rows * 0.01 >= cap && s.rows >= SAMPLE_ROWS * 4);
+  if (big.length === 0) return false;
+  const parts = big.map(({ kind, rows }) => {
+    // Twice the rows wanted, in percent of the table, so the LIMIT is usually reached.
+    const percent = Math.min(100, (200 * SAMPLE_ROWS) / rows);
+    return Prisma.sql`(SELECT count(*) FILTER (WHERE ${tableMatches(kind, q)})::int AS hits, count(*)::int AS sampled
+      FROM (SELECT x.* FROM ${Prisma.raw(SEARCH_TABLES[kind].table)} x TABLESAMPLE SYSTEM (${percent}) LIMIT ${SAMPLE_ROWS}) x)`;
+  });
+  const rows = await db.$queryRaw<Array<{ hits: number; sampled: number }>>`${Prisma.join(parts, ' UNION ALL ')}`;
+  return rows.some((r) => r.hits >= SAMPLE_HITS && r.sampled >= SAMPLE_ROWS / 2);
+}
+
 /**
  * Every trace id whose own text or child rows match, or null when some table has more
- * than PROBE_CAP matching rows (the term is common).
+ * than PROBE_CAP matching rows (the term is common), or a sample shows it common first.
  */
 export async function probeMatchingTraceIds(db: Db, q: string, cap = PROBE_CAP): Promise<string[] | null> {
+  if (await sampleSaysCommon(db, q, cap)) return null;
   const parts = (['trace', ...CHILD_KINDS] as SearchKind[]).map((kind) => {
     const id = kind === 'trace' ? Prisma.raw('x."id"') : Prisma.raw('x."traceId"');
     return Prisma.sql`(SELECT CAST(${kind} AS text) AS kind, ${id} AS id FROM ${Prisma.raw(SEARCH_TABLES[kind].table)} x
