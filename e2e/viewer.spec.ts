@@ -84,8 +84,9 @@ test.describe('list', () => {
     await status.getByText('All', { exact: true }).click();
     await expect(page.locator('tbody tr')).toHaveCount(12);
 
-    // Name search, debounced as you type
-    const search = page.getByLabel('Name contains');
+    // Name search (the search box's names-only switch), debounced as you type
+    await page.getByRole('radio', { name: 'Names only' }).click();
+    const search = page.getByRole('searchbox', { name: 'Search' });
     const typed = Date.now();
     await search.fill(`${P}-be`);
     await expect(page).toHaveURL(new RegExp(`search=${P}-be`));
@@ -107,7 +108,7 @@ test.describe('list', () => {
 
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await expect(page).toHaveURL(/\/traces$/);
-    await expect(page.getByLabel('Name contains')).toHaveValue('');
+    await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('');
   });
 
   test('pages keep their state in the URL: reload, Back and Forward', async ({ page }) => {
@@ -214,7 +215,7 @@ test.describe('list', () => {
 
     // A filter that matches nothing says so instead.
     await page.unroute('**/api/traces?*');
-    await page.getByLabel('Name contains').fill(`nothing-matches-${R}`);
+    await page.getByRole('searchbox', { name: 'Search' }).fill(`nothing-matches-${R}`);
     await expect(page.getByRole('heading', { name: 'No traces match these filters' })).toBeVisible();
   });
 

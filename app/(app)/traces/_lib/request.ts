@@ -1,11 +1,10 @@
 // Small helpers for the viewer's server components.
 
-/** Next's searchParams object as URLSearchParams (a repeated key keeps its first value). */
+/** Next's searchParams object as URLSearchParams; a repeated key (`tag`) keeps every value, in order. */
 export function toSearchParams(record: Record<string, string | string[] | undefined>): URLSearchParams {
   const out = new URLSearchParams();
   for (const [key, value] of Object.entries(record)) {
-    const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined) out.set(key, first);
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) out.append(key, v);
   }
   return out;
 }
