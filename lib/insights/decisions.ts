@@ -7,6 +7,7 @@ import type { Db } from '@/lib/db';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { traceWhereSql } from '@/lib/traces/filters';
 import { BUCKET, bucketCount, bucketStart } from './buckets';
+import { queryWithoutJit } from './no-jit';
 import { offeredLabelsSql, optionLabelSql } from './label-sql';
 import { parseOverviewParams } from './overview';
 import { parseInsightsParams } from './params';
@@ -28,7 +29,9 @@ export function parseDecisionParams(query: FilterQuery, now: Date = new Date()):
 }
 
 // Per bucket and type, counted from the decisions already selected (dp), so the series
-// adds up to byType in the same snapshot. The series' buckets are the overview's.
+// adds up to byType in the same snapshot. The series' buckets are the overview's. The
+// per-bucket lists are built in one pass and joined to the series: a subquery per bucket
+// re-read every selected decision once per bucket (4 s of a 30-day window at 100k traces).
 function bucketsSql(params: DecisionParams): Prisma.Sql {
   if (!params.bucket) return Prisma.empty;
   const { ms, interval } = BUCKET[params.bucket];
@@ -41,21 +44,24 @@ function bucketsSql(params: DecisionParams): Prisma.Sql {
                count(*) AS n, count(DISTINCT "traceId") AS traces
           FROM dp GROUP BY 1, "type"
       ),
+      per_bucket AS (
+        SELECT bucket, json_agg(json_build_object('type', "type", 'count', n, 'traces', traces)
+                 ORDER BY "type"::text COLLATE "C") AS by_type
+          FROM by_bucket GROUP BY bucket
+      ),
       series AS (
         SELECT generate_series(CAST(${origin} AS timestamptz), CAST(${new Date(last)} AS timestamptz), CAST(${interval} AS interval)) AS start
       )
       SELECT coalesce(json_agg(json_build_object(
           'start', to_char(s.start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-          'byType', (SELECT coalesce(json_agg(json_build_object('type', b."type", 'count', b.n, 'traces', b.traces)
-                       ORDER BY b."type"::text COLLATE "C"), '[]'::json)
-                       FROM by_bucket b WHERE b.bucket = s.start)
-        ) ORDER BY s.start), '[]'::json) FROM series s)`;
+          'byType', coalesce(p.by_type, '[]'::json)
+        ) ORDER BY s.start), '[]'::json) FROM series s LEFT JOIN per_bucket p ON p.bucket = s.start)`;
 }
 
 // Labels and names are ordered bytewise (COLLATE "C"), the same on every database
 // whatever its collation, so equal counts always come back in the same order.
 export async function decisionInsights(db: Db, params: DecisionParams): Promise<DecisionInsights> {
-  const [{ result }] = await db.$queryRaw<Array<{ result: Omit<DecisionInsights, 'from' | 'to' | 'bucket'> & { buckets?: DecisionBucketStats[] } }>>`
+  const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: Omit<DecisionInsights, 'from' | 'to' | 'bucket'> & { buckets?: DecisionBucketStats[] } }>>`
     WITH win AS MATERIALIZED (
       SELECT t."id", t."name", t."startedAt", t."status" = 'ERROR' AS failed FROM "Trace" t ${traceWhereSql(params)}
     ),
@@ -114,7 +120,7 @@ export async function decisionInsights(db: Db, params: DecisionParams): Promise<
           'retryPer100', 100 * retries::float8 / traces, 'escalationPer100', 100 * escalations::float8 / traces
         ) ORDER BY traces DESC, "name" COLLATE "C"), '[]'::json) FROM rates)
       ${bucketsSql(params)}
-    ) AS result`;
+    ) AS result`);
   const { buckets, ...figures } = result;
   return { from: params.from, to: params.to, ...figures, ...(params.bucket ? { bucket: params.bucket, buckets } : {}) };
 }

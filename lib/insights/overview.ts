@@ -6,6 +6,7 @@ import type { FilterQuery } from '@/lib/traces/filters';
 import type { Db } from '@/lib/db';
 import { AppError } from '@/lib/errors';
 import { traceWhereSql } from '@/lib/traces/filters';
+import { queryWithoutJit } from './no-jit';
 import { BUCKET, bucketCount, bucketStart, defaultBucket, MAX_BUCKETS, OVERVIEW_BUCKETS } from './buckets';
 import { parseInsightsParams } from './params';
 import type { OverviewBucket, OverviewInsights, OverviewParams } from './types';
@@ -45,7 +46,7 @@ export async function overviewInsights(db: Db, params: OverviewParams): Promise<
   const first = bucketStart(Date.parse(params.from), params.bucket);
   // With no bucket, the series ends before it starts and is empty.
   const last = first + (bucketCount(params.from, params.to, params.bucket) - 1) * ms;
-  const [{ result }] = await db.$queryRaw<Array<{ result: Omit<OverviewInsights, 'from' | 'to' | 'bucket'> }>>`
+  const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: Omit<OverviewInsights, 'from' | 'to' | 'bucket'> }>>`
     WITH win AS MATERIALIZED (
       SELECT date_bin(CAST(${interval} AS interval), t."startedAt", ${new Date(first)}) AS bucket,
              t."status" = 'ERROR' AS failed,
@@ -77,6 +78,6 @@ export async function overviewInsights(db: Db, params: OverviewParams): Promise<
           'costUsd', coalesce(b.cost, 0), 'tokens', coalesce(b.tokens, 0),
           'p50DurationMs', b.p50, 'p95DurationMs', b.p95
         ) ORDER BY s.start), '[]'::json) FROM series s LEFT JOIN by_bucket b ON b.bucket = s.start)
-    ) AS result`;
+    ) AS result`);
   return { from: params.from, to: params.to, bucket: params.bucket, ...result };
 }
