@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { vi, describe, expect, it } from 'vitest';
+import { testDatabases } from '@/lib/testing/databases';
+import { openDatabase } from './open';
+import { migrate, readMigrations, type MigrationFile } from './migrate';
 
 // These tests build fresh embedded databases, each running every migration (a few seconds
 // idle, up to ~40 s measured on this 2-core machine under a parallel suite and benches):
 // the suite's 30 s default would fail them for load, not for a fault.
 vi.setConfig({ testTimeout: 120_000 });
-import { testDatabases } from '@/lib/testing/databases';
-import { openDatabase } from './open';
-import { migrate, readMigrations, type MigrationFile } from './migrate';
 
 const file = (name: string, sql: string): MigrationFile => ({
   name,

@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { vi, afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from './open';
+import { acquireDataDirLock, DatabaseLockedError } from './pglite';
 
 // These tests build fresh embedded databases, each running every migration (a few seconds
 // idle, up to ~40 s measured on this 2-core machine under a parallel suite and benches):
 // the suite's 30 s default would fail them for load, not for a fault.
 vi.setConfig({ testTimeout: 120_000 });
-import { openDatabase } from './open';
-import { acquireDataDirLock, DatabaseLockedError } from './pglite';
 
 const dirs: string[] = [];
 const tempDir = () => {
