@@ -111,6 +111,7 @@ export function TraceHeader({
           <CopyButton text={trace.id} label="Copy ID" />
           <DownloadJsonButton id={trace.id} />
           <DeleteTraceButton trace={trace} />
+          {trace.sessionId && <DeleteSessionButton sessionId={trace.sessionId} after="list" />}
         </span>
       </div>
 
@@ -158,7 +159,6 @@ export function TraceHeader({
           ) : (
             <span className="text-muted">none</span>
           )}
-          {trace.sessionId && <DeleteSessionButton sessionId={trace.sessionId} after="list" />}
         </span>
         <span className="flex min-w-0 items-center gap-1.5">
           <span className="text-muted">Tags</span>
