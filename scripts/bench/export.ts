@@ -28,6 +28,8 @@ export interface ExportFigures {
   chunks: number;
   /** Set for the slow client: it hung up after this many seconds. */
   hungUpAfterS?: number;
+  /** PostgreSQL, slow client: the export's statements that ran in the 2 s after it hung up. */
+  statementsAfterHangUp?: number;
 }
 
 export interface ExportCase {
@@ -157,9 +159,13 @@ export async function exportScenario(ctx: Ctx, c: ExportCase, storedTraces: numb
       (r.hungUp ? ` (hung up after ${seconds.toFixed(1)} s)` : ''),
   );
   if (r.hungUp) {
-    // The server should stop querying once the client is gone: its RSS and CPU settle.
+    // The server should stop querying once the client is gone: on PostgreSQL, count the
+    // export's statements that ran in the 2 s after the hang-up (pg_stat_statements).
+    await ctx.diag?.reset();
     await new Promise((res) => setTimeout(res, 2000));
-    ctx.log(`    2 s after hanging up: server RSS ${(treeRss(pid) / MB).toFixed(0)} MB`);
+    const after = ctx.diag ? (await ctx.diag.top(20)).filter((st) => /FROM \(SELECT/.test(st.query)).reduce((n, st) => n + st.calls, 0) : undefined;
+    figures.statementsAfterHangUp = after;
+    ctx.log(`    2 s after hanging up: server RSS ${(treeRss(pid) / MB).toFixed(0)} MB${after === undefined ? '' : `, ${after} export statements ran meanwhile`}`);
   }
   return result;
 }
