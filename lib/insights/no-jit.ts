@@ -8,8 +8,16 @@
 import type { Db } from '@/lib/db';
 import type { Prisma } from '@/lib/generated/prisma/client';
 
+// Prisma bounds a transaction by default (2 s to start, 5 s to finish), which would turn a
+// large window that answers late into an error, and on PGlite's one connection make the
+// page's two concurrent calls fail while the first runs. The statement alone had no bound.
+const NO_BOUND_MS = 30 * 60_000;
+
 /** Runs one read statement in a transaction of its own, with JIT compilation off. */
 export async function queryWithoutJit<T>(db: Db, query: Prisma.PrismaPromise<T>): Promise<T> {
-  const [, result] = await db.$transaction([db.$executeRaw`SET LOCAL jit = off`, query]);
+  const [, result] = await db.$transaction([db.$executeRaw`SET LOCAL jit = off`, query], {
+    maxWait: NO_BOUND_MS,
+    timeout: NO_BOUND_MS,
+  });
   return result;
 }
