@@ -47,7 +47,7 @@ import { EXPORT_CASES, exportScenario, exportTable } from './bench/export';
 import { buildOtlpRequests } from './bench/otlp-requests';
 import { retentionScenario, type RetentionShape } from './bench/retention';
 import { insightsCases, insightsScenario, seedInsightsData } from './bench/insights';
-import { COMMON_TERM, RARE_TERM, dropSearchIndexes, searchScenario, searchSizesTable, seedSearchData } from './bench/search';
+import { COMMON_TERM, RARE_TERM, dropSearchIndexes, relationSizes, searchScenario, searchSizesTable, seedSearchData } from './bench/search';
 
 // ---------- configuration ----------
 
@@ -492,13 +492,14 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
       if (kind === 'pglite') await stop();
       const rareIds = await seedSearchData({ raw: raw!, seed: seed + 11, traces, seedStep, log });
       ctx.storedTraces = await countTraces(raw!);
+      const sizes = await relationSizes(raw!);
       if (kind === 'pglite') {
         await start();
         refreshCtx();
       }
       log(`search: GET /api/traces?q= at ${ctx.storedTraces} traces`);
       const bounds = { maxRequests: 200, maxMs: Math.max(scale.read.maxMs, 8_000) };
-      results.push(...(await searchScenario(ctx, { raw: raw!, rareIds, clients: opts.readClients, bounds })));
+      results.push(...(await searchScenario(ctx, { sizes, rareIds, clients: opts.readClients, bounds })));
       if (kind === 'postgres') {
         log('EXPLAIN ANALYZE of the search statements');
         const report = await explainCases(cluster!.url, [

@@ -228,12 +228,16 @@ async function measureCase(ctx: Ctx, c: SearchCase, clients: number, bounds: Bou
   return result;
 }
 
-/** Measures every search case at each client count; records the relation sizes. */
+/**
+ * Measures every search case at each client count; records the relation sizes (measured
+ * by the caller with relationSizes before the server starts: on PGlite the server then
+ * owns the data directory).
+ */
 export async function searchScenario(
   ctx: Ctx,
-  opts: { raw: RawDb; rareIds: string[]; clients: number[]; bounds: Bounds },
+  opts: { sizes: RelationSize[]; rareIds: string[]; clients: number[]; bounds: Bounds },
 ): Promise<ScenarioResult[]> {
-  const sizes = await relationSizes(opts.raw);
+  const { sizes } = opts;
   reports.push({ db: ctx.db, traces: ctx.storedTraces ?? 0, sizes });
   for (const s of sizes.filter((x) => x.kind === 'table' || SEARCH_INDEXES.includes(x.name))) ctx.log(`  ${s.name}: ${mb(s.bytes)} MB`);
   const results: ScenarioResult[] = [];
