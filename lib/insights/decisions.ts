@@ -68,7 +68,11 @@ export async function decisionInsights(db: Db, params: DecisionParams): Promise<
     dp AS MATERIALIZED (
       SELECT d."traceId", d."type", d."durationMs", d."costUsd", d."alternatives", w.failed, w."startedAt",
              ${optionLabelSql(Prisma.raw('d."chosen"'))} AS chosen_label
-        FROM win w JOIN "DecisionPoint" d ON d."traceId" = w."id"
+        -- Each window trace's decision points through the (traceId, timestamp) index: a
+        -- plain join let the planner hash the whole table instead (13.7-28 s for 24 hours
+        -- at 1M traces / 10M decision points, 1.1-1.4 s this way; 30 days 52 s vs 46 s).
+        -- OFFSET 0 keeps the subquery from being flattened back into that join.
+        FROM win w CROSS JOIN LATERAL (SELECT * FROM "DecisionPoint" d0 WHERE d0."traceId" = w."id" OFFSET 0) d
     ),
     by_type AS (
       SELECT "type", count(*) AS n, count(DISTINCT "traceId") AS traces,
