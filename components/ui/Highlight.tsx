@@ -1,10 +1,12 @@
+import { needleIn } from '@/lib/traces/search-needles';
+
 // Text with every case-insensitive occurrence of a search term marked, as the server
 // matched it (lib/traces/search.ts); used for search snippets in the list and the detail.
 export function Highlight({ text, term }: { text: string; term: string | undefined }) {
   if (!term) return <>{text}</>;
   const lower = text.toLowerCase();
   // Inside stored JSON a typed quote or backslash appears escaped: mark that form then.
-  const needle = [term, JSON.stringify(term).slice(1, -1)].map((n) => n.toLowerCase()).find((n) => lower.includes(n)) ?? '';
+  const needle = needleIn(lower, term) ?? '';
   const parts: React.ReactNode[] = [];
   let from = 0;
   // Lower-casing can change a string's length (rarely: İ); then marks are skipped, never misplaced.

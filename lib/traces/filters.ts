@@ -64,7 +64,8 @@ function textParam(query: Query, name: string): string | undefined {
   return value;
 }
 
-function enumParam<T extends string>(query: Query, name: string, allowed: readonly T[]): T | undefined {
+/** One of `allowed`, or absent when empty; anything else is a VALIDATION error naming the parameter. */
+export function enumParam<T extends string>(query: Pick<Query, 'get'>, name: string, allowed: readonly T[]): T | undefined {
   const value = query.get(name);
   if (value === null || value === '') return undefined;
   if (!(allowed as readonly string[]).includes(value)) throw invalid(name, `must be one of ${allowed.join(', ')}`);

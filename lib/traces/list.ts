@@ -2,7 +2,7 @@
 import { AppError } from '@/lib/errors';
 import { Prisma } from '@/lib/generated/prisma/client';
 import type { Db } from '@/lib/db';
-import { escapeLike, parseTraceFilters, TRACE_FILTER_NAMES, traceWhereSql } from './filters';
+import { enumParam, escapeLike, parseTraceFilters, TRACE_FILTER_NAMES, traceWhereSql } from './filters';
 import { LIST_COLUMNS, toListItem, type ListRow } from './list-row';
 import { findMatches, searchTracePage } from './search';
 import { SORT_FIELDS, SORT_ORDERS, type ListParams, type SortField, type SortOrder, type TraceFilterParams, type TraceList } from './types';
@@ -26,18 +26,9 @@ export function parseListParams(query: URLSearchParams): ListParams {
     throw new AppError('VALIDATION', 'Invalid limit parameter');
   }
 
-  const sort = oneOf<SortField>(query, 'sort', SORT_FIELDS);
-  const order = oneOf<SortOrder>(query, 'order', SORT_ORDERS);
+  const sort = enumParam<SortField>(query, 'sort', SORT_FIELDS);
+  const order = enumParam<SortOrder>(query, 'order', SORT_ORDERS);
   return { page, limit, ...(sort && { sort }), ...(order && { order }), ...parseTraceFilters(query, TRACE_FILTER_NAMES) };
-}
-
-function oneOf<T extends string>(query: URLSearchParams, name: string, allowed: readonly T[]): T | undefined {
-  const value = query.get(name);
-  if (value === null || value === '') return undefined;
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new AppError('VALIDATION', `Invalid ${name} parameter: must be one of ${allowed.join(', ')}`);
-  }
-  return value as T;
 }
 
 const SORT_COLUMNS: Record<SortField, string> = { startedAt: 'startedAt', duration: 'totalDuration', cost: 'totalCost' };

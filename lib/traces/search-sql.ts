@@ -6,6 +6,7 @@
 // what lets the planner use that index.
 import { Prisma } from '@/lib/generated/prisma/client';
 import { escapeLike } from './like';
+import { searchNeedles } from './search-needles';
 
 /** Longest accepted `q`, in characters. */
 export const MAX_QUERY_CHARS = 200;
@@ -66,18 +67,6 @@ export const SEARCH_TABLES: Record<SearchKind, SearchTable> = {
 };
 
 export const CHILD_KINDS = ['span', 'decision', 'event'] as const satisfies readonly SearchKind[];
-
-/**
- * The needles a query is looked for as. JSON columns are searched in the text PostgreSQL
- * prints for them, where a string's quotes, backslashes and control characters are
- * escaped; so besides the query itself we look for its JSON-escaped form, which is how a
- * `"` typed by the user appears inside a stored JSON string. Plain text columns hold the
- * query as typed. Usually both forms are the same and there is one needle.
- */
-export function searchNeedles(q: string): string[] {
-  const escaped = JSON.stringify(q).slice(1, -1);
-  return escaped === q ? [q] : [q, escaped];
-}
 
 /** `<text> LIKE lower('%needle%') OR …` over an expression: `%`, `_` and `\` are literal. */
 export function likeAny(text: Prisma.Sql, q: string): Prisma.Sql {

@@ -14,7 +14,8 @@
 import { Prisma } from '@/lib/generated/prisma/client';
 import type { Db } from '@/lib/db';
 import { LIST_COLUMNS, type ListRow } from './list-row';
-import { CHILD_KINDS, SEARCH_TABLES, searchNeedles, tableMatches, type SearchKind } from './search-sql';
+import { CHILD_KINDS, SEARCH_TABLES, tableMatches, type SearchKind } from './search-sql';
+import { searchNeedles } from './search-needles';
 import type { SearchMatch } from './types';
 
 /** Rows per table the index probe reads before it calls the term common. */

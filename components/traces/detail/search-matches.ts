@@ -1,6 +1,7 @@
 // Where a full-text search term occurs in a loaded trace, for the detail page opened from
 // a search (`?q=`): the same fields, order and case-insensitive substring rule as the
 // server's search (lib/traces/search-sql.ts), computed on the trace the page already has.
+import { needleIn, searchNeedles } from '@/lib/traces/search-needles';
 import type { JsonValue, TraceDetail } from '@/lib/traces/types';
 
 export interface FoundMatch {
@@ -24,16 +25,14 @@ function textOf(value: JsonValue | string | null | undefined): string | null {
  * in the JSON-escaped form of the term too (a quote typed by the user is \" there).
  */
 export function findSearchMatches(trace: TraceDetail, q: string): FoundMatch[] {
-  const needles = [...new Set([q, JSON.stringify(q).slice(1, -1)].map((n) => n.toLowerCase()))].filter(Boolean);
-  if (needles.length === 0) return [];
+  if (searchNeedles(q).every((n) => n === '')) return [];
   const found: FoundMatch[] = [];
   const look = (kind: FoundMatch['kind'], id: string, label: string, fields: Array<[string, JsonValue | string | null | undefined]>) => {
     for (const [field, value] of fields) {
       // Plain text fields hold the term as typed; JSON-valued fields are JSON text.
       const text = typeof value === 'string' && (field === 'name' || field === 'reasoning' || field === 'statusMessage') ? value : textOf(value);
       if (text === null) continue;
-      const lower = text.toLowerCase();
-      if (needles.some((n) => lower.includes(n))) found.push({ kind, id, label, field, text });
+      if (needleIn(text.toLowerCase(), q) !== undefined) found.push({ kind, id, label, field, text });
     }
   };
   look('trace', trace.id, trace.name, [
@@ -69,7 +68,7 @@ export function findSearchMatches(trace: TraceDetail, q: string): FoundMatch[] {
 /** A window of `text` around the first occurrence of `q`, with "…" where it was cut. */
 export function snippetAround(text: string, q: string, before = 40, after = 80): string {
   const lower = text.toLowerCase();
-  const needle = [q, JSON.stringify(q).slice(1, -1)].map((n) => n.toLowerCase()).find((n) => lower.includes(n));
+  const needle = needleIn(lower, q);
   const at = needle === undefined ? 0 : lower.indexOf(needle);
   const start = Math.max(0, at - before);
   const end = Math.min(text.length, at + (needle?.length ?? 0) + after);
