@@ -1,6 +1,8 @@
 // Upkeep that no single request owns:
 // - closing OTLP traces whose root span never came (lib/traces/close-idle.ts), at most
 //   once per HOUSEKEEPING_INTERVAL_MS per process;
+// - folding the insights deltas into their hour rollups (lib/insights/compact.ts; reads
+//   also do it, this keeps the deltas short when nobody reads insights);
 // - retention: when RETENTION_DAYS is set, deleting traces that started longer ago
 //   (lib/traces/delete.ts), in batches of 500 traces per statement, each its own short
 //   transaction, at most once per RETENTION_INTERVAL_MS per process.
@@ -16,6 +18,7 @@
 import { after } from 'next/server';
 import { getDatabase } from '@/lib/db';
 import { getOtlpConfig, getRetentionDays } from '@/lib/env';
+import { compactInsights } from '@/lib/insights/compact';
 import { closeIdleTraces } from '@/lib/traces/close-idle';
 import { deleteExpiredTraces } from '@/lib/traces/delete';
 
@@ -32,10 +35,11 @@ const state = globalThis as unknown as {
 export async function runHousekeeping(now = new Date()): Promise<void> {
   state.__crossroadsHousekeepingAt = now.getTime();
   try {
-    const { sql } = await getDatabase();
+    const { sql, prisma } = await getDatabase();
     const idleSince = new Date(now.getTime() - getOtlpConfig().traceIdleTimeoutSeconds * 1000);
     // Bounded batches until none is left, so a backlog clears without one long statement.
     while ((await closeIdleTraces(sql, idleSince, 500)) === 500);
+    await compactInsights(prisma);
   } catch (err) {
     console.error('[crossroads] housekeeping failed:', err);
   }

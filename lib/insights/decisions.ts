@@ -11,6 +11,8 @@ import { queryWithoutJit } from './no-jit';
 import { offeredLabelsSql, optionLabelSql } from './label-sql';
 import { parseOverviewParams } from './overview';
 import { parseInsightsParams } from './params';
+import { compactInsightsIfDue } from './compact';
+import { edgeCteSql, rollupPlan, rollupRowsSql, type RollupPlan } from './rollups';
 import type { DecisionBucketStats, DecisionInsights, DecisionParams } from './types';
 
 /** At most this many options per decision type, the most chosen (then most offered, then by label). */
@@ -58,9 +60,17 @@ function bucketsSql(params: DecisionParams): Prisma.Sql {
         ) ORDER BY s.start), '[]'::json) FROM series s LEFT JOIN per_bucket p ON p.bucket = s.start)`;
 }
 
-// Labels and names are ordered bytewise (COLLATE "C"), the same on every database
-// whatever its collation, so equal counts always come back in the same order.
 export async function decisionInsights(db: Db, params: DecisionParams): Promise<DecisionInsights> {
+  const plan = rollupPlan(params, params.bucket);
+  if (plan) await compactInsightsIfDue(db);
+  return plan ? decisionsFromRollups(db, params, plan) : decisionsFromTraces(db, params);
+}
+
+// Labels and names are ordered bytewise (COLLATE "C"), the same on every database
+// whatever its collation, so equal counts always come back in the same order. Averages
+// are taken in numeric, as the rollups keep the sums, so both ways agree to the last digit.
+/** The decision figures computed from the window's traces and their decision points (any filter, any bucket). */
+export async function decisionsFromTraces(db: Db, params: DecisionParams): Promise<DecisionInsights> {
   const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: Omit<DecisionInsights, 'from' | 'to' | 'bucket'> & { buckets?: DecisionBucketStats[] } }>>`
     WITH win AS MATERIALIZED (
       SELECT t."id", t."name", t."startedAt", t."status" = 'ERROR' AS failed FROM "Trace" t ${traceWhereSql(params)}
@@ -76,7 +86,7 @@ export async function decisionInsights(db: Db, params: DecisionParams): Promise<
     ),
     by_type AS (
       SELECT "type", count(*) AS n, count(DISTINCT "traceId") AS traces,
-             avg("durationMs") AS avg_duration, avg("costUsd") AS avg_cost,
+             avg("durationMs"::numeric)::float8 AS avg_duration, avg("costUsd"::numeric)::float8 AS avg_cost,
              (count(DISTINCT "traceId") FILTER (WHERE failed))::float8 / count(DISTINCT "traceId") AS error_share
         FROM dp GROUP BY "type"
     ),
@@ -124,6 +134,88 @@ export async function decisionInsights(db: Db, params: DecisionParams): Promise<
           'retryPer100', 100 * retries::float8 / traces, 'escalationPer100', 100 * escalations::float8 / traces
         ) ORDER BY traces DESC, "name" COLLATE "C"), '[]'::json) FROM rates)
       ${bucketsSql(params)}
+    ) AS result`);
+  const { buckets, ...figures } = result;
+  return { from: params.from, to: params.to, ...figures, ...(params.bucket ? { bucket: params.bucket, buckets } : {}) };
+}
+
+// The series by type per bucket, from the type rollup rows (`ty`) of the window.
+function rollupBucketsSql(params: DecisionParams): Prisma.Sql {
+  if (!params.bucket) return Prisma.empty;
+  const { ms, interval } = BUCKET[params.bucket];
+  const first = bucketStart(Date.parse(params.from), params.bucket);
+  const last = first + (bucketCount(params.from, params.to, params.bucket) - 1) * ms;
+  const origin = new Date(first);
+  return Prisma.sql`, 'buckets', (
+      WITH by_bucket AS (
+        SELECT date_bin(CAST(${interval} AS interval), "hour", ${origin}) AS bucket, "type",
+               sum("decisions") AS n, sum("traces") AS traces
+          FROM ty GROUP BY 1, "type" HAVING sum("decisions") > 0
+      ),
+      per_bucket AS (
+        SELECT bucket, json_agg(json_build_object('type', "type", 'count', n, 'traces', traces)
+                 ORDER BY "type"::text COLLATE "C") AS by_type
+          FROM by_bucket GROUP BY bucket
+      ),
+      series AS (
+        SELECT generate_series(CAST(${origin} AS timestamptz), CAST(${new Date(last)} AS timestamptz), CAST(${interval} AS interval)) AS start
+      )
+      SELECT coalesce(json_agg(json_build_object(
+          'start', to_char(s.start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+          'byType', coalesce(p.by_type, '[]'::json)
+        ) ORDER BY s.start), '[]'::json) FROM series s LEFT JOIN per_bucket p ON p.bucket = s.start)`;
+}
+
+/**
+ * The decision figures from the hour rollups (rollups.ts): the same figures, in the same
+ * order, as decisionsFromTraces, summed from the rollup rows of the window's whole hours
+ * and its edge traces. A trace is in one hour and one status, so the distinct-trace
+ * counts add up. Keys whose figures went back to zero (deletes) are left out.
+ */
+export async function decisionsFromRollups(db: Db, params: DecisionParams, plan: RollupPlan): Promise<DecisionInsights> {
+  const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: Omit<DecisionInsights, 'from' | 'to' | 'bucket'> & { buckets?: DecisionBucketStats[] } }>>`
+    WITH ${edgeCteSql(plan)},
+    tr AS MATERIALIZED (SELECT * FROM ${rollupRowsSql('InsightsTraceHour', plan)} r),
+    ty AS MATERIALIZED (SELECT * FROM ${rollupRowsSql('InsightsTypeHour', plan)} r),
+    op AS (SELECT * FROM ${rollupRowsSql('InsightsOptionHour', plan)} r),
+    nm AS (SELECT * FROM ${rollupRowsSql('InsightsNameHour', plan)} r),
+    by_type AS (
+      SELECT "type", sum("decisions") AS n, sum("traces") AS traces,
+             (sum("durationSum") / nullif(sum("durationCount"), 0))::float8 AS avg_duration,
+             (sum("costSum") / nullif(sum("costCount"), 0))::float8 AS avg_cost,
+             coalesce(sum("traces") FILTER (WHERE "status" = 'ERROR'), 0)::float8 / sum("traces") AS error_share
+        FROM ty GROUP BY "type" HAVING sum("decisions") > 0
+    ),
+    options AS (
+      SELECT "type", "label" AS label, sum("chosen") AS chosen, sum("offered") AS offered,
+             coalesce(sum("chosenTraces") FILTER (WHERE "status" = 'ERROR'), 0)::float8 / nullif(sum("chosenTraces"), 0) AS error_share
+        FROM op GROUP BY "type", "label" HAVING sum("offered") > 0
+    ),
+    ranked AS (
+      SELECT *, row_number() OVER (PARTITION BY "type" ORDER BY chosen DESC, offered DESC, label COLLATE "C") AS rank
+        FROM options
+    ),
+    rates AS (
+      SELECT "name", sum("traces") AS traces, sum("retries") AS retries, sum("escalations") AS escalations
+        FROM nm GROUP BY "name" HAVING sum("traces") > 0
+       ORDER BY traces DESC, "name" COLLATE "C"
+       LIMIT ${RATE_NAMES}
+    )
+    SELECT json_build_object(
+      'totals', json_build_object('traces', (SELECT coalesce(sum("traces"), 0) FROM tr), 'decisionPoints', (SELECT coalesce(sum("decisions"), 0) FROM ty)),
+      'byType', (SELECT coalesce(json_agg(json_build_object(
+          'type', "type", 'count', n, 'traces', traces,
+          'avgDurationMs', avg_duration, 'avgCostUsd', avg_cost, 'errorTraceShare', error_share
+        ) ORDER BY n DESC, "type"::text COLLATE "C"), '[]'::json) FROM by_type),
+      'options', (SELECT coalesce(json_agg(json_build_object(
+          'type', "type", 'label', label, 'chosen', chosen, 'offered', offered,
+          'errorTraceShareWhenChosen', error_share
+        ) ORDER BY chosen DESC, "type"::text COLLATE "C", label COLLATE "C"), '[]'::json) FROM ranked WHERE rank <= ${OPTIONS_PER_TYPE}),
+      'ratesByTraceName', (SELECT coalesce(json_agg(json_build_object(
+          'name', "name", 'traces', traces,
+          'retryPer100', 100 * retries::float8 / traces, 'escalationPer100', 100 * escalations::float8 / traces
+        ) ORDER BY traces DESC, "name" COLLATE "C"), '[]'::json) FROM rates)
+      ${rollupBucketsSql(params)}
     ) AS result`);
   const { buckets, ...figures } = result;
   return { from: params.from, to: params.to, ...figures, ...(params.bucket ? { bucket: params.bucket, buckets } : {}) };

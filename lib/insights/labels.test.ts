@@ -177,6 +177,7 @@ describe.each(testDatabases())('option labels in SQL on $name', ({ open }) => {
     chosen: JsonValue;
     alternatives: JsonValue[];
     chosenLabel: string;
+    rollupLabel: string;
     alternativeLabels: string[];
     offered: string[];
   }
@@ -184,6 +185,7 @@ describe.each(testDatabases())('option labels in SQL on $name', ({ open }) => {
     const rows = await db.prisma.$queryRaw<Row[]>(Prisma.sql`
       SELECT d.id, d.chosen, d.alternatives,
         ${optionLabelSql(Prisma.raw('d.chosen'))} AS "chosenLabel",
+        "insights_option_label"(d.chosen) AS "rollupLabel",
         (SELECT array_agg(${optionLabelSql(Prisma.raw('a.value'))} ORDER BY a.n)
            FROM jsonb_array_elements(d.alternatives) WITH ORDINALITY AS a(value, n)) AS "alternativeLabels",
         (SELECT array_agg(o.label ORDER BY o.label COLLATE "C")
@@ -197,6 +199,7 @@ describe.each(testDatabases())('option labels in SQL on $name', ({ open }) => {
     CASES.forEach(([what, , label], k) => {
       const row = rows.get(`c${k}`)!;
       expect(row.chosenLabel, `SQL: ${what}`).toBe(label);
+      expect(row.rollupLabel, `SQL function: ${what}`).toBe(label);
       expect(row.alternativeLabels, `SQL alternatives: ${what}`).toEqual([label, label, 'other']);
       expect(optionLabel(row.chosen), `TypeScript: ${what}`).toBe(label);
       expect(row.alternatives.map(optionLabel), `TypeScript alternatives: ${what}`).toEqual([label, label, 'other']);
@@ -209,6 +212,7 @@ describe.each(testDatabases())('option labels in SQL on $name', ({ open }) => {
     LONG.forEach((text, k) => {
       const row = rows.get(`x${k}`)!;
       expect(row.chosenLabel, text).toBe(optionLabel(row.chosen));
+      expect(row.rollupLabel, text).toBe(row.chosenLabel);
       expect(row.chosenLabel, text).toBe(optionLabel(JSON.parse(text) as JsonValue));
       if (Array.from(row.chosenLabel).length === 200) cut += 1;
     });
@@ -229,8 +233,9 @@ describe.each(testDatabases())('option labels in SQL on $name', ({ open }) => {
 
   it('labels jsonb values of every type the same as TypeScript, in bulk', async () => {
     // Values made by PostgreSQL itself (not through ingest), read back by the driver.
-    const rows = await db.prisma.$queryRaw<Array<{ v: JsonValue; label: string }>>(Prisma.sql`
-      SELECT v, ${optionLabelSql(Prisma.raw('v'))} AS label FROM (VALUES
+    // And the migration's "insights_option_label" (the rollup triggers' copy of the rule).
+    const rows = await db.prisma.$queryRaw<Array<{ v: JsonValue; label: string; rollupLabel: string }>>(Prisma.sql`
+      SELECT v, ${optionLabelSql(Prisma.raw('v'))} AS label, "insights_option_label"(v) AS "rollupLabel" FROM (VALUES
         ('{"tool": 1, "name": 2, "id": 3, "action": 4, "route": 5, "agent": 6, "model": 7}'::jsonb),
         ('{"tool": null, "name": [], "id": {}, "action": false, "route": 0.10, "agent": "a"}'),
         ('[[[[{"a": [{"b": "c d"}]}]]]]'),
@@ -244,7 +249,10 @@ describe.each(testDatabases())('option labels in SQL on $name', ({ open }) => {
         (NULL)
       ) AS t(v)`);
     expect(rows).toHaveLength(11);
-    for (const { v, label } of rows) expect(label, JSON.stringify(v)).toBe(optionLabel(v));
+    for (const { v, label, rollupLabel } of rows) {
+      expect(label, JSON.stringify(v)).toBe(optionLabel(v));
+      expect(rollupLabel, JSON.stringify(v)).toBe(label);
+    }
     expect(rows.map((r) => r.label)).toEqual([
       '{"id":3,"name":2,"tool":1,"agent":6,"model":7,"route":5,"action":4}',
       'a',

@@ -9,6 +9,8 @@ import { traceWhereSql } from '@/lib/traces/filters';
 import { queryWithoutJit } from './no-jit';
 import { BUCKET, bucketCount, bucketStart, defaultBucket, MAX_BUCKETS, OVERVIEW_BUCKETS } from './buckets';
 import { parseInsightsParams } from './params';
+import { compactInsightsIfDue } from './compact';
+import { edgeCteSql, rollupPlan, rollupRowsSql, windowTracesSql, type RollupPlan } from './rollups';
 import type { OverviewBucket, OverviewInsights, OverviewParams } from './types';
 
 export { bucketCount, defaultBucket, MAX_BUCKETS, OVERVIEW_BUCKETS };
@@ -36,12 +38,22 @@ export function parseOverviewParams(query: FilterQuery, now: Date = new Date()):
   return { ...params, bucket };
 }
 
+// Costs and tokens are summed as numeric (exact, in any order), as the rollups keep them,
+// so both ways of reading a window give the same answer to the last digit.
+//
 // Per trace: cost is totalCost, else the sum of its spans' costUsd (null when neither; the
 // span sum is only computed for traces without a total, COALESCE being lazy); tokens
 // likewise. Duration percentiles are percentile_cont (interpolated between the two nearest
 // durations, as the continuous percentile of the ordered-set aggregate), which skips the
 // nulls of traces that have not ended and is null when no trace in the set has.
 export async function overviewInsights(db: Db, params: OverviewParams): Promise<OverviewInsights> {
+  const plan = rollupPlan(params, params.bucket);
+  if (plan) await compactInsightsIfDue(db);
+  return plan ? overviewFromRollups(db, params, plan) : overviewFromTraces(db, params);
+}
+
+/** The overview computed from the window's traces (any filter, any bucket). */
+export async function overviewFromTraces(db: Db, params: OverviewParams): Promise<OverviewInsights> {
   const { ms, interval } = BUCKET[params.bucket];
   const first = bucketStart(Date.parse(params.from), params.bucket);
   // With no bucket, the series ends before it starts and is empty.
@@ -57,7 +69,7 @@ export async function overviewInsights(db: Db, params: OverviewParams): Promise<
     ),
     by_bucket AS (
       SELECT bucket, count(*) AS traces, count(*) FILTER (WHERE failed) AS errors,
-             coalesce(sum(cost), 0) AS cost, coalesce(sum(tokens), 0) AS tokens,
+             coalesce(sum(cost::numeric), 0)::float8 AS cost, coalesce(sum(tokens::numeric), 0)::float8 AS tokens,
              percentile_cont(0.5) WITHIN GROUP (ORDER BY duration) AS p50,
              percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) AS p95
         FROM win GROUP BY bucket
@@ -68,7 +80,7 @@ export async function overviewInsights(db: Db, params: OverviewParams): Promise<
     SELECT json_build_object(
       'totals', (SELECT json_build_object(
           'traces', count(*), 'errorTraces', count(*) FILTER (WHERE failed),
-          'costUsd', coalesce(sum(cost), 0), 'tokens', coalesce(sum(tokens), 0),
+          'costUsd', coalesce(sum(cost::numeric), 0)::float8, 'tokens', coalesce(sum(tokens::numeric), 0)::float8,
           'p50DurationMs', percentile_cont(0.5) WITHIN GROUP (ORDER BY duration),
           'p95DurationMs', percentile_cont(0.95) WITHIN GROUP (ORDER BY duration)
         ) FROM win),
@@ -78,6 +90,58 @@ export async function overviewInsights(db: Db, params: OverviewParams): Promise<
           'costUsd', coalesce(b.cost, 0), 'tokens', coalesce(b.tokens, 0),
           'p50DurationMs', b.p50, 'p95DurationMs', b.p95
         ) ORDER BY s.start), '[]'::json) FROM series s LEFT JOIN by_bucket b ON b.bucket = s.start)
+    ) AS result`);
+  return { from: params.from, to: params.to, bucket: params.bucket, ...result };
+}
+
+/**
+ * The overview from the hour rollups (rollups.ts): counts, cost and tokens per bucket from
+ * the rollup rows of the window's whole hours and its edge traces; the duration
+ * percentiles from the window's traces that ended (they cannot be summed from parts).
+ */
+export async function overviewFromRollups(db: Db, params: OverviewParams, plan: RollupPlan): Promise<OverviewInsights> {
+  const { ms, interval } = BUCKET[params.bucket];
+  const first = bucketStart(Date.parse(params.from), params.bucket);
+  const last = first + (bucketCount(params.from, params.to, params.bucket) - 1) * ms;
+  const origin = new Date(first);
+  const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: Omit<OverviewInsights, 'from' | 'to' | 'bucket'> }>>`
+    WITH ${edgeCteSql(plan)},
+    hours AS (
+      SELECT date_bin(CAST(${interval} AS interval), r."hour", ${origin}) AS bucket, r."status", r."traces", r."costUsd", r."tokens"
+        FROM ${rollupRowsSql('InsightsTraceHour', plan)} r
+    ),
+    by_bucket AS (
+      SELECT bucket, sum("traces") AS traces, coalesce(sum("traces") FILTER (WHERE "status" = 'ERROR'), 0) AS errors,
+             sum("costUsd")::float8 AS cost, sum("tokens")::float8 AS tokens
+        FROM hours GROUP BY bucket
+    ),
+    durations AS MATERIALIZED (
+      SELECT date_bin(CAST(${interval} AS interval), t."startedAt", ${origin}) AS bucket,
+             (extract(epoch FROM t."endedAt" - t."startedAt") * 1000)::float8 AS duration
+        FROM "Trace" t WHERE ${windowTracesSql(plan, params.from, params.to)} AND t."endedAt" IS NOT NULL
+    ),
+    pct AS (
+      SELECT bucket, percentile_cont(0.5) WITHIN GROUP (ORDER BY duration) AS p50,
+             percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) AS p95
+        FROM durations GROUP BY bucket
+    ),
+    series AS (
+      SELECT generate_series(CAST(${origin} AS timestamptz), CAST(${new Date(last)} AS timestamptz), CAST(${interval} AS interval)) AS start
+    )
+    SELECT json_build_object(
+      'totals', (SELECT json_build_object(
+          'traces', coalesce(sum("traces"), 0), 'errorTraces', coalesce(sum("traces") FILTER (WHERE "status" = 'ERROR'), 0),
+          'costUsd', coalesce(sum("costUsd"), 0)::float8, 'tokens', coalesce(sum("tokens"), 0)::float8,
+          'p50DurationMs', (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY duration) FROM durations),
+          'p95DurationMs', (SELECT percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) FROM durations)
+        ) FROM hours),
+      'buckets', (SELECT coalesce(json_agg(json_build_object(
+          'start', to_char(s.start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+          'traces', coalesce(b.traces, 0), 'errorTraces', coalesce(b.errors, 0),
+          'costUsd', coalesce(b.cost, 0), 'tokens', coalesce(b.tokens, 0),
+          'p50DurationMs', p.p50, 'p95DurationMs', p.p95
+        ) ORDER BY s.start), '[]'::json)
+        FROM series s LEFT JOIN by_bucket b ON b.bucket = s.start LEFT JOIN pct p ON p.bucket = s.start)
     ) AS result`);
   return { from: params.from, to: params.to, bucket: params.bucket, ...result };
 }

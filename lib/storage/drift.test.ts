@@ -15,6 +15,7 @@ const SCALARS: Record<string, (f: SchemaField) => string> = {
   Float: () => 'double precision',
   Int: () => 'integer',
   BigInt: () => 'bigint',
+  Decimal: () => 'numeric',
   Boolean: () => 'boolean',
   Json: () => 'jsonb',
   DateTime: (f) => (f.attributes.includes('@db.Timestamptz(3)') ? 'timestamp with time zone' : 'timestamp without time zone'),

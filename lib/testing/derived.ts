@@ -1,9 +1,10 @@
 // What the triggers and stored counts must equal after any mix of writes and deletes: a
-// full recount from the rows themselves. Used by the deletion and retention tests.
+// full recount from the rows themselves. Used by the deletion, retention and insights
+// rollup tests.
 import { expect } from 'vitest';
 import type { Database } from '@/lib/storage/open';
 
-/** Asserts the per-status counts, the "TraceName" table and each trace's child counts equal a recount. */
+/** Asserts the per-status counts, the "TraceName" table, each trace's child counts and the insights rollups equal a recount. */
 export async function expectDerivedExact(db: Database): Promise<void> {
   const counts = await db.sql.query<{ status: string; kept: number; actual: number }>(
     `SELECT c.status::text AS status, c.count::int AS kept, (SELECT count(*)::int FROM "Trace" t WHERE t.status = c.status) AS actual
@@ -26,4 +27,39 @@ export async function expectDerivedExact(db: Database): Promise<void> {
           + (SELECT count(*)::int FROM "DecisionPoint" d WHERE NOT EXISTS (SELECT 1 FROM "Trace" t WHERE t.id = d."traceId")) AS orphans`,
   );
   expect(children).toEqual({ off: 0, orphans: 0 });
+  await expectRollupsExact(db);
+}
+
+// Each insights rollup table plus its unfolded deltas, summed by key, keys whose figures
+// are all zero left out (what deletes leave behind), against the same rows computed from
+// scratch by the functions the triggers use (migration 20261125000000_insights_rollups).
+const ROLLUPS = [
+  ['InsightsTraceHour', 'InsightsTraceDelta', 'insights_trace_rows', ['hour', 'status'], ['traces', 'costUsd', 'tokens']],
+  ['InsightsTypeHour', 'InsightsTypeDelta', 'insights_type_rows', ['hour', 'status', 'type'],
+    ['decisions', 'traces', 'durationSum', 'durationCount', 'costSum', 'costCount']],
+  ['InsightsOptionHour', 'InsightsOptionDelta', 'insights_option_rows', ['hour', 'status', 'type', 'label'], ['chosen', 'offered', 'chosenTraces']],
+  ['InsightsNameHour', 'InsightsNameDelta', 'insights_name_rows', ['hour', 'status', 'name'], ['traces', 'retries', 'escalations']],
+] as const;
+
+/**
+ * Asserts every insights rollup key (rollup row plus deltas) equals a recount from the
+ * traces and their children (numeric sums compared by value). `compacted`: and that no
+ * delta is left, the rollup rows alone being the answer.
+ */
+export async function expectRollupsExact(db: Database, { compacted = false } = {}): Promise<void> {
+  for (const [table, delta, recount, keys, figures] of ROLLUPS) {
+    const key = keys.map((k) => `"${k}"`).join(', ');
+    const sums = figures.map((f) => `sum("${f}") AS "${f}"`).join(', ');
+    const nonZero = figures.map((f) => `sum("${f}") <> 0`).join(' OR ');
+    const [diff] = await db.sql.query<{ kept_only: unknown[] | null; recount_only: unknown[] | null; deltas: number }>(
+      `WITH t AS (SELECT ARRAY(SELECT ROW("id", "name", "status", "startedAt", "totalCost", "totalTokens")::"insights_trace" FROM "Trace") AS traces),
+            kept AS (SELECT ${key}, ${sums} FROM (SELECT * FROM "${table}" UNION ALL SELECT * FROM "${delta}") x GROUP BY ${key} HAVING ${nonZero}),
+            fresh AS (SELECT * FROM "${recount}"((SELECT traces FROM t), true))
+       SELECT (SELECT json_agg(x) FROM (SELECT * FROM kept EXCEPT ALL SELECT * FROM fresh) x) AS kept_only,
+              (SELECT json_agg(x) FROM (SELECT * FROM fresh EXCEPT ALL SELECT * FROM kept) x) AS recount_only,
+              (SELECT count(*)::int FROM "${delta}") AS deltas`,
+    );
+    expect({ kept_only: diff.kept_only, recount_only: diff.recount_only }, `${table} against a recount`).toEqual({ kept_only: null, recount_only: null });
+    if (compacted) expect(diff.deltas, `${delta} rows left after compaction`).toBe(0);
+  }
 }

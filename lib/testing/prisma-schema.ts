@@ -104,6 +104,8 @@ function parseModel(name: string, body: string[]): SchemaModel {
       .replace(/@default\((now\(\)|\d+|true|false|[A-Z][A-Z0-9_]*|"[\w-]*")\)/, '')
       .replace(/@unique\b/, '')
       .replace(/@db\.Timestamptz\(3\)/, '')
+      // numeric without precision or scale (the drift test maps Decimal to numeric).
+      .replace(/@db\.Decimal\b(?!\()/, '')
       .replace(/@relation\(fields:\s*\[(\w+)\],\s*references:\s*\[(\w+)\],\s*onDelete:\s*(\w+)\)/, '')
       .trim();
     if (known) throw new Error(`drift: unknown field attribute "${known}" on ${name}.${fieldName}`);

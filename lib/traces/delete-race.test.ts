@@ -1,13 +1,15 @@
 // Deletes (one trace, a session, retention) racing with ingest of whole JSON batches and
-// span-by-span OTLP upserts of the same traces and sessions: afterwards the per-status
-// counts, the "TraceName" table and every trace's child counts equal a full recount, and
+// span-by-span OTLP upserts of the same traces and sessions, with the insights deltas
+// folded into their rollups meanwhile: afterwards the per-status counts, the "TraceName"
+// table, every trace's child counts and the insights rollups equal a full recount, and
 // no operation failed (no deadlock, no lost update).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isAppError } from '@/lib/errors';
+import { compactInsights } from '@/lib/insights/compact';
 import type { Database } from '@/lib/storage/open';
 import { testDatabases } from '@/lib/testing/databases';
-import { expectDerivedExact } from '@/lib/testing/derived';
+import { expectDerivedExact, expectRollupsExact } from '@/lib/testing/derived';
 import { makeTrace } from '@/lib/testing/fixtures';
 import { deleteExpiredTraces, deleteSessionTraces, deleteTraceOrThrow } from './delete';
 import { ingestTraces } from './ingest';
@@ -94,7 +96,7 @@ describe.each(testDatabases())('deletes racing with ingest on $name', ({ open })
     vi.restoreAllMocks();
   });
 
-  it('leaves per-status counts, the name table and child counts equal to a recount', async () => {
+  it('leaves per-status counts, the name table, child counts and insights rollups equal to a recount', async () => {
     const jsonIds: string[] = [];
     const failures: unknown[] = [];
     const tolerateNotFound = (p: Promise<unknown>) =>
@@ -117,11 +119,14 @@ describe.each(testDatabases())('deletes racing with ingest on $name', ({ open })
         if (k % 3 === 1) ops.push(tolerateNotFound(deleteTraceOrThrow(db.sql, OTLP_IDS[(k + 2) % OTLP_IDS.length], actor)));
         if (k % 3 === 2 && jsonIds.length > 8) ops.push(tolerateNotFound(deleteTraceOrThrow(db.sql, jsonIds[jsonIds.length - 8], actor)));
         if (k % 6 === 5) ops.push(deleteExpiredTraces(db.sql, retentionCutoff, 3).catch((e) => failures.push(e)));
+        if (k % 8 === 4) ops.push(compactInsights(db.prisma).catch((e) => failures.push(e)));
       }
       await Promise.all(ops);
       expect(failures).toEqual([]);
       await expectDerivedExact(db);
     }
+    await compactInsights(db.prisma);
+    await expectRollupsExact(db, { compacted: true });
     // And something was both stored and deleted along the way.
     const [{ n }] = await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM "Trace"');
     expect(n).toBeGreaterThan(0);

@@ -25,6 +25,8 @@ export interface SeedResult {
   seconds: number;
 }
 
+const LOAD_ORDER = [...TABLES.filter((t) => t !== 'Trace'), 'Trace'] as const;
+
 export async function seedTraces(db: RawDb, options: SeedOptions): Promise<SeedResult> {
   const chunk = options.chunk ?? 5000;
   const started = performance.now();
@@ -47,13 +49,17 @@ export async function seedTraces(db: RawDb, options: SeedOptions): Promise<SeedR
         );
       }
       const rows = traceRows(traces);
-      const data = TABLES.map((t) => [t, Buffer.from(copyText(rows[t]))] as const);
+      // Children first, the traces last with the children's foreign keys checked at commit,
+      // as POST /api/traces stores them: the insights rollup trigger on "Trace" then sees
+      // each trace's decision points (migration 20261125000000_insights_rollups).
+      const data = LOAD_ORDER.map((t) => [t, Buffer.from(copyText(rows[t]))] as const);
       records += TABLES.reduce((n, t) => n + rows[t].length, 0);
       // PostgreSQL loads chunk k while this process generates chunk k+1.
       await inFlight;
       options.onProgress?.(start - options.from, options.to - options.from);
       inFlight = (async () => {
         await conn.query('BEGIN');
+        await conn.query('SET CONSTRAINTS ALL DEFERRED');
         for (const [table, buf] of data) await conn.copy(table, buf);
         await conn.query('COMMIT');
       })();
