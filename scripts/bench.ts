@@ -4,7 +4,7 @@
 //                  [--otlp-spans 1000] [--otlp-paths otlp,json] [--server-node-args "--max-old-space-size=256"] [--dist-dir .next-bench]
 //                  [--only retention --retention-traces 1000000 --retention-shape list|full] (retention: PostgreSQL only)
 //                  [--only search --search-traces 100000] [--drop-search-indexes]
-//                  [--only insights --insights-traces 1000000]
+//                  [--only insights --insights-traces 1000000] [--disable-insights-rollups]
 // Starts the production build (its own dist dir, .next-bench) on a fresh database,
 // drives the real HTTP endpoints and prints latency percentiles and throughput per
 // scenario. See docs/benchmarks.md.
@@ -152,6 +152,7 @@ interface Options {
   searchTraces?: number;
   /** Drop the four trigram search indexes right after migrating (to measure what they cost ingest). */
   dropSearchIndexes: boolean;
+  disableInsightsRollups: boolean;
 }
 
 function usage(msg?: string): never {
@@ -166,7 +167,7 @@ function parseArgs(argv: string[]): Options {
     const a = argv[i];
     if (!a.startsWith('--')) usage(`unexpected argument ${a}`);
     const [k, inline] = a.slice(2).split('=', 2);
-    if (['build', 'diagnose', 'profile', 'help', 'drop-search-indexes'].includes(k)) args.set(k, 'true');
+    if (['build', 'diagnose', 'profile', 'help', 'drop-search-indexes', 'disable-insights-rollups'].includes(k)) args.set(k, 'true');
     else {
       const v = inline ?? argv[++i];
       if (v === undefined) usage(`--${k} needs a value`);
@@ -174,7 +175,7 @@ function parseArgs(argv: string[]): Options {
     }
   }
   if (args.has('help')) usage();
-  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'server-node-args', 'otlp-spans', 'otlp-paths', 'retention-traces', 'retention-shape', 'search-traces', 'drop-search-indexes', 'insights-traces']);
+  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'server-node-args', 'otlp-spans', 'otlp-paths', 'retention-traces', 'retention-shape', 'search-traces', 'drop-search-indexes', 'insights-traces', 'disable-insights-rollups']);
   for (const k of args.keys()) if (!known.has(k)) usage(`unknown option --${k}`);
 
   const db = args.get('db') ?? 'both';
@@ -226,6 +227,7 @@ function parseArgs(argv: string[]): Options {
     insightsTraces: args.has('insights-traces') ? ints('insights-traces', 10_000_000)[0] : undefined,
     searchTraces: args.has('search-traces') ? ints('search-traces', 10_000_000)[0] : undefined,
     dropSearchIndexes: args.has('drop-search-indexes'),
+    disableInsightsRollups: args.has('disable-insights-rollups'),
   };
 }
 
@@ -346,6 +348,14 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
       const dropped = await dropSearchIndexes(conn);
       await conn.release();
       log(`--drop-search-indexes: dropped ${dropped.length} trigram indexes (${dropped.map((d) => /INDEX (\S+)/.exec(d)?.[1]).join(', ')})`);
+    }
+    if (opts.disableInsightsRollups) {
+      // What the insights rollup triggers cost ingest (issue 12): the same runs without them.
+      // The insights answers are wrong from here on; only for comparing write rates.
+      const conn = await raw.connect();
+      for (const t of ['insert', 'update', 'delete', 'truncate']) await conn.query(`ALTER TABLE "Trace" DISABLE TRIGGER "Trace_insights_${t}"`);
+      await conn.release();
+      log('--disable-insights-rollups: the insights rollup triggers on "Trace" are disabled (insights answers are wrong in this run)');
     }
 
     // ----- seed: the traces the detail and SOAP read scenarios fetch -----

@@ -116,9 +116,11 @@ CREATE TYPE "insights_trace" AS (
 -- Whether a child row was written by another transaction (committed before this
 -- statement): with_own = false reads a trace's children as they were before this
 -- transaction touched them.
+-- (pg_current_xact_id_if_assigned: a read, which has no transaction id, is not given one;
+-- a writer's rows carry the one it has.)
 CREATE FUNCTION "insights_visible"(row_xmin xid, with_own boolean) RETURNS boolean
 LANGUAGE sql STABLE AS $$
-  SELECT with_own OR row_xmin <> pg_current_xact_id()::xid
+  SELECT CASE WHEN with_own THEN true ELSE row_xmin IS DISTINCT FROM pg_current_xact_id_if_assigned()::xid END
 $$;
 
 CREATE FUNCTION "insights_hour"(at timestamptz) RETURNS timestamptz
