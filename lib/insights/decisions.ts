@@ -30,22 +30,16 @@ export function parseDecisionParams(query: FilterQuery, now: Date = new Date()):
   return bucket === null || bucket === '' ? parseInsightsParams(query, now) : parseOverviewParams(query, now);
 }
 
-// Per bucket and type, counted from the decisions already selected (dp), so the series
-// adds up to byType in the same snapshot. The series' buckets are the overview's. The
-// per-bucket lists are built in one pass and joined to the series: a subquery per bucket
-// re-read every selected decision once per bucket (4 s of a 30-day window at 100k traces).
-function bucketsSql(params: DecisionParams): Prisma.Sql {
+// The series of decisions by type per bucket, every bucket of the window present, from a
+// query of (bucket, type, n, traces) rows (`byBucket`). The series' buckets are the overview's.
+function bucketSeriesSql(params: DecisionParams, byBucket: (origin: Date, interval: string) => Prisma.Sql): Prisma.Sql {
   if (!params.bucket) return Prisma.empty;
   const { ms, interval } = BUCKET[params.bucket];
   const first = bucketStart(Date.parse(params.from), params.bucket);
   const last = first + (bucketCount(params.from, params.to, params.bucket) - 1) * ms;
   const origin = new Date(first);
   return Prisma.sql`, 'buckets', (
-      WITH by_bucket AS (
-        SELECT date_bin(CAST(${interval} AS interval), "startedAt", ${origin}) AS bucket, "type",
-               count(*) AS n, count(DISTINCT "traceId") AS traces
-          FROM dp GROUP BY 1, "type"
-      ),
+      WITH by_bucket AS (${byBucket(origin, interval)}),
       per_bucket AS (
         SELECT bucket, json_agg(json_build_object('type', "type", 'count', n, 'traces', traces)
                  ORDER BY "type"::text COLLATE "C") AS by_type
@@ -58,6 +52,51 @@ function bucketsSql(params: DecisionParams): Prisma.Sql {
           'start', to_char(s.start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
           'byType', coalesce(p.by_type, '[]'::json)
         ) ORDER BY s.start), '[]'::json) FROM series s LEFT JOIN per_bucket p ON p.bucket = s.start)`;
+}
+
+// Per bucket and type, counted from the decisions already selected (dp), so the series
+// adds up to byType in the same snapshot. The per-bucket lists are built in one pass and
+// joined to the series: a subquery per bucket re-read every selected decision once per
+// bucket (4 s of a 30-day window at 100k traces).
+const bucketsSql = (params: DecisionParams) =>
+  bucketSeriesSql(
+    params,
+    (origin, interval) => Prisma.sql`
+      SELECT date_bin(CAST(${interval} AS interval), "startedAt", ${origin}) AS bucket, "type",
+             count(*) AS n, count(DISTINCT "traceId") AS traces
+        FROM dp GROUP BY 1, "type"`,
+  );
+
+// The same series from the type rollup rows (`ty`) of the window.
+const rollupBucketsSql = (params: DecisionParams) =>
+  bucketSeriesSql(
+    params,
+    (origin, interval) => Prisma.sql`
+      SELECT date_bin(CAST(${interval} AS interval), "hour", ${origin}) AS bucket, "type",
+             sum("decisions") AS n, sum("traces") AS traces
+        FROM ty GROUP BY 1, "type" HAVING sum("decisions") > 0`,
+  );
+
+// The answer as one JSON object, from the CTEs both ways of computing it define: by_type
+// (type, n, traces, avg_duration, avg_cost, error_share), ranked (options with their rank in
+// their type) and rates (name, traces, retries, escalations).
+function figuresSql(traces: Prisma.Sql, decisionPoints: Prisma.Sql, buckets: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`SELECT json_build_object(
+      'totals', json_build_object('traces', ${traces}, 'decisionPoints', ${decisionPoints}),
+      'byType', (SELECT coalesce(json_agg(json_build_object(
+          'type', "type", 'count', n, 'traces', traces,
+          'avgDurationMs', avg_duration, 'avgCostUsd', avg_cost, 'errorTraceShare', error_share
+        ) ORDER BY n DESC, "type"::text COLLATE "C"), '[]'::json) FROM by_type),
+      'options', (SELECT coalesce(json_agg(json_build_object(
+          'type', "type", 'label', label, 'chosen', chosen, 'offered', offered,
+          'errorTraceShareWhenChosen', error_share
+        ) ORDER BY chosen DESC, "type"::text COLLATE "C", label COLLATE "C"), '[]'::json) FROM ranked WHERE rank <= ${OPTIONS_PER_TYPE}),
+      'ratesByTraceName', (SELECT coalesce(json_agg(json_build_object(
+          'name', "name", 'traces', traces,
+          'retryPer100', 100 * retries::float8 / traces, 'escalationPer100', 100 * escalations::float8 / traces
+        ) ORDER BY traces DESC, "name" COLLATE "C"), '[]'::json) FROM rates)
+      ${buckets}
+    )`;
 }
 
 export async function decisionInsights(db: Db, params: DecisionParams): Promise<DecisionInsights> {
@@ -119,51 +158,10 @@ export async function decisionsFromTraces(db: Db, params: DecisionParams): Promi
        ORDER BY traces DESC, w."name" COLLATE "C"
        LIMIT ${RATE_NAMES}
     )
-    SELECT json_build_object(
-      'totals', json_build_object('traces', (SELECT count(*) FROM win), 'decisionPoints', (SELECT count(*) FROM dp)),
-      'byType', (SELECT coalesce(json_agg(json_build_object(
-          'type', "type", 'count', n, 'traces', traces,
-          'avgDurationMs', avg_duration, 'avgCostUsd', avg_cost, 'errorTraceShare', error_share
-        ) ORDER BY n DESC, "type"::text COLLATE "C"), '[]'::json) FROM by_type),
-      'options', (SELECT coalesce(json_agg(json_build_object(
-          'type', "type", 'label', label, 'chosen', chosen, 'offered', offered,
-          'errorTraceShareWhenChosen', error_share
-        ) ORDER BY chosen DESC, "type"::text COLLATE "C", label COLLATE "C"), '[]'::json) FROM ranked WHERE rank <= ${OPTIONS_PER_TYPE}),
-      'ratesByTraceName', (SELECT coalesce(json_agg(json_build_object(
-          'name', "name", 'traces', traces,
-          'retryPer100', 100 * retries::float8 / traces, 'escalationPer100', 100 * escalations::float8 / traces
-        ) ORDER BY traces DESC, "name" COLLATE "C"), '[]'::json) FROM rates)
-      ${bucketsSql(params)}
-    ) AS result`);
+    ${figuresSql(Prisma.sql`(SELECT count(*) FROM win)`, Prisma.sql`(SELECT count(*) FROM dp)`, bucketsSql(params))}
+    AS result`);
   const { buckets, ...figures } = result;
   return { from: params.from, to: params.to, ...figures, ...(params.bucket ? { bucket: params.bucket, buckets } : {}) };
-}
-
-// The series by type per bucket, from the type rollup rows (`ty`) of the window.
-function rollupBucketsSql(params: DecisionParams): Prisma.Sql {
-  if (!params.bucket) return Prisma.empty;
-  const { ms, interval } = BUCKET[params.bucket];
-  const first = bucketStart(Date.parse(params.from), params.bucket);
-  const last = first + (bucketCount(params.from, params.to, params.bucket) - 1) * ms;
-  const origin = new Date(first);
-  return Prisma.sql`, 'buckets', (
-      WITH by_bucket AS (
-        SELECT date_bin(CAST(${interval} AS interval), "hour", ${origin}) AS bucket, "type",
-               sum("decisions") AS n, sum("traces") AS traces
-          FROM ty GROUP BY 1, "type" HAVING sum("decisions") > 0
-      ),
-      per_bucket AS (
-        SELECT bucket, json_agg(json_build_object('type', "type", 'count', n, 'traces', traces)
-                 ORDER BY "type"::text COLLATE "C") AS by_type
-          FROM by_bucket GROUP BY bucket
-      ),
-      series AS (
-        SELECT generate_series(CAST(${origin} AS timestamptz), CAST(${new Date(last)} AS timestamptz), CAST(${interval} AS interval)) AS start
-      )
-      SELECT coalesce(json_agg(json_build_object(
-          'start', to_char(s.start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-          'byType', coalesce(p.by_type, '[]'::json)
-        ) ORDER BY s.start), '[]'::json) FROM series s LEFT JOIN per_bucket p ON p.bucket = s.start)`;
 }
 
 /**
@@ -201,22 +199,8 @@ export async function decisionsFromRollups(db: Db, params: DecisionParams, plan:
        ORDER BY traces DESC, "name" COLLATE "C"
        LIMIT ${RATE_NAMES}
     )
-    SELECT json_build_object(
-      'totals', json_build_object('traces', (SELECT coalesce(sum("traces"), 0) FROM tr), 'decisionPoints', (SELECT coalesce(sum("decisions"), 0) FROM ty)),
-      'byType', (SELECT coalesce(json_agg(json_build_object(
-          'type', "type", 'count', n, 'traces', traces,
-          'avgDurationMs', avg_duration, 'avgCostUsd', avg_cost, 'errorTraceShare', error_share
-        ) ORDER BY n DESC, "type"::text COLLATE "C"), '[]'::json) FROM by_type),
-      'options', (SELECT coalesce(json_agg(json_build_object(
-          'type', "type", 'label', label, 'chosen', chosen, 'offered', offered,
-          'errorTraceShareWhenChosen', error_share
-        ) ORDER BY chosen DESC, "type"::text COLLATE "C", label COLLATE "C"), '[]'::json) FROM ranked WHERE rank <= ${OPTIONS_PER_TYPE}),
-      'ratesByTraceName', (SELECT coalesce(json_agg(json_build_object(
-          'name', "name", 'traces', traces,
-          'retryPer100', 100 * retries::float8 / traces, 'escalationPer100', 100 * escalations::float8 / traces
-        ) ORDER BY traces DESC, "name" COLLATE "C"), '[]'::json) FROM rates)
-      ${rollupBucketsSql(params)}
-    ) AS result`);
+    ${figuresSql(Prisma.sql`(SELECT coalesce(sum("traces"), 0) FROM tr)`, Prisma.sql`(SELECT coalesce(sum("decisions"), 0) FROM ty)`, rollupBucketsSql(params))}
+    AS result`);
   const { buckets, ...figures } = result;
   return { from: params.from, to: params.to, ...figures, ...(params.bucket ? { bucket: params.bucket, buckets } : {}) };
 }

@@ -5,6 +5,7 @@
 import type { FilterQuery } from '@/lib/traces/filters';
 import type { Db } from '@/lib/db';
 import { AppError } from '@/lib/errors';
+import { Prisma } from '@/lib/generated/prisma/client';
 import { traceWhereSql } from '@/lib/traces/filters';
 import { queryWithoutJit } from './no-jit';
 import { BUCKET, bucketCount, bucketStart, defaultBucket, MAX_BUCKETS, OVERVIEW_BUCKETS } from './buckets';
@@ -52,15 +53,38 @@ export async function overviewInsights(db: Db, params: OverviewParams): Promise<
   return plan ? overviewFromRollups(db, params, plan) : overviewFromTraces(db, params);
 }
 
-/** The overview computed from the window's traces (any filter, any bucket). */
-export async function overviewFromTraces(db: Db, params: OverviewParams): Promise<OverviewInsights> {
+// The window's bucket series: its origin (the first bucket's start), last start and width.
+function seriesOf(params: OverviewParams) {
   const { ms, interval } = BUCKET[params.bucket];
   const first = bucketStart(Date.parse(params.from), params.bucket);
   // With no bucket, the series ends before it starts and is empty.
   const last = first + (bucketCount(params.from, params.to, params.bucket) - 1) * ms;
+  return { origin: new Date(first), last: new Date(last), interval };
+}
+
+// The answer as one JSON object, from the CTE both ways of computing it define: by_bucket
+// (bucket, traces, errors, cost, tokens, p50, p95); `totals` is that object for the window.
+function overviewJsonSql(params: OverviewParams, totals: Prisma.Sql): Prisma.Sql {
+  const { origin, last, interval } = seriesOf(params);
+  return Prisma.sql`SELECT json_build_object(
+      'totals', ${totals},
+      'buckets', (SELECT coalesce(json_agg(json_build_object(
+          'start', to_char(s.start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+          'traces', coalesce(b.traces, 0), 'errorTraces', coalesce(b.errors, 0),
+          'costUsd', coalesce(b.cost, 0), 'tokens', coalesce(b.tokens, 0),
+          'p50DurationMs', b.p50, 'p95DurationMs', b.p95
+        ) ORDER BY s.start), '[]'::json)
+        FROM generate_series(CAST(${origin} AS timestamptz), CAST(${last} AS timestamptz), CAST(${interval} AS interval)) AS s(start)
+        LEFT JOIN by_bucket b ON b.bucket = s.start)
+    ) AS result`;
+}
+
+/** The overview computed from the window's traces (any filter, any bucket). */
+export async function overviewFromTraces(db: Db, params: OverviewParams): Promise<OverviewInsights> {
+  const { origin, interval } = seriesOf(params);
   const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: Omit<OverviewInsights, 'from' | 'to' | 'bucket'> }>>`
     WITH win AS MATERIALIZED (
-      SELECT date_bin(CAST(${interval} AS interval), t."startedAt", ${new Date(first)}) AS bucket,
+      SELECT date_bin(CAST(${interval} AS interval), t."startedAt", ${origin}) AS bucket,
              t."status" = 'ERROR' AS failed,
              coalesce(t."totalCost", (SELECT sum(s."costUsd") FROM "Span" s WHERE s."traceId" = t."id")) AS cost,
              coalesce(t."totalTokens", (SELECT sum(s."tokenCount") FROM "Span" s WHERE s."traceId" = t."id")) AS tokens,
@@ -73,24 +97,16 @@ export async function overviewFromTraces(db: Db, params: OverviewParams): Promis
              percentile_cont(0.5) WITHIN GROUP (ORDER BY duration) AS p50,
              percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) AS p95
         FROM win GROUP BY bucket
-    ),
-    series AS (
-      SELECT generate_series(CAST(${new Date(first)} AS timestamptz), CAST(${new Date(last)} AS timestamptz), CAST(${interval} AS interval)) AS start
     )
-    SELECT json_build_object(
-      'totals', (SELECT json_build_object(
+    ${overviewJsonSql(
+      params,
+      Prisma.sql`(SELECT json_build_object(
           'traces', count(*), 'errorTraces', count(*) FILTER (WHERE failed),
           'costUsd', coalesce(sum(cost::numeric), 0)::float8, 'tokens', coalesce(sum(tokens::numeric), 0)::float8,
           'p50DurationMs', percentile_cont(0.5) WITHIN GROUP (ORDER BY duration),
           'p95DurationMs', percentile_cont(0.95) WITHIN GROUP (ORDER BY duration)
-        ) FROM win),
-      'buckets', (SELECT coalesce(json_agg(json_build_object(
-          'start', to_char(s.start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-          'traces', coalesce(b.traces, 0), 'errorTraces', coalesce(b.errors, 0),
-          'costUsd', coalesce(b.cost, 0), 'tokens', coalesce(b.tokens, 0),
-          'p50DurationMs', b.p50, 'p95DurationMs', b.p95
-        ) ORDER BY s.start), '[]'::json) FROM series s LEFT JOIN by_bucket b ON b.bucket = s.start)
-    ) AS result`);
+        ) FROM win)`,
+    )}`);
   return { from: params.from, to: params.to, bucket: params.bucket, ...result };
 }
 
@@ -100,20 +116,12 @@ export async function overviewFromTraces(db: Db, params: OverviewParams): Promis
  * percentiles from the window's traces that ended (they cannot be summed from parts).
  */
 export async function overviewFromRollups(db: Db, params: OverviewParams, plan: RollupPlan): Promise<OverviewInsights> {
-  const { ms, interval } = BUCKET[params.bucket];
-  const first = bucketStart(Date.parse(params.from), params.bucket);
-  const last = first + (bucketCount(params.from, params.to, params.bucket) - 1) * ms;
-  const origin = new Date(first);
+  const { origin, interval } = seriesOf(params);
   const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: Omit<OverviewInsights, 'from' | 'to' | 'bucket'> }>>`
     WITH ${edgeCteSql(plan)},
     hours AS (
       SELECT date_bin(CAST(${interval} AS interval), r."hour", ${origin}) AS bucket, r."status", r."traces", r."costUsd", r."tokens"
         FROM ${rollupRowsSql('InsightsTraceHour', plan)} r
-    ),
-    by_bucket AS (
-      SELECT bucket, sum("traces") AS traces, coalesce(sum("traces") FILTER (WHERE "status" = 'ERROR'), 0) AS errors,
-             sum("costUsd")::float8 AS cost, sum("tokens")::float8 AS tokens
-        FROM hours GROUP BY bucket
     ),
     durations AS MATERIALIZED (
       SELECT date_bin(CAST(${interval} AS interval), t."startedAt", ${origin}) AS bucket,
@@ -125,23 +133,21 @@ export async function overviewFromRollups(db: Db, params: OverviewParams, plan: 
              percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) AS p95
         FROM durations GROUP BY bucket
     ),
-    series AS (
-      SELECT generate_series(CAST(${origin} AS timestamptz), CAST(${new Date(last)} AS timestamptz), CAST(${interval} AS interval)) AS start
+    by_bucket AS (
+      SELECT h.bucket, h.traces, h.errors, h.cost, h.tokens, p.p50, p.p95
+        FROM (SELECT bucket, sum("traces") AS traces, coalesce(sum("traces") FILTER (WHERE "status" = 'ERROR'), 0) AS errors,
+                     sum("costUsd")::float8 AS cost, sum("tokens")::float8 AS tokens
+                FROM hours GROUP BY bucket) h
+        LEFT JOIN pct p ON p.bucket = h.bucket
     )
-    SELECT json_build_object(
-      'totals', (SELECT json_build_object(
+    ${overviewJsonSql(
+      params,
+      Prisma.sql`(SELECT json_build_object(
           'traces', coalesce(sum("traces"), 0), 'errorTraces', coalesce(sum("traces") FILTER (WHERE "status" = 'ERROR'), 0),
           'costUsd', coalesce(sum("costUsd"), 0)::float8, 'tokens', coalesce(sum("tokens"), 0)::float8,
           'p50DurationMs', (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY duration) FROM durations),
           'p95DurationMs', (SELECT percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) FROM durations)
-        ) FROM hours),
-      'buckets', (SELECT coalesce(json_agg(json_build_object(
-          'start', to_char(s.start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-          'traces', coalesce(b.traces, 0), 'errorTraces', coalesce(b.errors, 0),
-          'costUsd', coalesce(b.cost, 0), 'tokens', coalesce(b.tokens, 0),
-          'p50DurationMs', p.p50, 'p95DurationMs', p.p95
-        ) ORDER BY s.start), '[]'::json)
-        FROM series s LEFT JOIN by_bucket b ON b.bucket = s.start LEFT JOIN pct p ON p.bucket = s.start)
-    ) AS result`);
+        ) FROM hours)`,
+    )}`);
   return { from: params.from, to: params.to, bucket: params.bucket, ...result };
 }
