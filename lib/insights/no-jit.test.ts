@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/storage/open';
 import { testDatabases } from '@/lib/testing/databases';
-import { queryWithoutJit } from './no-jit';
+import { INSIGHTS_WORK_MEM, queryWithoutJit } from './no-jit';
 
 describe.each(testDatabases())('queryWithoutJit on $name', ({ open }) => {
   let db: Database;
@@ -17,12 +17,14 @@ describe.each(testDatabases())('queryWithoutJit on $name', ({ open }) => {
     await db.close();
   });
 
-  it('runs the statement with jit off, and leaves the setting as it was afterwards', async () => {
-    const [before] = await db.prisma.$queryRaw<{ jit: string }[]>`SELECT current_setting('jit') AS jit`;
-    const [inside] = await queryWithoutJit(db.prisma, db.prisma.$queryRaw<{ jit: string }[]>`SELECT current_setting('jit') AS jit`);
-    const [after] = await db.prisma.$queryRaw<{ jit: string }[]>`SELECT current_setting('jit') AS jit`;
-    expect(inside.jit).toBe('off');
-    expect(after.jit).toBe(before.jit);
+  it('runs the statement with jit off and more work_mem, and leaves the settings as they were afterwards', async () => {
+    const read = () => db.prisma.$queryRaw<{ jit: string; mem: string }[]>`SELECT current_setting('jit') AS jit, current_setting('work_mem') AS mem`;
+    const [before] = await read();
+    const [inside] = await queryWithoutJit(db.prisma, read());
+    const [after] = await read();
+    expect(inside).toEqual({ jit: 'off', mem: INSIGHTS_WORK_MEM });
+    expect(after).toEqual(before);
+    expect(before.mem).not.toBe(INSIGHTS_WORK_MEM);
   });
 
   it('lets a statement run past Prisma default 5 s, while a second call waits for it', { timeout: 60_000 }, async () => {

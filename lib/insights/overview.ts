@@ -128,11 +128,13 @@ export async function overviewFromRollups(db: Db, params: OverviewParams, plan: 
              (extract(epoch FROM t."endedAt" - t."startedAt") * 1000)::float8 AS duration
         FROM "Trace" t WHERE ${windowTracesSql(plan, params.from, params.to)} AND t."endedAt" IS NOT NULL
     ),
+    -- Both percentiles from one sort: percentile_cont of an array of fractions.
     pct AS (
-      SELECT bucket, percentile_cont(0.5) WITHIN GROUP (ORDER BY duration) AS p50,
-             percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) AS p95
-        FROM durations GROUP BY bucket
+      SELECT bucket, p[1] AS p50, p[2] AS p95
+        FROM (SELECT bucket, percentile_cont(ARRAY[0.5, 0.95]) WITHIN GROUP (ORDER BY duration) AS p
+                FROM durations GROUP BY bucket) q
     ),
+    total_pct AS (SELECT percentile_cont(ARRAY[0.5, 0.95]) WITHIN GROUP (ORDER BY duration) AS p FROM durations),
     by_bucket AS (
       SELECT h.bucket, h.traces, h.errors, h.cost, h.tokens, p.p50, p.p95
         FROM (SELECT bucket, sum("traces") AS traces, coalesce(sum("traces") FILTER (WHERE "status" = 'ERROR'), 0) AS errors,
@@ -145,8 +147,7 @@ export async function overviewFromRollups(db: Db, params: OverviewParams, plan: 
       Prisma.sql`(SELECT json_build_object(
           'traces', coalesce(sum("traces"), 0), 'errorTraces', coalesce(sum("traces") FILTER (WHERE "status" = 'ERROR'), 0),
           'costUsd', coalesce(sum("costUsd"), 0)::float8, 'tokens', coalesce(sum("tokens"), 0)::float8,
-          'p50DurationMs', (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY duration) FROM durations),
-          'p95DurationMs', (SELECT percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) FROM durations)
+          'p50DurationMs', (SELECT p[1] FROM total_pct), 'p95DurationMs', (SELECT p[2] FROM total_pct)
         ) FROM hours)`,
     )}`);
   return { from: params.from, to: params.to, bucket: params.bucket, ...result };

@@ -5,7 +5,10 @@
 -- A trace belongs to exactly one hour and one status, so even the distinct-trace counts
 -- ("traces with a decision of this type", "traces where this option was chosen") add up
 -- across hours. Sums are numeric: adding and later subtracting the same values gives
--- back exactly what was there, in any order, which float8 does not.
+-- back exactly what was there, in any order, which float8 does not. Counts are integer
+-- (per hour, status and key: far from 2^31), which PostgreSQL sums in bigint, several
+-- times faster than the numeric it sums bigints in (the rates by name group ~330k
+-- names over 30 days at 1M traces with the bench's nearly unique names).
 --
 -- Kept exact by triggers on "Trace", for every writer (JSON ingest, OTLP upserts, the
 -- idle sweep, deletes, retention, TRUNCATE, anything run by hand):
@@ -33,7 +36,7 @@
 CREATE TABLE "InsightsTraceHour" (
     "hour" TIMESTAMPTZ(3) NOT NULL,
     "status" "RunStatus" NOT NULL,
-    "traces" BIGINT NOT NULL DEFAULT 0,
+    "traces" INTEGER NOT NULL DEFAULT 0,
     "costUsd" DECIMAL NOT NULL DEFAULT 0,
     "tokens" DECIMAL NOT NULL DEFAULT 0,
 
@@ -44,12 +47,12 @@ CREATE TABLE "InsightsTypeHour" (
     "hour" TIMESTAMPTZ(3) NOT NULL,
     "status" "RunStatus" NOT NULL,
     "type" "DecisionType" NOT NULL,
-    "decisions" BIGINT NOT NULL DEFAULT 0,
-    "traces" BIGINT NOT NULL DEFAULT 0,
+    "decisions" INTEGER NOT NULL DEFAULT 0,
+    "traces" INTEGER NOT NULL DEFAULT 0,
     "durationSum" DECIMAL NOT NULL DEFAULT 0,
-    "durationCount" BIGINT NOT NULL DEFAULT 0,
+    "durationCount" INTEGER NOT NULL DEFAULT 0,
     "costSum" DECIMAL NOT NULL DEFAULT 0,
-    "costCount" BIGINT NOT NULL DEFAULT 0,
+    "costCount" INTEGER NOT NULL DEFAULT 0,
 
     CONSTRAINT "InsightsTypeHour_pkey" PRIMARY KEY ("hour", "status", "type")
 );
@@ -59,9 +62,9 @@ CREATE TABLE "InsightsOptionHour" (
     "status" "RunStatus" NOT NULL,
     "type" "DecisionType" NOT NULL,
     "label" TEXT NOT NULL,
-    "chosen" BIGINT NOT NULL DEFAULT 0,
-    "offered" BIGINT NOT NULL DEFAULT 0,
-    "chosenTraces" BIGINT NOT NULL DEFAULT 0,
+    "chosen" INTEGER NOT NULL DEFAULT 0,
+    "offered" INTEGER NOT NULL DEFAULT 0,
+    "chosenTraces" INTEGER NOT NULL DEFAULT 0,
 
     CONSTRAINT "InsightsOptionHour_pkey" PRIMARY KEY ("hour", "status", "type", "label")
 );
@@ -70,9 +73,9 @@ CREATE TABLE "InsightsNameHour" (
     "hour" TIMESTAMPTZ(3) NOT NULL,
     "status" "RunStatus" NOT NULL,
     "name" TEXT NOT NULL,
-    "traces" BIGINT NOT NULL DEFAULT 0,
-    "retries" BIGINT NOT NULL DEFAULT 0,
-    "escalations" BIGINT NOT NULL DEFAULT 0,
+    "traces" INTEGER NOT NULL DEFAULT 0,
+    "retries" INTEGER NOT NULL DEFAULT 0,
+    "escalations" INTEGER NOT NULL DEFAULT 0,
 
     CONSTRAINT "InsightsNameHour_pkey" PRIMARY KEY ("hour", "status", "name")
 );
@@ -86,6 +89,11 @@ CREATE INDEX "InsightsTraceDelta_hour_idx" ON "InsightsTraceDelta" ("hour");
 CREATE INDEX "InsightsTypeDelta_hour_idx" ON "InsightsTypeDelta" ("hour");
 CREATE INDEX "InsightsOptionDelta_hour_idx" ON "InsightsOptionDelta" ("hour");
 CREATE INDEX "InsightsNameDelta_hour_idx" ON "InsightsNameDelta" ("hour");
+
+-- The overview's duration percentiles cannot come from rollups; they read the window's
+-- traces, and this index lets them do it without visiting the table (index-only: 30 days
+-- at 1M traces, 340 ms -> 150 ms here).
+CREATE INDEX "Trace_startedAt_endedAt_idx" ON "Trace" ("startedAt") INCLUDE ("endedAt", "status");
 
 -- The option-label rule of lib/insights/labels.ts (the same expression as
 -- lib/insights/label-sql.ts builds; labels.test.ts checks the three agree).
@@ -132,7 +140,7 @@ $$;
 -- spans' costUsd (tokens likewise), as the overview computes it.
 CREATE FUNCTION "insights_trace_rows"(traces "insights_trace"[], with_own boolean) RETURNS SETOF "InsightsTraceHour"
 LANGUAGE sql STABLE AS $$
-  SELECT "insights_hour"(t."startedAt"), t."status", count(*),
+  SELECT "insights_hour"(t."startedAt"), t."status", count(*)::int,
          coalesce(sum(coalesce(t."totalCost",
            (SELECT sum(s."costUsd") FROM "Span" s WHERE s."traceId" = t."id" AND "insights_visible"(s.xmin, with_own)))::numeric), 0),
          coalesce(sum(coalesce(t."totalTokens",
@@ -143,9 +151,9 @@ $$;
 
 CREATE FUNCTION "insights_type_rows"(traces "insights_trace"[], with_own boolean) RETURNS SETOF "InsightsTypeHour"
 LANGUAGE sql STABLE AS $$
-  SELECT "insights_hour"(t."startedAt"), t."status", d."type", count(*), count(DISTINCT t."id"),
-         coalesce(sum(d."durationMs"::numeric), 0), count(d."durationMs"),
-         coalesce(sum(d."costUsd"::numeric), 0), count(d."costUsd")
+  SELECT "insights_hour"(t."startedAt"), t."status", d."type", count(*)::int, count(DISTINCT t."id")::int,
+         coalesce(sum(d."durationMs"::numeric), 0), count(d."durationMs")::int,
+         coalesce(sum(d."costUsd"::numeric), 0), count(d."costUsd")::int
     FROM unnest(traces) t
     JOIN "DecisionPoint" d ON d."traceId" = t."id" AND "insights_visible"(d.xmin, with_own)
    GROUP BY 1, 2, 3
@@ -162,8 +170,8 @@ LANGUAGE sql STABLE AS $$
       JOIN "DecisionPoint" d ON d."traceId" = t."id" AND "insights_visible"(d.xmin, with_own)
   )
   SELECT dp.hour, dp."status", dp."type", o.label,
-         count(*) FILTER (WHERE o.label = dp.chosen_label), count(*),
-         count(DISTINCT dp.trace_id) FILTER (WHERE o.label = dp.chosen_label)
+         (count(*) FILTER (WHERE o.label = dp.chosen_label))::int, count(*)::int,
+         (count(DISTINCT dp.trace_id) FILTER (WHERE o.label = dp.chosen_label))::int
     FROM dp CROSS JOIN LATERAL (
       SELECT dp.chosen_label AS label
       UNION
@@ -175,8 +183,8 @@ $$;
 
 CREATE FUNCTION "insights_name_rows"(traces "insights_trace"[], with_own boolean) RETURNS SETOF "InsightsNameHour"
 LANGUAGE sql STABLE AS $$
-  SELECT "insights_hour"(t."startedAt"), t."status", t."name", count(*),
-         coalesce(sum(c.retries), 0)::bigint, coalesce(sum(c.escalations), 0)::bigint
+  SELECT "insights_hour"(t."startedAt"), t."status", t."name", count(*)::int,
+         coalesce(sum(c.retries), 0)::int, coalesce(sum(c.escalations), 0)::int
     FROM unnest(traces) t
     CROSS JOIN LATERAL (
       SELECT count(*) FILTER (WHERE d."type" = 'RETRY') AS retries, count(*) FILTER (WHERE d."type" = 'ESCALATION') AS escalations
