@@ -4,7 +4,7 @@
 //                  [--otlp-spans 1000] [--otlp-paths otlp,json] [--server-node-args "--max-old-space-size=256"] [--dist-dir .next-bench]
 //                  [--only retention --retention-traces 1000000 --retention-shape list|full] (retention: PostgreSQL only)
 //                  [--only search --search-traces 100000] [--drop-search-indexes]
-//                  [--only insights --insights-traces 1000000] [--disable-insights-rollups]
+//                  [--only insights --insights-traces 1000000 --insights-names run|task] [--disable-insights-rollups]
 // Starts the production build (its own dist dir, .next-bench) on a fresh database,
 // drives the real HTTP endpoints and prints latency percentiles and throughput per
 // scenario. See docs/benchmarks.md.
@@ -46,7 +46,7 @@ import { otlpScenario, otlpTable, type OtlpPath } from './bench/otlp';
 import { EXPORT_CASES, exportScenario, exportTable } from './bench/export';
 import { buildOtlpRequests } from './bench/otlp-requests';
 import { retentionScenario, type RetentionShape } from './bench/retention';
-import { insightsCases, insightsScenario, seedInsightsData } from './bench/insights';
+import { insightsCases, insightsScenario, seedInsightsData, type InsightsNames } from './bench/insights';
 import { COMMON_TERM, RARE_TERM, dropSearchIndexes, relationSizes, searchScenario, searchSizesTable, seedSearchData } from './bench/search';
 
 // ---------- configuration ----------
@@ -148,6 +148,7 @@ interface Options {
   retentionShape: RetentionShape;
   /** Insights: traces of the insights data set (else INSIGHTS_TRACES). */
   insightsTraces?: number;
+  insightsNames: InsightsNames;
   /** Search: traces of the search data set (else SEARCH_TRACES). */
   searchTraces?: number;
   /** Drop the four trigram search indexes right after migrating (to measure what they cost ingest). */
@@ -175,7 +176,7 @@ function parseArgs(argv: string[]): Options {
     }
   }
   if (args.has('help')) usage();
-  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'server-node-args', 'otlp-spans', 'otlp-paths', 'retention-traces', 'retention-shape', 'search-traces', 'drop-search-indexes', 'insights-traces', 'disable-insights-rollups']);
+  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'server-node-args', 'otlp-spans', 'otlp-paths', 'retention-traces', 'retention-shape', 'search-traces', 'drop-search-indexes', 'insights-traces', 'disable-insights-rollups', 'insights-names']);
   for (const k of args.keys()) if (!known.has(k)) usage(`unknown option --${k}`);
 
   const db = args.get('db') ?? 'both';
@@ -225,10 +226,16 @@ function parseArgs(argv: string[]): Options {
     retentionTraces: args.has('retention-traces') ? ints('retention-traces', 10_000_000)[0] : RETENTION_TRACES[scaleName],
     retentionShape,
     insightsTraces: args.has('insights-traces') ? ints('insights-traces', 10_000_000)[0] : undefined,
+    insightsNames: insightsNamesArg(args.get('insights-names')),
     searchTraces: args.has('search-traces') ? ints('search-traces', 10_000_000)[0] : undefined,
     dropSearchIndexes: args.has('drop-search-indexes'),
     disableInsightsRollups: args.has('disable-insights-rollups'),
   };
+}
+
+function insightsNamesArg(value: string | undefined): InsightsNames {
+  if (value === undefined || value === 'run' || value === 'task') return value ?? 'run';
+  throw new Error(`--insights-names: run or task, not ${value}`);
 }
 
 // ---------- helpers ----------
@@ -543,7 +550,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
       await conn.query('TRUNCATE "Trace" CASCADE');
       await conn.release();
       log(`insights: seeding ${traces} traces with 10 decision points each`);
-      const data = await seedInsightsData({ raw: raw!, seed: seed + 12, traces, seedStep, log });
+      const data = await seedInsightsData({ raw: raw!, seed: seed + 12, traces, names: opts.insightsNames, seedStep, log });
       ctx.storedTraces = data.traces;
       if (kind === 'pglite') {
         await start();

@@ -53,6 +53,12 @@ export async function overviewInsights(db: Db, params: OverviewParams): Promise<
   return plan ? overviewFromRollups(db, params, plan) : overviewFromTraces(db, params);
 }
 
+// A trace's duration in ms. Its timestamps have millisecond precision, so the duration is
+// a whole number of ms: computed in float8 and rounded it is exactly the numeric
+// extract(epoch ...) * 1000, at a third of the cost (that extract is numeric since
+// PostgreSQL 14; 316k durations over 30 days at 1M traces: 140 -> 85 ms).
+const DURATION_MS = Prisma.raw(`round(date_part('epoch', t."endedAt" - t."startedAt") * 1000)`);
+
 // The window's bucket series: its origin (the first bucket's start), last start and width.
 function seriesOf(params: OverviewParams) {
   const { ms, interval } = BUCKET[params.bucket];
@@ -88,7 +94,7 @@ export async function overviewFromTraces(db: Db, params: OverviewParams): Promis
              t."status" = 'ERROR' AS failed,
              coalesce(t."totalCost", (SELECT sum(s."costUsd") FROM "Span" s WHERE s."traceId" = t."id")) AS cost,
              coalesce(t."totalTokens", (SELECT sum(s."tokenCount") FROM "Span" s WHERE s."traceId" = t."id")) AS tokens,
-             (extract(epoch FROM t."endedAt" - t."startedAt") * 1000)::float8 AS duration
+             ${DURATION_MS} AS duration
         FROM "Trace" t ${traceWhereSql(params)}
     ),
     by_bucket AS (
@@ -125,7 +131,7 @@ export async function overviewFromRollups(db: Db, params: OverviewParams, plan: 
     ),
     durations AS MATERIALIZED (
       SELECT date_bin(CAST(${interval} AS interval), t."startedAt", ${origin}) AS bucket,
-             (extract(epoch FROM t."endedAt" - t."startedAt") * 1000)::float8 AS duration
+             ${DURATION_MS} AS duration
         FROM "Trace" t WHERE ${windowTracesSql(plan, params.from, params.to)} AND t."endedAt" IS NOT NULL
     ),
     -- Both percentiles from one sort: percentile_cont of an array of fractions.

@@ -126,6 +126,7 @@ async function main() {
     const raw = await openPostgresRaw(cluster.url, { migrate: true });
     const data = await seedInsightsData({
       raw,
+      names: 'run',
       seed: SEED + 12,
       traces: TRACES,
       seedStep: (step, r) => log(`seed (${step}): ${r.records} records in ${r.seconds.toFixed(1)} s`),

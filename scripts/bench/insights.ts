@@ -36,15 +36,25 @@ export interface InsightsDataSet {
   newestName: string;
 }
 
+/**
+ * How the data set's traces are named: `run`, the generator's "<agent>: <task> #<n>"
+ * (nearly unique: ratesByTraceName then groups ~one trace per name, its worst case);
+ * `task`, the same names without " #<n>" (a few hundred names, as an agent fleet's
+ * traces are usually named), rewritten by UPDATE after seeding, which the rollup
+ * triggers follow.
+ */
+export type InsightsNames = 'run' | 'task';
+
 /** Seeds `traces` insights traces (indexes [0, traces), population = traces) with COPY, then VACUUM ANALYZE. */
 export async function seedInsightsData(options: {
   raw: RawDb;
   seed: number;
   traces: number;
+  names: InsightsNames;
   seedStep: (step: string, r: SeedResult) => void;
   log: (msg: string) => void;
 }): Promise<InsightsDataSet> {
-  const { raw, seed, traces, seedStep, log } = options;
+  const { raw, seed, traces, names, seedStep, log } = options;
   // The full-text search's trigram GIN indexes (issue 13) make COPY of 10M decision
   // points several times slower, and no insights statement reads them: the insights data
   // set goes without them (the report says so).
@@ -68,6 +78,28 @@ export async function seedInsightsData(options: {
     },
   });
   seedStep(`insights traces (10 decision points each), ${traces}`, r);
+  if (names === 'task') {
+    const renaming = performance.now();
+    const conn2 = await raw.connect();
+    try {
+      // In batches of startedAt, each its own statement, as a migration would.
+      const [{ lo, hi }] = await conn2.query<{ lo: string; hi: string }>(
+        `SELECT (extract(epoch FROM min("startedAt")) * 1000)::bigint::text AS lo, (extract(epoch FROM max("startedAt")) * 1000)::bigint::text AS hi FROM "Trace"`,
+      );
+      const step = 2 * DAY_MS;
+      for (let at = Number(lo); at <= Number(hi); at += step) {
+        await conn2.query(
+          `UPDATE "Trace" SET "name" = split_part("name", ' #', 1) WHERE "startedAt" >= $1 AND "startedAt" < $2 AND "name" LIKE '% #%'`,
+          [new Date(at).toISOString(), new Date(at + step).toISOString()],
+        );
+      }
+      const [{ n }] = await conn2.query<{ n: string }>(`SELECT count(DISTINCT "name")::text AS n FROM "Trace"`);
+      log(`insights: trace names rewritten to "<agent>: <task>": ${n} distinct names`);
+    } finally {
+      await conn2.release();
+    }
+    seedStep('insights: names without " #<n>" (UPDATE)', { traces: 0, records: 0, seconds: (performance.now() - renaming) / 1000 });
+  }
   // The rollup triggers recorded every trace as deltas; fold them in now, as the
   // housekeeping job would have on a server that received them over time.
   const compacting = performance.now();

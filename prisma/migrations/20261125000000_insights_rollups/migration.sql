@@ -24,6 +24,10 @@
 --   contribution is known; it is subtracted.
 -- - TRUNCATE empties the rollups.
 --
+-- The functions run with JIT off: their statements' estimated costs pass jit_above_cost
+-- (jsonb_array_elements is costed at 100 rows), and compiling them took ~0.5 s per call,
+-- far more than running them (a few ms for a 50-trace batch).
+--
 -- Writers never update a rollup row: they append their difference to a delta table
 -- ("Insights*Delta", no unique key, so an insert never waits for anyone), and
 -- insights_compact() folds the deltas into the rollup tables in one transaction, run by
@@ -138,6 +142,12 @@ $$;
 
 -- What traces add to each rollup. A trace's cost is its totalCost, else the sum of its
 -- spans' costUsd (tokens likewise), as the overview computes it.
+--
+-- Each trace's children are read through the (traceId) indexes, one trace at a time
+-- (LATERAL ... OFFSET 0, which the planner cannot turn into a join): called from
+-- PL/pgSQL with the traces as a parameter, these functions are planned without knowing
+-- how many there are, and a plain join then hashed the whole DecisionPoint table (0.5 s
+-- per call at 10M decision points, whatever the batch).
 CREATE FUNCTION "insights_trace_rows"(traces "insights_trace"[], with_own boolean) RETURNS SETOF "InsightsTraceHour"
 LANGUAGE sql STABLE AS $$
   SELECT "insights_hour"(t."startedAt"), t."status", count(*)::int,
@@ -155,7 +165,9 @@ LANGUAGE sql STABLE AS $$
          coalesce(sum(d."durationMs"::numeric), 0), count(d."durationMs")::int,
          coalesce(sum(d."costUsd"::numeric), 0), count(d."costUsd")::int
     FROM unnest(traces) t
-    JOIN "DecisionPoint" d ON d."traceId" = t."id" AND "insights_visible"(d.xmin, with_own)
+    CROSS JOIN LATERAL (
+      SELECT * FROM "DecisionPoint" d0 WHERE d0."traceId" = t."id" AND "insights_visible"(d0.xmin, with_own) OFFSET 0
+    ) d
    GROUP BY 1, 2, 3
 $$;
 
@@ -167,7 +179,9 @@ LANGUAGE sql STABLE AS $$
     SELECT "insights_hour"(t."startedAt") AS hour, t."status", t."id" AS trace_id, d."type",
            "insights_option_label"(d."chosen") AS chosen_label, d."alternatives"
       FROM unnest(traces) t
-      JOIN "DecisionPoint" d ON d."traceId" = t."id" AND "insights_visible"(d.xmin, with_own)
+      CROSS JOIN LATERAL (
+        SELECT * FROM "DecisionPoint" d0 WHERE d0."traceId" = t."id" AND "insights_visible"(d0.xmin, with_own) OFFSET 0
+      ) d
   )
   SELECT dp.hour, dp."status", dp."type", o.label,
          (count(*) FILTER (WHERE o.label = dp.chosen_label))::int, count(*)::int,
@@ -197,7 +211,7 @@ $$;
 -- are left out.
 CREATE FUNCTION "insights_record"(
   trace_rows "InsightsTraceHour"[], type_rows "InsightsTypeHour"[], option_rows "InsightsOptionHour"[], name_rows "InsightsNameHour"[]
-) RETURNS void LANGUAGE plpgsql AS $$
+) RETURNS void LANGUAGE plpgsql SET jit = off AS $$
 BEGIN
   INSERT INTO "InsightsTraceDelta" ("hour", "status", "traces", "costUsd", "tokens")
   SELECT "hour", "status", sum("traces"), sum("costUsd"), sum("tokens") FROM unnest(trace_rows)
@@ -222,7 +236,7 @@ END $$;
 -- statement per table (a row is moved exactly once even if two compactions race: the
 -- second skips rows the first deleted). Returns how many delta rows were folded. Callers
 -- run it in a transaction of its own; readers see the deltas or their sums, never both.
-CREATE FUNCTION "insights_compact"() RETURNS bigint LANGUAGE plpgsql AS $$
+CREATE FUNCTION "insights_compact"() RETURNS bigint LANGUAGE plpgsql SET jit = off AS $$
 DECLARE
   moved bigint := 0;
   n bigint;
@@ -296,7 +310,7 @@ $$;
 -- Records the difference between the traces as they are (new, every visible child) and
 -- as they were (old, children of other transactions). Either side may be empty.
 CREATE FUNCTION "insights_replace"(old_traces "insights_trace"[], new_traces "insights_trace"[]) RETURNS void
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SET jit = off AS $$
 BEGIN
   PERFORM "insights_record"(
     ARRAY(SELECT r FROM "insights_trace_rows"(new_traces, true) r)
@@ -310,7 +324,7 @@ BEGIN
   );
 END $$;
 
-CREATE FUNCTION "insights_rollup_on_insert"() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION "insights_rollup_on_insert"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
 BEGIN
   PERFORM "insights_replace"('{}',
     ARRAY(SELECT ROW(n."id", n."name", n."status", n."startedAt", n."totalCost", n."totalTokens")::"insights_trace" FROM new_rows n));
@@ -320,7 +334,7 @@ END $$;
 -- Only the traces whose contribution can have changed: a field it reads changed, or this
 -- transaction inserted children of the trace (an OTLP upsert that only bumps lastSpanAt,
 -- say, costs nothing here).
-CREATE FUNCTION "insights_rollup_on_update"() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION "insights_rollup_on_update"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
 DECLARE
   changed text[];
 BEGIN
@@ -328,9 +342,13 @@ BEGIN
     FROM new_rows n JOIN old_rows o ON o."id" = n."id"
    WHERE (o."name", o."status", o."startedAt", o."totalCost", o."totalTokens")
            IS DISTINCT FROM (n."name", n."status", n."startedAt", n."totalCost", n."totalTokens")
-      OR EXISTS (SELECT 1 FROM "DecisionPoint" d WHERE d."traceId" = n."id" AND NOT "insights_visible"(d.xmin, false))
+      -- OFFSET 0 keeps PostgreSQL from turning these EXISTS into one hash of every
+      -- DecisionPoint or Span row this transaction did not write (its choice for a
+      -- transition table it cannot count: 1.7 s per statement at 10M decision points),
+      -- instead of an index probe per trace.
+      OR EXISTS (SELECT 1 FROM "DecisionPoint" d WHERE d."traceId" = n."id" AND NOT "insights_visible"(d.xmin, false) OFFSET 0)
       OR (n."totalCost" IS NULL OR n."totalTokens" IS NULL)
-         AND EXISTS (SELECT 1 FROM "Span" s WHERE s."traceId" = n."id" AND NOT "insights_visible"(s.xmin, false));
+         AND EXISTS (SELECT 1 FROM "Span" s WHERE s."traceId" = n."id" AND NOT "insights_visible"(s.xmin, false) OFFSET 0);
   -- An id changed by hand (not done by the app) is a delete and an insert.
   PERFORM "insights_replace"(
     ARRAY(SELECT ROW(o."id", o."name", o."status", o."startedAt", o."totalCost", o."totalTokens")::"insights_trace"
@@ -341,7 +359,7 @@ BEGIN
 END $$;
 
 -- Everything the trace adds now (all its visible children), subtracted.
-CREATE FUNCTION "insights_rollup_on_delete"() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION "insights_rollup_on_delete"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
 DECLARE
   t "insights_trace"[] := ARRAY[ROW(OLD."id", OLD."name", OLD."status", OLD."startedAt", OLD."totalCost", OLD."totalTokens")::"insights_trace"];
 BEGIN
@@ -372,7 +390,7 @@ CREATE TRIGGER "Trace_insights_truncate" AFTER TRUNCATE ON "Trace"
 
 -- Every rollup computed from scratch from the rows (the backfill below, bulk loads, and
 -- the exactness tests, which compare it with what the triggers kept).
-CREATE FUNCTION "insights_rebuild"() RETURNS void LANGUAGE plpgsql AS $$
+CREATE FUNCTION "insights_rebuild"() RETURNS void LANGUAGE plpgsql SET jit = off AS $$
 DECLARE
   t "insights_trace"[] := ARRAY(SELECT ROW("id", "name", "status", "startedAt", "totalCost", "totalTokens")::"insights_trace" FROM "Trace");
 BEGIN
