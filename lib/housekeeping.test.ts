@@ -1,10 +1,11 @@
 // Housekeeping closes idle OTLP traces through the process's database, at most once per
-// interval when asked "if due".
+// interval when asked "if due", and folds the insights deltas into their rollups.
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useDatabase } from '@/lib/db';
 import type { Database } from '@/lib/storage/open';
 import { testDatabases } from '@/lib/testing/databases';
+import { expectRollupsExact } from '@/lib/testing/derived';
 import { runHousekeeping, runHousekeepingIfDue } from './housekeeping';
 
 describe.each(testDatabases())('housekeeping on $name', ({ open }) => {
@@ -56,5 +57,18 @@ describe.each(testDatabases())('housekeeping on $name', ({ open }) => {
     expect(await statusOf(idle)).toBe('RUNNING');
     await runHousekeeping(new Date());
     expect(await statusOf(idle)).toBe('COMPLETED');
+  });
+
+  it('folds the insights deltas into the rollups, the idle sweep\'s included', async () => {
+    process.env.OTLP_TRACE_IDLE_TIMEOUT_SECONDS = '120';
+    const idle = await idleTrace(300);
+    const deltas = async () =>
+      (await db.sql.query<{ n: number }>(`SELECT (SELECT count(*) FROM "InsightsTraceDelta") + (SELECT count(*) FROM "InsightsNameDelta") AS n`))[0].n;
+    expect(Number(await deltas())).toBeGreaterThan(0);
+    await runHousekeeping();
+    // Closing the trace moved it from RUNNING to COMPLETED, and that was folded in too.
+    expect(await statusOf(idle)).toBe('COMPLETED');
+    expect(Number(await deltas())).toBe(0);
+    await expectRollupsExact(db, { compacted: true });
   });
 });
