@@ -21,7 +21,8 @@
 --   concurrent writers of one trace, and each trigger statement reads what committed
 --   before it (READ COMMITTED), so concurrent OTLP requests for one trace add up.
 -- - DELETE (row level, before the row goes): children are still there, so the trace's
---   contribution is known; it is subtracted.
+--   contribution is known; it is subtracted (or was already, set-based, by
+--   insights_forget: the app's deletes).
 -- - TRUNCATE empties the rollups.
 --
 -- The functions run with JIT off: their statements' estimated costs pass jit_above_cost
@@ -358,11 +359,40 @@ BEGIN
   RETURN NULL;
 END $$;
 
--- Everything the trace adds now (all its visible children), subtracted.
+-- Deletes through the app (lib/traces/delete.ts) record what their traces added in one
+-- set-based call before deleting them, in the same transaction, with the rows locked; the
+-- row trigger below then skips those traces. (Computing it row by row cost ~2.4 ms per
+-- trace: retention fell from ~4,100 to ~410 traces/s.) The row trigger still covers every
+-- other DELETE.
+CREATE UNLOGGED TABLE "InsightsForgotten" (
+    "xid" xid8 NOT NULL,
+    "traceId" TEXT NOT NULL,
+
+    CONSTRAINT "InsightsForgotten_pkey" PRIMARY KEY ("xid", "traceId")
+);
+
+CREATE FUNCTION "insights_forget"(ids text[]) RETURNS void LANGUAGE plpgsql SET jit = off AS $$
+DECLARE
+  t "insights_trace"[] := ARRAY(
+    SELECT ROW("id", "name", "status", "startedAt", "totalCost", "totalTokens")::"insights_trace" FROM "Trace" WHERE "id" = ANY (ids));
+BEGIN
+  PERFORM "insights_record"(
+    "insights_negate_traces"(ARRAY(SELECT r FROM "insights_trace_rows"(t, true) r)),
+    "insights_negate_types"(ARRAY(SELECT r FROM "insights_type_rows"(t, true) r)),
+    "insights_negate_options"(ARRAY(SELECT r FROM "insights_option_rows"(t, true) r)),
+    "insights_negate_names"(ARRAY(SELECT r FROM "insights_name_rows"(t, true) r)));
+  INSERT INTO "InsightsForgotten" ("xid", "traceId") SELECT pg_current_xact_id(), x."id" FROM unnest(t) x ON CONFLICT DO NOTHING;
+END $$;
+
+-- Everything the trace adds now (all its visible children), subtracted, unless
+-- insights_forget already did it in this transaction.
 CREATE FUNCTION "insights_rollup_on_delete"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
 DECLARE
   t "insights_trace"[] := ARRAY[ROW(OLD."id", OLD."name", OLD."status", OLD."startedAt", OLD."totalCost", OLD."totalTokens")::"insights_trace"];
 BEGIN
+  IF EXISTS (SELECT 1 FROM "InsightsForgotten" f WHERE f."xid" = pg_current_xact_id() AND f."traceId" = OLD."id") THEN
+    RETURN OLD;
+  END IF;
   PERFORM "insights_record"(
     "insights_negate_traces"(ARRAY(SELECT r FROM "insights_trace_rows"(t, true) r)),
     "insights_negate_types"(ARRAY(SELECT r FROM "insights_type_rows"(t, true) r)),
@@ -371,10 +401,16 @@ BEGIN
   RETURN OLD;
 END $$;
 
+CREATE FUNCTION "insights_forgotten_clear"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM "InsightsForgotten" WHERE "xid" = pg_current_xact_id();
+  RETURN NULL;
+END $$;
+
 CREATE FUNCTION "insights_rollup_on_truncate"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   TRUNCATE "InsightsTraceHour", "InsightsTypeHour", "InsightsOptionHour", "InsightsNameHour",
-           "InsightsTraceDelta", "InsightsTypeDelta", "InsightsOptionDelta", "InsightsNameDelta";
+           "InsightsTraceDelta", "InsightsTypeDelta", "InsightsOptionDelta", "InsightsNameDelta", "InsightsForgotten";
   RETURN NULL;
 END $$;
 
@@ -385,6 +421,8 @@ CREATE TRIGGER "Trace_insights_update" AFTER UPDATE ON "Trace"
 -- Before the row goes: ON DELETE CASCADE removes the children right after it.
 CREATE TRIGGER "Trace_insights_delete" BEFORE DELETE ON "Trace"
   FOR EACH ROW EXECUTE FUNCTION "insights_rollup_on_delete"();
+CREATE TRIGGER "Trace_insights_forgotten_clear" AFTER DELETE ON "Trace"
+  FOR EACH STATEMENT EXECUTE FUNCTION "insights_forgotten_clear"();
 CREATE TRIGGER "Trace_insights_truncate" AFTER TRUNCATE ON "Trace"
   FOR EACH STATEMENT EXECUTE FUNCTION "insights_rollup_on_truncate"();
 
