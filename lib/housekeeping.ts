@@ -4,8 +4,8 @@
 // - folding the insights deltas into their hour rollups (lib/insights/compact.ts; reads
 //   also do it, this keeps the deltas short when nobody reads insights);
 // - retention: when RETENTION_DAYS is set, deleting traces that started longer ago
-//   (lib/traces/delete.ts), in batches of 500 traces per statement, each its own short
-//   transaction, at most once per RETENTION_INTERVAL_MS per process.
+//   (lib/traces/delete.ts), in batches of 500 traces, each its own short transaction,
+//   at most once per RETENTION_INTERVAL_MS per process.
 // Both run two ways, so they work on any host:
 // - on a timer in a long-running server (instrumentation.ts starts it; retention also
 //   runs once right at start);
