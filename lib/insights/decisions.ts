@@ -101,8 +101,9 @@ function figuresSql(traces: Prisma.Sql, decisionPoints: Prisma.Sql, buckets: Pri
 
 export async function decisionInsights(db: Db, params: DecisionParams): Promise<DecisionInsights> {
   const plan = rollupPlan(params, params.bucket);
-  if (plan) await compactInsightsIfDue(db);
-  return plan ? decisionsFromRollups(db, params, plan) : decisionsFromTraces(db, params);
+  if (!plan) return decisionsFromTraces(db, params);
+  await compactInsightsIfDue(db);
+  return decisionsFromRollups(db, params, plan);
 }
 
 // Labels and names are ordered bytewise (COLLATE "C"), the same on every database

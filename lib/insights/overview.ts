@@ -49,8 +49,9 @@ export function parseOverviewParams(query: FilterQuery, now: Date = new Date()):
 // nulls of traces that have not ended and is null when no trace in the set has.
 export async function overviewInsights(db: Db, params: OverviewParams): Promise<OverviewInsights> {
   const plan = rollupPlan(params, params.bucket);
-  if (plan) await compactInsightsIfDue(db);
-  return plan ? overviewFromRollups(db, params, plan) : overviewFromTraces(db, params);
+  if (!plan) return overviewFromTraces(db, params);
+  await compactInsightsIfDue(db);
+  return overviewFromRollups(db, params, plan);
 }
 
 // A trace's duration in ms. Its timestamps have millisecond precision, so the duration is

@@ -1,7 +1,7 @@
 // Insights from the hour rollups (migration 20261125000000_insights_rollups) instead of
 // every trace and decision point of the window: a 30-day window reads ~720 hours of
 // rollup rows. The answers are the raw statements' (overview.ts, decisions.ts), not an
-// approximation: rollups-vs-raw.test.ts compares the two on generated data.
+// approximation: rollups.test.ts compares the two on generated data.
 //
 // When they serve: the window holds at least one whole UTC hour, the buckets are hours or
 // days (whole hours), and the only trace filter is `status` (a rollup dimension). The

@@ -2,8 +2,8 @@
 // retention period. A trace's decision points, spans, events and "TraceName" row go with
 // it (foreign keys ON DELETE CASCADE); the per-status counts follow through the DELETE
 // trigger on "Trace" (it locks the counter rows until commit, so they stay exact under
-// any concurrency), and so do the insights rollups (a row trigger records what the trace
-// added, negated, before its children go: migration 20261125000000_insights_rollups);
+// any concurrency), and so do the insights rollups (each batch subtracts what its traces
+// added before deleting them: insights_forget, migration 20261125000000_insights_rollups);
 // everything else derived (child counts, totals) lives on the trace row itself.
 //
 // Racing with ingest:

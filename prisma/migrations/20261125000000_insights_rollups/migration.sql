@@ -371,16 +371,22 @@ CREATE UNLOGGED TABLE "InsightsForgotten" (
     CONSTRAINT "InsightsForgotten_pkey" PRIMARY KEY ("xid", "traceId")
 );
 
-CREATE FUNCTION "insights_forget"(ids text[]) RETURNS void LANGUAGE plpgsql SET jit = off AS $$
-DECLARE
-  t "insights_trace"[] := ARRAY(
-    SELECT ROW("id", "name", "status", "startedAt", "totalCost", "totalTokens")::"insights_trace" FROM "Trace" WHERE "id" = ANY (ids));
+-- Records that these traces, with every visible child, are gone (what a delete subtracts).
+CREATE FUNCTION "insights_subtract"(t "insights_trace"[]) RETURNS void LANGUAGE plpgsql SET jit = off AS $$
 BEGIN
   PERFORM "insights_record"(
     "insights_negate_traces"(ARRAY(SELECT r FROM "insights_trace_rows"(t, true) r)),
     "insights_negate_types"(ARRAY(SELECT r FROM "insights_type_rows"(t, true) r)),
     "insights_negate_options"(ARRAY(SELECT r FROM "insights_option_rows"(t, true) r)),
     "insights_negate_names"(ARRAY(SELECT r FROM "insights_name_rows"(t, true) r)));
+END $$;
+
+CREATE FUNCTION "insights_forget"(ids text[]) RETURNS void LANGUAGE plpgsql SET jit = off AS $$
+DECLARE
+  t "insights_trace"[] := ARRAY(
+    SELECT ROW("id", "name", "status", "startedAt", "totalCost", "totalTokens")::"insights_trace" FROM "Trace" WHERE "id" = ANY (ids));
+BEGIN
+  PERFORM "insights_subtract"(t);
   INSERT INTO "InsightsForgotten" ("xid", "traceId") SELECT pg_current_xact_id(), x."id" FROM unnest(t) x ON CONFLICT DO NOTHING;
 END $$;
 
@@ -393,11 +399,7 @@ BEGIN
   IF EXISTS (SELECT 1 FROM "InsightsForgotten" f WHERE f."xid" = pg_current_xact_id() AND f."traceId" = OLD."id") THEN
     RETURN OLD;
   END IF;
-  PERFORM "insights_record"(
-    "insights_negate_traces"(ARRAY(SELECT r FROM "insights_trace_rows"(t, true) r)),
-    "insights_negate_types"(ARRAY(SELECT r FROM "insights_type_rows"(t, true) r)),
-    "insights_negate_options"(ARRAY(SELECT r FROM "insights_option_rows"(t, true) r)),
-    "insights_negate_names"(ARRAY(SELECT r FROM "insights_name_rows"(t, true) r)));
+  PERFORM "insights_subtract"(t);
   RETURN OLD;
 END $$;
 
