@@ -6,14 +6,18 @@
 // - retention: when RETENTION_DAYS is set, deleting traces that started longer ago
 //   (lib/traces/delete.ts), in batches of 500 traces, each its own short transaction,
 //   at most once per RETENTION_INTERVAL_MS per process.
-// Both run two ways, so they work on any host:
+// - indexing full-text search: the traces ingest queued get their words indexed
+//   (lib/traces/search-index.ts), at most once per SEARCH_INDEX_INTERVAL_MS per process,
+//   for at most SEARCH_INDEX_BUDGET_MS a run.
+// All run two ways, so they work on any host:
 // - on a timer in a long-running server (instrumentation.ts starts it; retention also
 //   runs once right at start);
 // - after requests: idle closing after OTLP exports (idle traces only come from OTLP),
 //   retention after any API request once its interval has passed (route() in
 //   lib/http/respond.ts schedules it with next/server's after(), so it never delays the
-//   answer). Serverless hosts run code only on requests: there retention runs with the
-//   first API request after each interval, in whichever instance serves it.
+//   answer), search indexing likewise. Serverless hosts run code only on requests: there
+//   retention and indexing run with the first API request after each interval, in
+//   whichever instance serves it.
 // Several processes may run retention at once: each batch skips traces another holds.
 import { after } from 'next/server';
 import { getDatabase } from '@/lib/db';
@@ -21,14 +25,20 @@ import { getOtlpConfig, getRetentionDays } from '@/lib/env';
 import { compactInsights } from '@/lib/insights/compact';
 import { closeIdleTraces } from '@/lib/traces/close-idle';
 import { deleteExpiredTraces } from '@/lib/traces/delete';
+import { indexSearchBacklog, type SearchIndexRun } from '@/lib/traces/search-index';
 
 export const HOUSEKEEPING_INTERVAL_MS = 60_000;
 export const RETENTION_INTERVAL_MS = 10 * 60_000;
+/** How often a process indexes search, and for how long at most each time. */
+export const SEARCH_INDEX_INTERVAL_MS = 2_000;
+export const SEARCH_INDEX_BUDGET_MS = 1_000;
 
 const state = globalThis as unknown as {
   __crossroadsHousekeepingAt?: number;
   __crossroadsRetentionAt?: number;
   __crossroadsHousekeepingTimer?: NodeJS.Timeout;
+  __crossroadsSearchIndexAt?: number;
+  __crossroadsSearchIndexTimer?: NodeJS.Timeout;
 };
 
 /** Runs every upkeep task once; never throws (a failure is logged and retried next time). */
@@ -92,6 +102,34 @@ export function scheduleRetentionIfDue(): void {
   }
 }
 
+/** Indexes queued traces for search for up to SEARCH_INDEX_BUDGET_MS. Never throws: a failure is logged and the next interval tries again. */
+export async function runSearchIndex(now = Date.now()): Promise<SearchIndexRun> {
+  state.__crossroadsSearchIndexAt = now;
+  try {
+    const { sql } = await getDatabase();
+    return await indexSearchBacklog(sql, SEARCH_INDEX_BUDGET_MS);
+  } catch (err) {
+    console.error('[crossroads] search indexing failed:', err);
+    return { traces: 0, drained: false };
+  }
+}
+
+function searchIndexDue(now = Date.now()): boolean {
+  return now - (state.__crossroadsSearchIndexAt ?? 0) >= SEARCH_INDEX_INTERVAL_MS;
+}
+
+/** After an API request: when search indexing is due, runs it once the answer is sent. */
+export function scheduleSearchIndexIfDue(): void {
+  if (!searchIndexDue()) return;
+  // Claimed now, so the requests that follow while it runs do not schedule it again.
+  state.__crossroadsSearchIndexAt = Date.now();
+  try {
+    after(() => runSearchIndex());
+  } catch {
+    void runSearchIndex();
+  }
+}
+
 /** Starts the periodic run in a long-running server (once per process), and retention at once. */
 export function startHousekeepingTimer(): void {
   if (state.__crossroadsHousekeepingTimer) return;
@@ -101,6 +139,10 @@ export function startHousekeepingTimer(): void {
     void runRetentionIfDue();
   }, HOUSEKEEPING_INTERVAL_MS);
   state.__crossroadsHousekeepingTimer.unref();
+  state.__crossroadsSearchIndexTimer = setInterval(() => {
+    if (searchIndexDue()) void runSearchIndex();
+  }, SEARCH_INDEX_INTERVAL_MS);
+  state.__crossroadsSearchIndexTimer.unref();
 }
 
 /** Forgets when retention last ran (tests). */

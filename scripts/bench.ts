@@ -532,7 +532,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
         // Put back what the other read scenarios expect: only the detail traces.
         if (kind === 'pglite') await stop();
         const conn = await raw!.connect();
-        await conn.query('TRUNCATE "Trace" CASCADE');
+        await conn.query('TRUNCATE "Trace", "SearchQueue" CASCADE');
         await conn.release();
         await seedDetailTraces(raw!);
         if (kind === 'pglite') {
@@ -547,7 +547,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
       const traces = opts.insightsTraces ?? INSIGHTS_TRACES[kind][opts.scaleName];
       if (kind === 'pglite') await stop();
       const conn = await raw!.connect();
-      await conn.query('TRUNCATE "Trace" CASCADE');
+      await conn.query('TRUNCATE "Trace", "SearchQueue" CASCADE');
       await conn.release();
       log(`insights: seeding ${traces} traces with 10 decision points each`);
       const data = await seedInsightsData({ raw: raw!, seed: seed + 12, traces, names: opts.insightsNames, seedStep, log });
@@ -562,7 +562,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
       if (needsRest(only) || only.has('list')) {
         if (kind === 'pglite') await stop();
         const again = await raw!.connect();
-        await again.query('TRUNCATE "Trace" CASCADE');
+        await again.query('TRUNCATE "Trace", "SearchQueue" CASCADE');
         await again.release();
         await seedDetailTraces(raw!);
         if (kind === 'pglite') {
@@ -585,7 +585,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
         // list size at full scale): start the list sizes from the seeded data alone.
         const started = performance.now();
         const conn = await raw!.connect();
-        await conn.query('TRUNCATE "Trace" CASCADE');
+        await conn.query('TRUNCATE "Trace", "SearchQueue" CASCADE');
         await conn.release();
         seedStep('TRUNCATE after ingest', { traces: 0, records: 0, seconds: (performance.now() - started) / 1000 });
         await seedDetailTraces(raw!);

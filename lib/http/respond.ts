@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { isAppError, type AppErrorCode } from '@/lib/errors';
 import { requireAccess, type AccessRule, type Principal } from '@/lib/access/check';
 import { BusyError } from '@/lib/budget';
-import { scheduleRetentionIfDue } from '@/lib/housekeeping';
+import { scheduleRetentionIfDue, scheduleSearchIndexIfDue } from '@/lib/housekeeping';
 
 // node-postgres' pool gives up waiting for a free connection with this message; under
 // overload that is a "try again", not an internal error.
@@ -75,11 +75,13 @@ type Handler<C> = (req: Request, ctx: C, principal: Principal) => Promise<Respon
  * Wraps a route handler: first the access check for its rule ('public' only for what
  * holds no data: health, the WSDL, sign-in), then the handler; every failure goes
  * through toHttpResponse. Routes must name their rule, so none can forget one. Every
- * call also gives retention its chance to run, after the answer (lib/housekeeping.ts).
+ * call also gives retention and search indexing their chance to run, after the answer
+ * (lib/housekeeping.ts).
  */
 export function route<C>(rule: AccessRule | 'public', handler: Handler<C>): (req: Request, ctx?: C) => Promise<Response> {
   return async (req, ctx) => {
     scheduleRetentionIfDue();
+    scheduleSearchIndexIfDue();
     try {
       const principal: Principal = rule === 'public' ? { kind: 'open' } : await requireAccess(req.headers, rule);
       return await handler(req, ctx as C, principal);

@@ -44,7 +44,7 @@ export function testDatabases(): TestDatabase[] {
   return list;
 }
 
-/** Deletes every trace (children cascade). */
+/** Deletes every trace (children cascade) and the search queue. */
 export async function truncateAll(db: Database): Promise<void> {
-  await db.sql.exec('TRUNCATE "Trace" CASCADE');
+  await db.sql.exec('TRUNCATE "Trace", "SearchQueue" CASCADE');
 }

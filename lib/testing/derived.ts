@@ -4,7 +4,10 @@
 import { expect } from 'vitest';
 import type { Database } from '@/lib/storage/open';
 
-/** Asserts the per-status counts, the "TraceName" table, each trace's child counts and the insights rollups equal a recount. */
+/**
+ * Asserts the per-status counts, the "TraceName" table, each trace's child counts, the
+ * insights rollups and the search words equal a recount.
+ */
 export async function expectDerivedExact(db: Database): Promise<void> {
   const counts = await db.sql.query<{ status: string; kept: number; actual: number }>(
     `SELECT c.status::text AS status, c.count::int AS kept, (SELECT count(*)::int FROM "Trace" t WHERE t.status = c.status) AS actual
@@ -28,6 +31,7 @@ export async function expectDerivedExact(db: Database): Promise<void> {
   );
   expect(children).toEqual({ off: 0, orphans: 0 });
   await expectRollupsExact(db);
+  await expectSearchWordsExact(db);
 }
 
 // Each insights rollup table plus its unfolded deltas, summed by key, keys whose figures
@@ -62,4 +66,20 @@ export async function expectRollupsExact(db: Database, { compacted = false } = {
     expect({ kept_only: diff.kept_only, recount_only: diff.recount_only }, `${table} against a recount`).toEqual({ kept_only: null, recount_only: null });
     if (compacted) expect(diff.deltas, `${delta} rows left after compaction`).toBe(0);
   }
+}
+
+/**
+ * Asserts what search relies on (migration search_deferred_index): every trace that is not
+ * queued for the indexer has exactly the words of its current rows (or no doc, when it has
+ * none). With `drained`, also that the queue is empty.
+ */
+export async function expectSearchWordsExact(db: Database, { drained = false } = {}): Promise<void> {
+  const [row] = await db.sql.query<{ wrong: number; queued: number }>(
+    `SELECT (SELECT count(*)::int FROM "Trace" t LEFT JOIN "SearchDoc" d ON d."traceId" = t.id
+              WHERE NOT EXISTS (SELECT 1 FROM "SearchQueue" q WHERE q."traceId" = t.id)
+                AND d."words" IS DISTINCT FROM "crossroads_trace_words"(t.id)) AS wrong,
+            (SELECT count(*)::int FROM "SearchQueue" q WHERE EXISTS (SELECT 1 FROM "Trace" t WHERE t.id = q."traceId")) AS queued`,
+  );
+  expect(row.wrong, 'traces whose search words are not those of their rows').toBe(0);
+  if (drained) expect(row.queued, 'traces still queued for search indexing').toBe(0);
 }

@@ -1,7 +1,8 @@
 // Deletes (one trace, a session, retention) racing with ingest of whole JSON batches and
 // span-by-span OTLP upserts of the same traces and sessions, with the insights deltas
-// folded into their rollups meanwhile: afterwards the per-status counts, the "TraceName"
-// table, every trace's child counts and the insights rollups equal a full recount, and
+// folded into their rollups and the search indexer running meanwhile: afterwards the
+// per-status counts, the "TraceName" table, every trace's child counts, the insights
+// rollups and every indexed trace's search words equal a full recount, and
 // no operation failed (no deadlock, no lost update).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -9,10 +10,11 @@ import { isAppError } from '@/lib/errors';
 import { compactInsights } from '@/lib/insights/compact';
 import type { Database } from '@/lib/storage/open';
 import { testDatabases } from '@/lib/testing/databases';
-import { expectDerivedExact, expectRollupsExact } from '@/lib/testing/derived';
+import { expectDerivedExact, expectRollupsExact, expectSearchWordsExact } from '@/lib/testing/derived';
 import { makeTrace } from '@/lib/testing/fixtures';
 import { deleteExpiredTraces, deleteSessionTraces, deleteTraceOrThrow } from './delete';
 import { ingestTraces } from './ingest';
+import { indexSearchBacklog } from './search-index';
 import type { SpanBatchTrace } from './span-batch';
 import { upsertSpanBatch } from './upsert-spans';
 import type { SpanInput } from './validate';
@@ -120,6 +122,7 @@ describe.each(testDatabases())('deletes racing with ingest on $name', ({ open })
         if (k % 3 === 2 && jsonIds.length > 8) ops.push(tolerateNotFound(deleteTraceOrThrow(db.sql, jsonIds[jsonIds.length - 8], actor)));
         if (k % 6 === 5) ops.push(deleteExpiredTraces(db.sql, retentionCutoff, 3).catch((e) => failures.push(e)));
         if (k % 8 === 4) ops.push(compactInsights(db.prisma).catch((e) => failures.push(e)));
+        if (k % 4 === 1) ops.push(indexSearchBacklog(db.sql, Infinity, 5).catch((e) => failures.push(e)));
       }
       await Promise.all(ops);
       expect(failures).toEqual([]);
@@ -127,6 +130,8 @@ describe.each(testDatabases())('deletes racing with ingest on $name', ({ open })
     }
     await compactInsights(db.prisma);
     await expectRollupsExact(db, { compacted: true });
+    await indexSearchBacklog(db.sql);
+    await expectSearchWordsExact(db, { drained: true });
     // And something was both stored and deleted along the way.
     const [{ n }] = await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM "Trace"');
     expect(n).toBeGreaterThan(0);

@@ -96,7 +96,7 @@ export async function listTraces(db: Db, params: ListParams, options: ListOption
       countTraces(db, filters),
       options.search,
     );
-    const matches = await findMatches(db, found.rows.map((r) => r.id), q, { common: found.plan === 'walk' });
+    const matches = await findMatches(db, found.rows.map((r) => r.id), q);
     return {
       traces: found.rows.map((row) => ({ ...toListItem(row), matches: matches.get(row.id) ?? [] })),
       ...pageInfo(params, found.total),

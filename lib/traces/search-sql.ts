@@ -1,9 +1,13 @@
 // The SQL of full-text search (`q`), in one place: which text of each table is
 // searchable, the patterns a query becomes, and the condition "this trace matches".
 //
-// Each table's searchable text is an IMMUTABLE SQL function of its columns, defined and
-// trigram-indexed in the search_and_filters migration; calling the same function here is
-// what lets the planner use that index.
+// Each table's searchable text is an IMMUTABLE SQL function of its columns (migration
+// search_and_filters); the exact rule is `lower(text) LIKE lower('%needle%')` on it.
+// Finding candidates fast goes through each trace's words (migration
+// search_deferred_index): "SearchDoc" holds the distinct words of a trace's text, split
+// at spaces and line breaks, trigram-indexed, kept by an indexer that runs after ingest;
+// "SearchQueue" lists the traces written since they were last indexed, which are tested
+// row by row instead.
 import { Prisma } from '@/lib/generated/prisma/client';
 import { escapeLike } from './like';
 import { searchNeedles } from './search-needles';
@@ -80,15 +84,78 @@ export function tableMatches(kind: SearchKind, q: string): Prisma.Sql {
 }
 
 /**
- * "The trace matches q": its own text, or any of its spans', decision points' or events'.
- * Used where every matching trace is wanted (export, counts); the list's pages go through
- * lib/traces/search.ts, which picks an index-first or a scan-first plan by itself.
+ * The pieces of a needle a matching trace's words must contain: its runs of letters and
+ * digits, lower-cased by the database, of 3 or more characters (shorter ones select
+ * nothing through a trigram index). Words are split at spaces and line breaks, which
+ * are neither letters nor digits, so a run of the needle never spans two words.
+ */
+export function needlePieces(needle: string): string[] {
+  return needle.split(/[^\p{L}\p{N}]+/u).filter((piece) => Array.from(piece).length >= 3);
+}
+
+/**
+ * `words` (a trace's SearchDoc words) may hold q: for some needle, every piece is in a
+ * word. Null when a needle has no piece: then the words cannot narrow anything down.
+ */
+export function wordsMatchSql(words: Prisma.Sql, q: string): Prisma.Sql | null {
+  const perNeedle: Prisma.Sql[] = [];
+  for (const needle of searchNeedles(q)) {
+    const pieces = needlePieces(needle);
+    if (pieces.length === 0) return null;
+    const likes = pieces.map((piece) => Prisma.sql`${words} LIKE lower(${`%${escapeLike(piece)}%`})`);
+    perNeedle.push(likes.length === 1 ? likes[0] : Prisma.sql`(${Prisma.join(likes, ' AND ')})`);
+  }
+  return perNeedle.length === 1 ? perNeedle[0] : Prisma.sql`(${Prisma.join(perNeedle, ' OR ')})`;
+}
+
+/**
+ * Whether the words alone decide q: q is one run of letters and digits (3+ characters),
+ * so a word containing it means the text of some row of the trace contains it (a word
+ * is a piece of one row's text, and the doc holds the words of the trace's current rows).
+ */
+export function wordsDecide(q: string): boolean {
+  const needles = searchNeedles(q);
+  return needles.length === 1 && needlePieces(q).length === 1 && needlePieces(q)[0] === q;
+}
+
+/**
+ * The child rows of the trace `trace` (an alias other than x and r), as `x`, read through the table's traceId index and nothing
+ * else. OFFSET 0 keeps a search condition applied to the result out of this scan
+ * (PostgreSQL pushes no condition into a subquery with LIMIT/OFFSET), so the planner
+ * cannot turn "this trace has a matching span" into a scan of every span of the table.
+ */
+export function rowsOfTrace(kind: (typeof CHILD_KINDS)[number], trace: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(SELECT r.* FROM ${Prisma.raw(SEARCH_TABLES[kind].table)} r WHERE r."traceId" = ${trace}."id" OFFSET 0) x`;
+}
+
+/** The exact rule, row by row: the trace's own text, or any of its spans', decision points' or events'. */
+export function traceTextMatchesSql(q: string, trace: Prisma.Sql): Prisma.Sql {
+  const own = likeAny(Prisma.sql`crossroads_trace_search_text(${trace}."name", ${trace}."metadata")`, q);
+  const children = CHILD_KINDS.map((kind) => Prisma.sql`EXISTS (SELECT 1 FROM ${rowsOfTrace(kind, trace)} WHERE ${tableMatches(kind, q)})`);
+  return Prisma.sql`(${Prisma.join([own, ...children], ' OR ')})`;
+}
+
+/** The trace is waiting for the indexer: its words may be missing or out of date. */
+export function traceQueuedSql(trace: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`EXISTS (SELECT 1 FROM "SearchQueue" sq WHERE sq."traceId" = ${trace}."id")`;
+}
+
+/**
+ * "The trace matches q", exactly, for one trace at a time (export, counts, the walk):
+ * - a queued trace is tested row by row;
+ * - any other trace has current words: when they do not hold q's pieces, it does not
+ *   match (one index lookup, no row read);
+ * - when they do, the words decide it if q is a single run of letters and digits
+ *   (wordsDecide), and its rows are tested otherwise.
+ * A term without a piece of 3+ letters or digits (emoji, punctuation, 1-2 characters)
+ * is tested row by row on every trace.
  */
 export function traceMatchesSql(q: string, trace: Prisma.Sql): Prisma.Sql {
-  const own = likeAny(Prisma.sql`crossroads_trace_search_text(${trace}."name", ${trace}."metadata")`, q);
-  const children = CHILD_KINDS.map(
-    (kind) =>
-      Prisma.sql`EXISTS (SELECT 1 FROM ${Prisma.raw(SEARCH_TABLES[kind].table)} x WHERE x."traceId" = ${trace}."id" AND ${tableMatches(kind, q)})`,
-  );
-  return Prisma.sql`(${Prisma.join([own, ...children], ' OR ')})`;
+  const exact = traceTextMatchesSql(q, trace);
+  const words = wordsMatchSql(Prisma.raw('d."words"'), q);
+  if (!words) return exact;
+  const inWords = Prisma.sql`EXISTS (SELECT 1 FROM "SearchDoc" d WHERE d."traceId" = ${trace}."id" AND ${words})`;
+  const indexed = wordsDecide(q) ? inWords : Prisma.sql`(${inWords} AND ${exact})`;
+  const queued = traceQueuedSql(trace);
+  return Prisma.sql`(CASE WHEN ${queued} THEN ${exact} ELSE ${indexed} END)`;
 }

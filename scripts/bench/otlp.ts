@@ -89,7 +89,7 @@ async function storedCounts(raw: RawDb): Promise<{ traces: number; spans: number
 async function truncate(raw: RawDb): Promise<void> {
   const conn = await raw.connect();
   try {
-    await conn.query('TRUNCATE "Trace" CASCADE');
+    await conn.query('TRUNCATE "Trace", "SearchQueue" CASCADE');
   } finally {
     await conn.release();
   }

@@ -17,6 +17,13 @@ export interface SeedOptions {
   /** Explicit ids by index (detail traces). */
   idFor?: (index: number) => string | undefined;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Whether the seeded traces stay queued for the search indexer (the search scenario,
+   * which then drains the queue). Otherwise their queue entries go in the same
+   * transaction: the server's indexer would spend the measured scenarios indexing data
+   * they never search, which a long-running deployment indexed when it came in.
+   */
+  searchQueue?: boolean;
 }
 
 export interface SeedResult {
@@ -49,6 +56,7 @@ export async function seedTraces(db: RawDb, options: SeedOptions): Promise<SeedR
         );
       }
       const rows = traceRows(traces);
+      const ids = traces.map((t) => t.id);
       // Children first, the traces last with the children's foreign keys checked at commit,
       // as POST /api/traces stores them: the insights rollup trigger on "Trace" then sees
       // each trace's decision points (migration 20261125000000_insights_rollups).
@@ -61,6 +69,7 @@ export async function seedTraces(db: RawDb, options: SeedOptions): Promise<SeedR
         await conn.query('BEGIN');
         await conn.query('SET CONSTRAINTS ALL DEFERRED');
         for (const [table, buf] of data) await conn.copy(table, buf);
+        if (!options.searchQueue) await conn.query('DELETE FROM "SearchQueue" WHERE "traceId" = ANY($1::text[])', [ids]);
         await conn.query('COMMIT');
       })();
       inFlight.catch(() => undefined);

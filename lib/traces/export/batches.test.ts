@@ -198,8 +198,10 @@ describe.each(testDatabases())('export streaming on $name', ({ open }) => {
     expect(lines.map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(order);
     // Each trace has 4 children: a batch of 500 is 2,000, one statement per batch.
     expect(4 * EXPORT_BATCH_SIZE).toBeLessThanOrEqual(CHILDREN_PER_STATEMENT);
-    expect(statements).toHaveBeenCalledTimes(6);
-    for (const [, params] of statements.mock.calls) expect((params![0] as string[]).length).toBeLessThanOrEqual(EXPORT_BATCH_SIZE);
+    // (The search indexer, which requests may start after answering, uses the same handle.)
+    const children = statements.mock.calls.filter(([text]) => !text.includes('crossroads_search_index'));
+    expect(children).toHaveLength(6);
+    for (const [, params] of children) expect((params![0] as string[]).length).toBeLessThanOrEqual(EXPORT_BATCH_SIZE);
   });
 
   it('include=children: a trace with more children than a statement takes is read alone, as the detail reads it', async () => {

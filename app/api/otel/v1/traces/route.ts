@@ -1,6 +1,6 @@
 import { getDatabase } from '@/lib/db';
 import { getLimits, getOtlpConfig } from '@/lib/env';
-import { runHousekeepingIfDue, scheduleRetentionIfDue } from '@/lib/housekeeping';
+import { runHousekeepingIfDue, scheduleRetentionIfDue, scheduleSearchIndexIfDue } from '@/lib/housekeeping';
 import { withBodyAdmission } from '@/lib/http/admission';
 import { readBodyBytes } from '@/lib/http/body';
 import { receiveOtlpTraces } from '@/lib/otlp/receive';
@@ -18,5 +18,6 @@ export const POST = otlpRoute({ scope: 'ingest', basic: true }, async (req, form
   });
   await runHousekeepingIfDue();
   scheduleRetentionIfDue();
+  scheduleSearchIndexIfDue();
   return receipt;
 });

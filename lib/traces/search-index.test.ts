@@ -1,0 +1,150 @@
+// The search indexer and the words it keeps (migration search_deferred_index,
+// lib/traces/search-index.ts), on every test database: which words a trace gets, that
+// writes queue their traces and updates make stale words harmless, that searches find
+// queued traces before the indexer reaches them, and that indexing racing with ingest
+// leaves every trace's words equal to a recount.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '@/lib/storage/open';
+import { testDatabases, truncateAll } from '@/lib/testing/databases';
+import { expectSearchWordsExact } from '@/lib/testing/derived';
+import { makeTrace } from '@/lib/testing/fixtures';
+import { ingestTraces } from './ingest';
+import { listTraces, parseListParams } from './list';
+import { needlePieces, wordsDecide } from './search-sql';
+import { indexSearchBacklog, searchBacklog } from './search-index';
+import { validateIngestBody } from './validate';
+
+const LIMITS = { maxBatchTraces: 100, maxChildrenPerTrace: 1000 };
+const at = '2026-03-01T10:00:00.000Z';
+
+describe('the pieces of a term the words must hold', () => {
+  it('are its runs of 3+ letters or digits, in any script', () => {
+    expect(needlePieces('ORD-77123')).toEqual(['ORD', '77123']);
+    expect(needlePieces('"stars": 5')).toEqual(['stars']);
+    expect(needlePieces('Müller GmbH')).toEqual(['Müller', 'GmbH']);
+    expect(needlePieces('注文番号を')).toEqual(['注文番号を']);
+    expect(needlePieces('🚀 go')).toEqual([]);
+    expect(needlePieces('a_b%c')).toEqual([]);
+  });
+
+  it('decide a match alone only for a single run of letters and digits', () => {
+    expect(wordsDecide('refund')).toBe(true);
+    expect(wordsDecide('注文番号')).toBe(true);
+    expect(wordsDecide('ORD-77123')).toBe(false);
+    expect(wordsDecide('two words')).toBe(false);
+    expect(wordsDecide('ab')).toBe(false);
+  });
+});
+
+describe.each(testDatabases())('search indexing on $name', ({ open }) => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await open();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+  beforeEach(() => truncateAll(db));
+
+  const ingest = (traces: Record<string, unknown>[]) => ingestTraces(db.sql, validateIngestBody({ traces }, LIMITS));
+  const words = async (id: string) =>
+    (await db.sql.query<{ words: string }>('SELECT "words" FROM "SearchDoc" WHERE "traceId" = $1', [id]))[0]?.words.split(' ') ?? null;
+  const found = async (q: string) =>
+    (await listTraces(db.prisma, parseListParams(new URLSearchParams({ q, limit: '100' })))).traces.map((t) => t.id).sort();
+
+  it("keeps each trace's distinct words of 3+ characters, from every field, once", async () => {
+    await ingest([
+      makeTrace({
+        id: 'w1',
+        name: 'Refund Agent',
+        metadata: null,
+        startedAt: at,
+        spans: [
+          { id: 's1', name: 'llm', type: 'LLM_CALL', status: 'COMPLETED', input: 'Refund the order', output: { text: 'the order\nis ok' }, startedAt: at },
+          { id: 's2', name: 'llm', type: 'LLM_CALL', status: 'COMPLETED', input: 'Refund the order', output: null, startedAt: at },
+        ],
+        decisionPoints: [{ id: 'd1', type: 'ROUTING', reasoning: 'Zahlung prüfen', chosen: 'billing', alternatives: [], timestamp: at }],
+        events: [{ id: 'e1', type: 'CUSTOM', name: 'done 👍', metadata: null, timestamp: at }],
+      }),
+    ]);
+    expect(await searchBacklog(db.sql)).toMatchObject({ traces: 1 });
+    expect(await words('w1')).toBeNull();
+    expect(await indexSearchBacklog(db.sql)).toEqual({ traces: 1, drained: true });
+    expect(await searchBacklog(db.sql)).toEqual({ traces: 0, oldestMs: 0 });
+    // Lower-cased, split at spaces and line breaks only (JSON punctuation stays on its
+    // word; a line break inside a JSON string is printed as \n), byte order, each once.
+    // Lower-cased, split at spaces and line breaks only (JSON punctuation stays on its
+    // word; a line break inside a JSON string is printed as \n), each once; "[]" (the
+    // alternatives) and the emoji are under 3 characters.
+    const expected = ['refund', 'agent', 'llm', '"refund', 'the', 'order"', '{"text":', '"the', 'order\\nis', 'ok"}', 'zahlung', 'prüfen', '"billing"', 'done'];
+    expect(await words('w1')).toEqual(expected.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+    await expectSearchWordsExact(db, { drained: true });
+  });
+
+  it('finds a trace while it is queued, through its words once indexed, and never through stale words', async () => {
+    await ingest([
+      makeTrace({ id: 'u1', startedAt: at, spans: [{ id: 'su', name: 'tool', type: 'TOOL_CALL', status: 'COMPLETED', output: 'parcel PX-4411 shipped', startedAt: at }] }),
+      makeTrace({ id: 'u2', startedAt: at, spans: [{ id: 'sv', name: 'tool', type: 'TOOL_CALL', status: 'COMPLETED', output: 'nothing here', startedAt: at }] }),
+    ]);
+    expect(await found('px-4411')).toEqual(['u1']);
+    expect(await found('shipped')).toEqual(['u1']);
+    await indexSearchBacklog(db.sql);
+    expect(await found('px-4411')).toEqual(['u1']);
+    expect(await found('shipped')).toEqual(['u1']);
+
+    // Any writer changing searchable text queues the trace again (here: plain SQL, as an
+    // OTLP upsert of a changed span would); until it is indexed, its rows decide.
+    await db.sql.exec(`UPDATE "Span" SET "output" = '"parcel returned"' WHERE "id" = 'su'`);
+    expect(await searchBacklog(db.sql)).toMatchObject({ traces: 1 });
+    expect(await words('u1')).toContain('shipped"');
+    expect(await found('shipped')).toEqual([]);
+    expect(await found('returned')).toEqual(['u1']);
+    await indexSearchBacklog(db.sql);
+    expect(await words('u1')).not.toContain('shipped"');
+    expect(await found('shipped')).toEqual([]);
+    expect(await found('returned')).toEqual(['u1']);
+
+    // An update that leaves the searchable text as it was queues nothing.
+    await db.sql.exec(`UPDATE "Span" SET "durationMs" = 5 WHERE "id" = 'su'`);
+    await db.sql.exec(`UPDATE "Trace" SET "status" = 'ERROR' WHERE "id" = 'u2'`);
+    expect(await searchBacklog(db.sql)).toMatchObject({ traces: 0 });
+    await expectSearchWordsExact(db, { drained: true });
+  });
+
+  it('drops the words with their trace, and drains queue entries of deleted traces', async () => {
+    await ingest([makeTrace({ id: 'd1', name: 'gone soon', startedAt: at }), makeTrace({ id: 'd2', name: 'kept', startedAt: at })]);
+    await indexSearchBacklog(db.sql);
+    await ingest([makeTrace({ id: 'd3', name: 'queued then deleted', startedAt: at })]);
+    await db.sql.exec(`DELETE FROM "Trace" WHERE "id" IN ('d1', 'd3')`);
+    expect(await words('d1')).toBeNull();
+    expect(await indexSearchBacklog(db.sql)).toEqual({ traces: 1, drained: true });
+    expect(await words('d3')).toBeNull();
+    expect(await found('soon')).toEqual([]);
+    expect(await found('kept')).toEqual(['d2']);
+  });
+
+  it('keeps every trace findable and its words exact while indexing races with ingest', async () => {
+    const token = (k: number) => `tok${k}x`;
+    const batch = (k: number) =>
+      Array.from({ length: 3 }, (_, i) =>
+        makeTrace({
+          id: `r-${k}-${i}`,
+          startedAt: at,
+          spans: [{ id: `rs-${k}-${i}`, name: 'step', type: 'CUSTOM', status: 'COMPLETED', output: { note: `${token(k * 10 + i)} common words` }, startedAt: at }],
+        }),
+      );
+    const ops: Promise<unknown>[] = [];
+    for (let k = 0; k < 20; k++) {
+      ops.push(ingest(batch(k)));
+      if (k % 3 === 0) ops.push(indexSearchBacklog(db.sql, Infinity, 2));
+    }
+    await Promise.all(ops);
+    await expectSearchWordsExact(db);
+    // Mid-way (some traces indexed, some queued), every trace is found by its own token.
+    for (const k of [0, 7, 19]) for (const i of [0, 2]) expect(await found(token(k * 10 + i))).toEqual([`r-${k}-${i}`]);
+    await indexSearchBacklog(db.sql);
+    await expectSearchWordsExact(db, { drained: true });
+    for (const k of [0, 7, 19]) for (const i of [0, 2]) expect(await found(token(k * 10 + i))).toEqual([`r-${k}-${i}`]);
+    expect((await found('common')).length).toBe(60);
+  });
+});

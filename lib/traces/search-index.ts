@@ -1,0 +1,46 @@
+// The full-text search indexer (migration search_deferred_index). Ingest only queues the
+// traces it wrote; this rewrites their words ("SearchDoc") in batches, so the trigram
+// work happens after the ingest request, not in it. Searches stay complete whatever it
+// has reached: queued traces are tested row by row (search-sql.ts).
+//
+// It runs in two ways (lib/housekeeping.ts): on a timer in a long-running server, and
+// after API requests once its interval has passed (serverless hosts run code only on
+// requests). One session indexes at a time: crossroads_search_index() takes a try-lock, so
+// concurrent callers return at once instead of queueing.
+import type { SqlExecutor } from '@/lib/storage/sql';
+
+/** Traces per indexing transaction: short transactions, a few hundred ms at most. */
+export const SEARCH_INDEX_BATCH = 200;
+
+export interface SearchIndexRun {
+  /** Traces indexed. */
+  traces: number;
+  /** Whether the queue was empty when the run stopped (false: the time budget ran out, or another session holds the lock). */
+  drained: boolean;
+}
+
+/**
+ * Indexes queued traces, a batch per transaction, until the queue is empty or `budgetMs`
+ * has passed (the batch running then finishes). Infinity drains the queue.
+ */
+export async function indexSearchBacklog(sql: SqlExecutor, budgetMs = Infinity, batch = SEARCH_INDEX_BATCH): Promise<SearchIndexRun> {
+  const start = Date.now();
+  let traces = 0;
+  for (;;) {
+    const [{ n }] = await sql.query<{ n: number }>('SELECT "crossroads_search_index"($1::int) AS n', [batch]);
+    if (n < 0) return { traces, drained: false };
+    if (n === 0) return { traces, drained: true };
+    traces += n;
+    if (Date.now() - start >= budgetMs) return { traces, drained: false };
+  }
+}
+
+/** How far behind the indexer is: queued traces (distinct) and the age of the oldest entry. */
+export async function searchBacklog(sql: SqlExecutor): Promise<{ traces: number; oldestMs: number }> {
+  const [row] = await sql.query<{ traces: number; oldest_ms: number | null }>(
+    `SELECT count(DISTINCT "traceId")::int AS traces,
+            (extract(epoch FROM clock_timestamp() - min("queuedAt")) * 1000)::float8 AS oldest_ms
+       FROM "SearchQueue"`,
+  );
+  return { traces: row.traces, oldestMs: row.oldest_ms ?? 0 };
+}
