@@ -47,7 +47,7 @@ import { EXPORT_CASES, exportScenario, exportTable } from './bench/export';
 import { buildOtlpRequests } from './bench/otlp-requests';
 import { retentionScenario, type RetentionShape } from './bench/retention';
 import { insightsCases, insightsScenario, seedInsightsData, type InsightsNames } from './bench/insights';
-import { COMMON_TERM, RARE_TERM, dropSearchIndexes, relationSizes, searchScenario, searchSizesTable, seedSearchData } from './bench/search';
+import { COMMON_TERM, RARE_TERM, dropSearchIndexes, relationSizes, searchBacklogAfter, searchScenario, searchSizesTable, seedSearchData } from './bench/search';
 
 // ---------- configuration ----------
 
@@ -448,6 +448,16 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
         for (const clients of scale.clients) {
           const api = await ingestScenario(ctx, templates.get(batch)!, clients, scale.ingest);
           results.push(api);
+          if (kind === 'postgres' && !opts.dropSearchIndexes) {
+            // Search is indexed after ingest (migration search_deferred_index): how far behind
+            // the server's indexer was at the end of the window, and how long it took to catch up.
+            const b = await searchBacklogAfter(raw!);
+            const sustained = api.summary.recordsPerSecond && Number.isFinite(b.drainMs) ? (api.summary.recordsPerSecond * api.summary.wallSeconds) / (api.summary.wallSeconds + b.drainMs / 1000) : undefined;
+            log(
+              `  search indexer after ingest/batch ${batch} c=${clients}: ${b.traces} traces queued (oldest ${(b.oldestMs / 1000).toFixed(1)} s), ` +
+                `drained in ${(b.drainMs / 1000).toFixed(1)} s${sustained ? `; records/s counting the catch-up: ${sustained.toFixed(0)}` : ''}`,
+            );
+          }
           if (kind === 'postgres' && only.has('raw')) {
             for (const mode of rawModes) {
               const r = await rawIngest(raw!, kind, seed, mode, templates.get(batch)!, clients, scale.raw, log);

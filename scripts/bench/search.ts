@@ -58,6 +58,41 @@ export async function drainSearchQueue(conn: RawConn, batch = 500): Promise<numb
   }
 }
 
+export interface SearchBacklogAfter {
+  /** Traces queued when the measured window ended, and the age of the oldest entry. */
+  traces: number;
+  oldestMs: number;
+  /** How long the server's indexer then took to drain the queue (Infinity: not within the timeout). */
+  drainMs: number;
+}
+
+/**
+ * After an ingest cell (PostgreSQL, the server running): how far the server's search
+ * indexer was behind, and how long it took to catch up. Waiting also keeps one cell's
+ * indexing out of the next one's window.
+ */
+export async function searchBacklogAfter(raw: RawDb, timeoutMs = 120_000): Promise<SearchBacklogAfter> {
+  const conn = await raw.connect();
+  try {
+    const backlog = async () =>
+      (
+        await conn.query<{ traces: number; oldest_ms: number | null }>(
+          `SELECT count(DISTINCT "traceId")::int AS traces, (extract(epoch FROM clock_timestamp() - min("queuedAt")) * 1000)::float8 AS oldest_ms FROM "SearchQueue"`,
+        )
+      )[0];
+    const first = await backlog();
+    const started = performance.now();
+    let left = first.traces;
+    while (left > 0 && performance.now() - started < timeoutMs) {
+      await new Promise((r) => setTimeout(r, 250));
+      left = (await backlog()).traces;
+    }
+    return { traces: first.traces, oldestMs: first.oldest_ms ?? 0, drainMs: left > 0 ? Infinity : performance.now() - started };
+  } finally {
+    await conn.release();
+  }
+}
+
 /** The traces the rare term is planted in: spread evenly over [0, traces). */
 export function rareTraceIndexes(traces: number): number[] {
   const n = Math.min(RARE_TRACES, traces);
