@@ -47,12 +47,16 @@ export async function dropSearchIndexes(conn: RawConn): Promise<string[]> {
   return SEARCH_TRIGGERS.map(([, trigger]) => trigger);
 }
 
-/** Drains the search queue as the server's indexer does; returns the traces indexed. */
+/** Drains the search queue as the server's indexer does (beside it, when it runs); returns the traces this call indexed. */
 export async function drainSearchQueue(conn: RawConn, batch = 500): Promise<number> {
   let traces = 0;
   for (;;) {
     const [{ n }] = await conn.query<{ n: number }>('SELECT "crossroads_search_index"($1::int) AS n', [batch]);
-    if (n < 0) throw new Error('another session holds the search indexer lock');
+    if (n < 0) {
+      // The server's own indexer holds the lock: let it finish its batch.
+      await new Promise((r) => setTimeout(r, 100));
+      continue;
+    }
     if (n === 0) return traces;
     traces += n;
   }
