@@ -151,7 +151,7 @@ interface Options {
   insightsNames: InsightsNames;
   /** Search: traces of the search data set (else SEARCH_TRACES). */
   searchTraces?: number;
-  /** Drop the four trigram search indexes right after migrating (to measure what they cost ingest). */
+  /** Drop the search triggers right after migrating: nothing is queued or indexed for search (to measure what search indexing costs ingest). */
   dropSearchIndexes: boolean;
   disableInsightsRollups: boolean;
 }
@@ -733,7 +733,7 @@ async function main() {
     console.log('');
   }
   if (results.some((r) => r.group === 'search')) {
-    console.log('Full-text search (issue 13): table sizes (heap + TOAST) and the trigram indexes, after the search scenarios:');
+    console.log('Full-text search (issue 13): table sizes (heap + TOAST), the search words and their trigram index, after the search scenarios:');
     console.log(searchSizesTable());
     console.log('');
   }

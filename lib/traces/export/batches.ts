@@ -37,7 +37,7 @@ export interface BatchOptions {
 
 /**
  * The full-text filter `q` as the list finds a page of it: when the term is rare, the
- * trigram indexes give every matching trace id up front (lib/traces/search.ts), and the
+ * words index gives every matching trace id up front (lib/traces/search.ts), and the
  * batches read those; a common term is tested trace by trace as the walk meets them,
  * which a common term satisfies quickly. Other filters go through the shared SQL as is.
  */

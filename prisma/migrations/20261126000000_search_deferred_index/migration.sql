@@ -117,78 +117,42 @@ BEGIN
 END $$;
 
 -- The triggers: queue every trace whose searchable text a statement may have changed.
-CREATE FUNCTION "crossroads_search_queue_traces"() RETURNS trigger
+-- Arguments: the column holding the trace id ("id" on "Trace", "traceId" on its children),
+-- then the table's searchable columns. An UPDATE queues only rows where one of them changed
+-- (an OTLP span sent again, the trace's counters and totals: nothing to reindex).
+CREATE FUNCTION "crossroads_search_queue"() RETURNS trigger
 LANGUAGE plpgsql SET jit = off AS $$
+DECLARE
+  changed text;
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO "SearchQueue" ("traceId") SELECT n."id" FROM new_rows n;
+    EXECUTE format('INSERT INTO "SearchQueue" ("traceId") SELECT DISTINCT n.%I FROM new_rows n', TG_ARGV[0]);
   ELSE
-    INSERT INTO "SearchQueue" ("traceId")
-      SELECT n."id" FROM new_rows n JOIN old_rows o ON o."id" = n."id"
-       WHERE n."name" IS DISTINCT FROM o."name" OR n."metadata" IS DISTINCT FROM o."metadata";
-  END IF;
-  RETURN NULL;
-END $$;
-
-CREATE FUNCTION "crossroads_search_queue_spans"() RETURNS trigger
-LANGUAGE plpgsql SET jit = off AS $$
-BEGIN
-  IF TG_OP = 'INSERT' THEN
-    INSERT INTO "SearchQueue" ("traceId") SELECT DISTINCT n."traceId" FROM new_rows n;
-  ELSE
-    INSERT INTO "SearchQueue" ("traceId")
-      SELECT DISTINCT n."traceId" FROM new_rows n JOIN old_rows o ON o."id" = n."id"
-       WHERE n."traceId" IS DISTINCT FROM o."traceId" OR n."name" IS DISTINCT FROM o."name"
-          OR n."input" IS DISTINCT FROM o."input" OR n."output" IS DISTINCT FROM o."output"
-          OR n."statusMessage" IS DISTINCT FROM o."statusMessage" OR n."metadata" IS DISTINCT FROM o."metadata";
-  END IF;
-  RETURN NULL;
-END $$;
-
-CREATE FUNCTION "crossroads_search_queue_decisions"() RETURNS trigger
-LANGUAGE plpgsql SET jit = off AS $$
-BEGIN
-  IF TG_OP = 'INSERT' THEN
-    INSERT INTO "SearchQueue" ("traceId") SELECT DISTINCT n."traceId" FROM new_rows n;
-  ELSE
-    INSERT INTO "SearchQueue" ("traceId")
-      SELECT DISTINCT n."traceId" FROM new_rows n JOIN old_rows o ON o."id" = n."id"
-       WHERE n."traceId" IS DISTINCT FROM o."traceId" OR n."reasoning" IS DISTINCT FROM o."reasoning"
-          OR n."chosen" IS DISTINCT FROM o."chosen" OR n."alternatives" IS DISTINCT FROM o."alternatives";
-  END IF;
-  RETURN NULL;
-END $$;
-
-CREATE FUNCTION "crossroads_search_queue_events"() RETURNS trigger
-LANGUAGE plpgsql SET jit = off AS $$
-BEGIN
-  IF TG_OP = 'INSERT' THEN
-    INSERT INTO "SearchQueue" ("traceId") SELECT DISTINCT n."traceId" FROM new_rows n;
-  ELSE
-    INSERT INTO "SearchQueue" ("traceId")
-      SELECT DISTINCT n."traceId" FROM new_rows n JOIN old_rows o ON o."id" = n."id"
-       WHERE n."traceId" IS DISTINCT FROM o."traceId" OR n."name" IS DISTINCT FROM o."name"
-          OR n."metadata" IS DISTINCT FROM o."metadata";
+    SELECT string_agg(format('n.%1$I IS DISTINCT FROM o.%1$I', c), ' OR ') INTO changed FROM unnest(TG_ARGV) AS c;
+    EXECUTE format('INSERT INTO "SearchQueue" ("traceId") SELECT DISTINCT n.%I FROM new_rows n JOIN old_rows o ON o."id" = n."id" WHERE ', TG_ARGV[0]) || changed;
   END IF;
   RETURN NULL;
 END $$;
 
 CREATE TRIGGER "Trace_search_insert" AFTER INSERT ON "Trace"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "crossroads_search_queue_traces"();
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "crossroads_search_queue"('id');
 CREATE TRIGGER "Trace_search_update" AFTER UPDATE ON "Trace"
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "crossroads_search_queue_traces"();
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "crossroads_search_queue"('id', 'name', 'metadata');
 CREATE TRIGGER "Span_search_insert" AFTER INSERT ON "Span"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "crossroads_search_queue_spans"();
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "crossroads_search_queue"('traceId');
 CREATE TRIGGER "Span_search_update" AFTER UPDATE ON "Span"
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "crossroads_search_queue_spans"();
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
+  EXECUTE FUNCTION "crossroads_search_queue"('traceId', 'name', 'input', 'output', 'statusMessage', 'metadata');
 CREATE TRIGGER "DecisionPoint_search_insert" AFTER INSERT ON "DecisionPoint"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "crossroads_search_queue_decisions"();
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "crossroads_search_queue"('traceId');
 CREATE TRIGGER "DecisionPoint_search_update" AFTER UPDATE ON "DecisionPoint"
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "crossroads_search_queue_decisions"();
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
+  EXECUTE FUNCTION "crossroads_search_queue"('traceId', 'reasoning', 'chosen', 'alternatives');
 CREATE TRIGGER "Event_search_insert" AFTER INSERT ON "Event"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "crossroads_search_queue_events"();
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "crossroads_search_queue"('traceId');
 CREATE TRIGGER "Event_search_update" AFTER UPDATE ON "Event"
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "crossroads_search_queue_events"();
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
+  EXECUTE FUNCTION "crossroads_search_queue"('traceId', 'name', 'metadata');
 
 -- The per-row indexes go; what is stored already is queued for the indexer.
 DROP INDEX "Trace_search_trgm_idx";
