@@ -1,12 +1,13 @@
 // Housekeeping closes idle OTLP traces through the process's database, at most once per
-// interval when asked "if due", and folds the insights deltas into their rollups.
+// interval when asked "if due", folds the insights deltas into their rollups, and
+// indexes the traces queued for search after requests.
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useDatabase } from '@/lib/db';
 import type { Database } from '@/lib/storage/open';
 import { testDatabases } from '@/lib/testing/databases';
-import { expectRollupsExact } from '@/lib/testing/derived';
-import { runHousekeeping, runHousekeepingIfDue } from './housekeeping';
+import { expectRollupsExact, expectSearchWordsExact } from '@/lib/testing/derived';
+import { SEARCH_INDEX_INTERVAL_MS, runHousekeeping, runHousekeepingIfDue, runSearchIndex, scheduleSearchIndexIfDue } from './housekeeping';
 
 describe.each(testDatabases())('housekeeping on $name', ({ open }) => {
   let db: Database;
@@ -70,5 +71,26 @@ describe.each(testDatabases())('housekeeping on $name', ({ open }) => {
     expect(await statusOf(idle)).toBe('COMPLETED');
     expect(Number(await deltas())).toBe(0);
     await expectRollupsExact(db, { compacted: true });
+  });
+
+  it('indexes the traces queued for search, once per interval when scheduled after a request', async () => {
+    const queued = async () => (await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM "SearchQueue"'))[0].n;
+    await idleTrace(10);
+    expect(await queued()).toBeGreaterThan(0);
+    expect(await runSearchIndex(Date.now())).toMatchObject({ drained: true });
+    expect(await queued()).toBe(0);
+    await expectSearchWordsExact(db, { drained: true });
+
+    // Just indexed: a request schedules nothing until the interval has passed.
+    await idleTrace(10);
+    scheduleSearchIndexIfDue();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await queued()).toBeGreaterThan(0);
+    // Once it has (the clock set back), the next request indexes after its answer.
+    await runSearchIndex(Date.now() - SEARCH_INDEX_INTERVAL_MS);
+    await idleTrace(10);
+    scheduleSearchIndexIfDue();
+    await expect.poll(queued, { timeout: 5_000 }).toBe(0);
+    await expectSearchWordsExact(db, { drained: true });
   });
 });
