@@ -88,18 +88,23 @@ export async function runRetentionIfDue(): Promise<number> {
   return retentionDue() ? runRetention() : 0;
 }
 
+/** Runs a task once the current request's answer is sent. */
+function afterAnswer(task: () => Promise<unknown>): void {
+  try {
+    // The promise is handed over, so serverless hosts keep the instance until it settles.
+    after(task);
+  } catch {
+    // Outside a request (scripts, tests): run it detached.
+    void task();
+  }
+}
+
 /** After an API request: when retention is due, runs it once the answer is sent (at most once per interval). */
 export function scheduleRetentionIfDue(): void {
   if (!retentionDue()) return;
   // Claimed now, so the requests that follow while it runs do not schedule it again.
   state.__crossroadsRetentionAt = Date.now();
-  try {
-    // The promise is handed over, so serverless hosts keep the instance until it settles.
-    after(() => runRetention());
-  } catch {
-    // Outside a request (scripts, tests): run it detached.
-    void runRetention();
-  }
+  afterAnswer(() => runRetention());
 }
 
 /** Indexes queued traces for search for up to SEARCH_INDEX_BUDGET_MS. Never throws: a failure is logged and the next interval tries again. */
@@ -123,11 +128,7 @@ export function scheduleSearchIndexIfDue(): void {
   if (!searchIndexDue()) return;
   // Claimed now, so the requests that follow while it runs do not schedule it again.
   state.__crossroadsSearchIndexAt = Date.now();
-  try {
-    after(() => runSearchIndex());
-  } catch {
-    void runSearchIndex();
-  }
+  afterAnswer(() => runSearchIndex());
 }
 
 /** Starts the periodic run in a long-running server (once per process), and retention at once. */
