@@ -27,7 +27,7 @@ export interface SearchIndexRun {
  * Indexes queued traces, a batch per transaction, until the queue is empty or `budgetMs`
  * has passed (the batch running then finishes). Infinity drains the queue.
  */
-export async function indexSearchBacklog(sql: SqlExecutor, budgetMs = Infinity, batch = SEARCH_INDEX_BATCH): Promise<SearchIndexRun> {
+export async function indexSearchBacklog(sql: Pick<SqlExecutor, 'query'>, budgetMs = Infinity, batch = SEARCH_INDEX_BATCH): Promise<SearchIndexRun> {
   const start = Date.now();
   let traces = 0;
   for (;;) {
@@ -40,7 +40,7 @@ export async function indexSearchBacklog(sql: SqlExecutor, budgetMs = Infinity, 
 }
 
 /** How far behind the indexer is: queued traces (distinct) and the age of the oldest entry. */
-export async function searchBacklog(sql: SqlExecutor): Promise<{ traces: number; oldestMs: number }> {
+export async function searchBacklog(sql: Pick<SqlExecutor, 'query'>): Promise<{ traces: number; oldestMs: number }> {
   const [row] = await sql.query<{ traces: number; oldest_ms: number | null }>(
     `SELECT count(DISTINCT "traceId")::int AS traces,
             (extract(epoch FROM clock_timestamp() - min("queuedAt")) * 1000)::float8 AS oldest_ms

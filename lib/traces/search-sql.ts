@@ -114,8 +114,9 @@ export function wordsMatchSql(words: Prisma.Sql, q: string): Prisma.Sql | null {
  * is a piece of one row's text, and the doc holds the words of the trace's current rows).
  */
 export function wordsDecide(q: string): boolean {
-  const needles = searchNeedles(q);
-  return needles.length === 1 && needlePieces(q).length === 1 && needlePieces(q)[0] === q;
+  // Letters and digits only, so its JSON-escaped form (searchNeedles) is itself.
+  const pieces = needlePieces(q);
+  return pieces.length === 1 && pieces[0] === q;
 }
 
 /**
@@ -136,7 +137,7 @@ export function traceTextMatchesSql(q: string, trace: Prisma.Sql): Prisma.Sql {
 }
 
 /** The trace is waiting for the indexer: its words may be missing or out of date. */
-export function traceQueuedSql(trace: Prisma.Sql): Prisma.Sql {
+function traceQueuedSql(trace: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`EXISTS (SELECT 1 FROM "SearchQueue" sq WHERE sq."traceId" = ${trace}."id")`;
 }
 

@@ -20,6 +20,7 @@ import { formatLine } from './scenarios';
 import { seedTraces, vacuumAnalyze } from './seed';
 import os from 'node:os';
 import { summarize } from './stats';
+import { indexSearchBacklog, searchBacklog } from '@/lib/traces/search-index';
 
 /** The issue's trace with 1-2 KB span payloads. */
 export const SEARCH_SHAPE: TraceShape = { ...FULL_SHAPE, payloadMin: 1024, payloadMax: 2048 };
@@ -47,18 +48,15 @@ export async function dropSearchIndexes(conn: RawConn): Promise<string[]> {
   return SEARCH_TRIGGERS.map(([, trigger]) => trigger);
 }
 
-/** Drains the search queue as the server's indexer does (beside it, when it runs); returns the traces this call indexed. */
+/** Drains the search queue with the server's indexer function (beside the server's own runs); returns the traces this call indexed. */
 export async function drainSearchQueue(conn: RawConn, batch = 500): Promise<number> {
   let traces = 0;
   for (;;) {
-    const [{ n }] = await conn.query<{ n: number }>('SELECT "crossroads_search_index"($1::int) AS n', [batch]);
-    if (n < 0) {
-      // The server's own indexer holds the lock: let it finish its batch.
-      await new Promise((r) => setTimeout(r, 100));
-      continue;
-    }
-    if (n === 0) return traces;
-    traces += n;
+    const run = await indexSearchBacklog(conn, Infinity, batch);
+    traces += run.traces;
+    if (run.drained) return traces;
+    // The server's own indexer holds the lock: let it finish its batch.
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -78,12 +76,7 @@ export interface SearchBacklogAfter {
 export async function searchBacklogAfter(raw: RawDb, timeoutMs = 120_000): Promise<SearchBacklogAfter> {
   const conn = await raw.connect();
   try {
-    const backlog = async () =>
-      (
-        await conn.query<{ traces: number; oldest_ms: number | null }>(
-          `SELECT count(DISTINCT "traceId")::int AS traces, (extract(epoch FROM clock_timestamp() - min("queuedAt")) * 1000)::float8 AS oldest_ms FROM "SearchQueue"`,
-        )
-      )[0];
+    const backlog = () => searchBacklog(conn);
     const first = await backlog();
     const started = performance.now();
     let left = first.traces;
@@ -91,7 +84,7 @@ export async function searchBacklogAfter(raw: RawDb, timeoutMs = 120_000): Promi
       await new Promise((r) => setTimeout(r, 250));
       left = (await backlog()).traces;
     }
-    return { traces: first.traces, oldestMs: first.oldest_ms ?? 0, drainMs: left > 0 ? Infinity : performance.now() - started };
+    return { traces: first.traces, oldestMs: first.oldestMs, drainMs: left > 0 ? Infinity : performance.now() - started };
   } finally {
     await conn.release();
   }
