@@ -87,3 +87,8 @@ export function processBudget(name: string, capacity: number): ByteBudget {
   }
   return budget;
 }
+
+/** The process-wide budget of that name when one was made (undefined before its first use). */
+export function existingProcessBudget(name: string): ByteBudget | undefined {
+  return globalForBudgets.crossroadsBudgets?.get(name);
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BusyError } from '@/lib/budget';
+import { bodiesInFlight, withBodyAdmission } from './admission';
 import { toHttpResponse } from './respond';
 
 describe('toHttpResponse for overload', () => {
@@ -16,5 +17,18 @@ describe('toHttpResponse for overload', () => {
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('1');
     expect(await res.json()).toEqual({ error: 'Database busy, retry later' });
+  });
+});
+
+describe('bodiesInFlight', () => {
+  it('is true exactly while a request body is admitted (the search indexer yields then)', async () => {
+    const limits = { maxBodyBytes: 1000, maxInflightBodyBytes: 10_000, admissionWaitMs: 100 };
+    const req = new Request('http://x/api/traces', { method: 'POST', body: '{}', headers: { 'content-length': '2' } });
+    expect(bodiesInFlight()).toBe(false);
+    const seen = await withBodyAdmission(req, limits, async () => bodiesInFlight());
+    expect(seen).toBe(true);
+    expect(bodiesInFlight()).toBe(false);
+    await expect(withBodyAdmission(req, limits, () => Promise.reject(new Error('bad body')))).rejects.toThrow('bad body');
+    expect(bodiesInFlight()).toBe(false);
   });
 });

@@ -4,7 +4,9 @@
 // same records/s, see docs/benchmarks.md). So the bytes of bodies being processed are
 // bounded per process; a request over the budget waits its turn (FIFO) and, after a
 // bounded wait, gets 503 with Retry-After instead of pushing the server out of memory.
-import { processBudget } from '@/lib/budget';
+import { existingProcessBudget, processBudget } from '@/lib/budget';
+
+const BODIES = 'request bodies';
 
 /** Runs fn with the request's declared size (or the body limit, when undeclared or compressed) reserved. */
 export async function withBodyAdmission<T>(
@@ -18,10 +20,19 @@ export async function withBodyAdmission<T>(
   const compressed = encoding !== '' && encoding !== 'identity';
   const bytes =
     !compressed && Number.isFinite(declared) && declared > 0 ? Math.min(declared, limits.maxBodyBytes) : limits.maxBodyBytes;
-  const release = await processBudget('request bodies', limits.maxInflightBodyBytes).acquire(bytes, limits.admissionWaitMs);
+  const release = await processBudget(BODIES, limits.maxInflightBodyBytes).acquire(bytes, limits.admissionWaitMs);
   try {
     return await fn();
   } finally {
     release();
   }
+}
+
+/**
+ * Whether this process is receiving or storing a request body now: JSON and OTLP ingest
+ * and SOAP writes all pass through withBodyAdmission. Background work (the search
+ * indexer) yields while it is.
+ */
+export function bodiesInFlight(): boolean {
+  return (existingProcessBudget(BODIES)?.used ?? 0) > 0;
 }

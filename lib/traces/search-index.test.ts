@@ -72,8 +72,6 @@ describe.each(testDatabases())('search indexing on $name', ({ open }) => {
     expect(await indexSearchBacklog(db.sql)).toEqual({ traces: 1, drained: true });
     expect(await searchBacklog(db.sql)).toEqual({ traces: 0, oldestMs: 0 });
     // Lower-cased, split at spaces and line breaks only (JSON punctuation stays on its
-    // word; a line break inside a JSON string is printed as \n), byte order, each once.
-    // Lower-cased, split at spaces and line breaks only (JSON punctuation stays on its
     // word; a line break inside a JSON string is printed as \n), each once; "[]" (the
     // alternatives) and the emoji are under 3 characters.
     const expected = ['refund', 'agent', 'llm', '"refund', 'the', 'order"', '{"text":', '"the', 'order\\nis', 'ok"}', 'zahlung', 'prüfen', '"billing"', 'done'];
@@ -108,6 +106,18 @@ describe.each(testDatabases())('search indexing on $name', ({ open }) => {
     await db.sql.exec(`UPDATE "Span" SET "durationMs" = 5 WHERE "id" = 'su'`);
     await db.sql.exec(`UPDATE "Trace" SET "status" = 'ERROR' WHERE "id" = 'u2'`);
     expect(await searchBacklog(db.sql)).toMatchObject({ traces: 0 });
+    await expectSearchWordsExact(db, { drained: true });
+  });
+
+  it('stops once its budget, asked again after each batch, has run out', async () => {
+    await ingest([makeTrace({ id: 'b1', startedAt: at }), makeTrace({ id: 'b2', startedAt: at }), makeTrace({ id: 'b3', startedAt: at })]);
+    // The housekeeping budget shrinks when ingest starts: here the first answer lets the
+    // run go on, the second ends it, so two one-trace batches run.
+    const answers = [Infinity, 0];
+    expect(await indexSearchBacklog(db.sql, () => answers.shift() ?? 0, 1)).toEqual({ traces: 2, drained: false });
+    expect(await searchBacklog(db.sql)).toMatchObject({ traces: 1 });
+    expect(await indexSearchBacklog(db.sql, 0, 1)).toEqual({ traces: 1, drained: false });
+    expect(await indexSearchBacklog(db.sql, 0, 1)).toEqual({ traces: 0, drained: true });
     await expectSearchWordsExact(db, { drained: true });
   });
 

@@ -25,9 +25,15 @@ export interface SearchIndexRun {
 
 /**
  * Indexes queued traces, a batch per transaction, until the queue is empty or `budgetMs`
- * has passed (the batch running then finishes). Infinity drains the queue.
+ * has passed (the batch running then finishes). Infinity drains the queue. A function is
+ * asked again after each batch, so the budget can shrink when other work arrives.
  */
-export async function indexSearchBacklog(sql: Pick<SqlExecutor, 'query'>, budgetMs = Infinity, batch = SEARCH_INDEX_BATCH): Promise<SearchIndexRun> {
+export async function indexSearchBacklog(
+  sql: Pick<SqlExecutor, 'query'>,
+  budgetMs: number | (() => number) = Infinity,
+  batch = SEARCH_INDEX_BATCH,
+): Promise<SearchIndexRun> {
+  const budget = typeof budgetMs === 'function' ? budgetMs : () => budgetMs;
   const start = Date.now();
   let traces = 0;
   for (;;) {
@@ -35,7 +41,7 @@ export async function indexSearchBacklog(sql: Pick<SqlExecutor, 'query'>, budget
     if (n < 0) return { traces, drained: false };
     if (n === 0) return { traces, drained: true };
     traces += n;
-    if (Date.now() - start >= budgetMs) return { traces, drained: false };
+    if (Date.now() - start >= budget()) return { traces, drained: false };
   }
 }
 
