@@ -7,8 +7,9 @@
 //   (lib/traces/delete.ts), in batches of 500 traces, each its own short transaction,
 //   at most once per RETENTION_INTERVAL_MS per process.
 // - indexing full-text search: the traces ingest queued get their words indexed
-//   (lib/traces/search-index.ts), at most once per SEARCH_INDEX_INTERVAL_MS per process,
-//   for at most SEARCH_INDEX_BUDGET_MS a run (less while ingest is in progress).
+//   (lib/traces/search-index.ts), a run at most once per SEARCH_INDEX_INTERVAL_MS per
+//   process: the timer's until the queue is empty, a request's for SEARCH_INDEX_BUDGET_MS,
+//   either for SEARCH_INDEX_BUSY_BUDGET_MS only while ingest is in progress.
 // All run two ways, so they work on any host:
 // - on a timer in a long-running server (instrumentation.ts starts it; retention also
 //   runs once right at start);
@@ -31,12 +32,15 @@ import { indexSearchBacklog, type SearchIndexRun } from '@/lib/traces/search-ind
 export const HOUSEKEEPING_INTERVAL_MS = 60_000;
 export const RETENTION_INTERVAL_MS = 10 * 60_000;
 /**
- * How often a process indexes search, and for how long at most each time: the full
- * budget while no request body is being received or stored in this process, the busy one
- * while ingest is. Indexing is background work: under ingest it takes at most an eighth
- * of one database connection's time (250 ms in 2 s), so ingest keeps its rate, and it
- * catches up at half a connection when ingest pauses. Searches stay complete meanwhile:
- * queued traces are tested row by row (lib/traces/search-sql.ts).
+ * How often a process indexes search, and for how long. Indexing is background work:
+ * - while this process receives or stores a request body (ingest), a run stops after
+ *   SEARCH_INDEX_BUSY_BUDGET_MS: at most an eighth of one database connection's time
+ *   (250 ms in 2 s), so ingest keeps its rate;
+ * - otherwise the timer's run (a long-running server) goes on until the queue is empty,
+ *   catching up, and a run after a request stops after SEARCH_INDEX_BUDGET_MS (serverless
+ *   hosts cap and bill the time after the answer).
+ * Either checks after each batch of SEARCH_INDEX_BATCH traces. Searches stay complete
+ * meanwhile: queued traces are tested row by row (lib/traces/search-sql.ts).
  */
 export const SEARCH_INDEX_INTERVAL_MS = 2_000;
 export const SEARCH_INDEX_BUDGET_MS = 1_000;
@@ -47,6 +51,7 @@ const state = globalThis as unknown as {
   __crossroadsRetentionAt?: number;
   __crossroadsHousekeepingTimer?: NodeJS.Timeout;
   __crossroadsSearchIndexAt?: number;
+  __crossroadsSearchIndexRunning?: boolean;
   __crossroadsSearchIndexTimer?: NodeJS.Timeout;
 };
 
@@ -117,23 +122,29 @@ export function scheduleRetentionIfDue(): void {
 }
 
 /**
- * Indexes queued traces for search for up to SEARCH_INDEX_BUDGET_MS, or
- * SEARCH_INDEX_BUSY_BUDGET_MS once ingest is in progress (checked after each batch).
- * Never throws: a failure is logged and the next interval tries again.
+ * Indexes queued traces for search: for up to `idleBudgetMs` (Infinity: until the queue
+ * is empty), or SEARCH_INDEX_BUSY_BUDGET_MS once ingest is in progress in this process
+ * (both checked after each batch). Never throws: a failure is logged and the next
+ * interval tries again.
  */
-export async function runSearchIndex(now = Date.now()): Promise<SearchIndexRun> {
-  state.__crossroadsSearchIndexAt = now;
+export async function runSearchIndex(options: { now?: number; idleBudgetMs?: number } = {}): Promise<SearchIndexRun> {
+  const idleBudgetMs = options.idleBudgetMs ?? SEARCH_INDEX_BUDGET_MS;
+  state.__crossroadsSearchIndexAt = options.now ?? Date.now();
+  state.__crossroadsSearchIndexRunning = true;
   try {
     const { sql } = await getDatabase();
-    return await indexSearchBacklog(sql, () => (bodiesInFlight() ? SEARCH_INDEX_BUSY_BUDGET_MS : SEARCH_INDEX_BUDGET_MS));
+    return await indexSearchBacklog(sql, () => (bodiesInFlight() ? SEARCH_INDEX_BUSY_BUDGET_MS : idleBudgetMs));
   } catch (err) {
     console.error('[crossroads] search indexing failed:', err);
     return { traces: 0, drained: false };
+  } finally {
+    state.__crossroadsSearchIndexRunning = false;
   }
 }
 
+/** Whether this process should index now: not already indexing, and the interval has passed since the last run started. */
 function searchIndexDue(now = Date.now()): boolean {
-  return now - (state.__crossroadsSearchIndexAt ?? 0) >= SEARCH_INDEX_INTERVAL_MS;
+  return !state.__crossroadsSearchIndexRunning && now - (state.__crossroadsSearchIndexAt ?? 0) >= SEARCH_INDEX_INTERVAL_MS;
 }
 
 /** After an API request: when search indexing is due, runs it once the answer is sent. */
@@ -154,7 +165,7 @@ export function startHousekeepingTimer(): void {
   }, HOUSEKEEPING_INTERVAL_MS);
   state.__crossroadsHousekeepingTimer.unref();
   state.__crossroadsSearchIndexTimer = setInterval(() => {
-    if (searchIndexDue()) void runSearchIndex();
+    if (searchIndexDue()) void runSearchIndex({ idleBudgetMs: Infinity });
   }, SEARCH_INDEX_INTERVAL_MS);
   state.__crossroadsSearchIndexTimer.unref();
 }
