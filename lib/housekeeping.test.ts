@@ -7,7 +7,27 @@ import { useDatabase } from '@/lib/db';
 import type { Database } from '@/lib/storage/open';
 import { testDatabases } from '@/lib/testing/databases';
 import { expectRollupsExact, expectSearchWordsExact } from '@/lib/testing/derived';
-import { SEARCH_INDEX_INTERVAL_MS, runHousekeeping, runHousekeepingIfDue, runSearchIndex, scheduleSearchIndexIfDue } from './housekeeping';
+import {
+  SEARCH_INDEX_BUSY_BUDGET_MS,
+  SEARCH_INDEX_INTERVAL_MS,
+  SEARCH_INDEX_MAX_LAG_MS,
+  runHousekeeping,
+  runHousekeepingIfDue,
+  runSearchIndex,
+  scheduleSearchIndexIfDue,
+  searchIndexBudgetMs,
+} from './housekeeping';
+
+describe("the search indexer's budget", () => {
+  it('yields to ingest in progress until search lags by the limit, then catches up', () => {
+    const idleBudgetMs = Infinity;
+    expect(searchIndexBudgetMs({ ingestInProgress: false, lagMs: 5_000, idleBudgetMs })).toBe(Infinity);
+    expect(searchIndexBudgetMs({ ingestInProgress: false, lagMs: 5_000, idleBudgetMs: 1_000 })).toBe(1_000);
+    expect(searchIndexBudgetMs({ ingestInProgress: true, lagMs: 5_000, idleBudgetMs })).toBe(SEARCH_INDEX_BUSY_BUDGET_MS);
+    expect(searchIndexBudgetMs({ ingestInProgress: true, lagMs: SEARCH_INDEX_MAX_LAG_MS - 1, idleBudgetMs })).toBe(SEARCH_INDEX_BUSY_BUDGET_MS);
+    expect(searchIndexBudgetMs({ ingestInProgress: true, lagMs: SEARCH_INDEX_MAX_LAG_MS, idleBudgetMs })).toBe(Infinity);
+  });
+});
 
 describe.each(testDatabases())('housekeeping on $name', ({ open }) => {
   let db: Database;

@@ -27,7 +27,7 @@ import { bodiesInFlight } from '@/lib/http/admission';
 import { compactInsights } from '@/lib/insights/compact';
 import { closeIdleTraces } from '@/lib/traces/close-idle';
 import { deleteExpiredTraces } from '@/lib/traces/delete';
-import { indexSearchBacklog, type SearchIndexRun } from '@/lib/traces/search-index';
+import { indexSearchBacklog, searchLagMs, type SearchIndexRun } from '@/lib/traces/search-index';
 
 export const HOUSEKEEPING_INTERVAL_MS = 60_000;
 export const RETENTION_INTERVAL_MS = 10 * 60_000;
@@ -39,12 +39,23 @@ export const RETENTION_INTERVAL_MS = 10 * 60_000;
  * - otherwise the timer's run (a long-running server) goes on until the queue is empty,
  *   catching up, and a run after a request stops after SEARCH_INDEX_BUDGET_MS (serverless
  *   hosts cap and bill the time after the answer).
+ * - but once the oldest queued trace waited SEARCH_INDEX_MAX_LAG_MS, a run no longer
+ *   yields to ingest: under ingest that never pauses, search lags by about a minute at
+ *   most before indexing takes its whole share, instead of falling further behind. (A
+ *   long backlog makes searches slow: every queued trace is tested row by row.)
  * Either checks after each batch of SEARCH_INDEX_BATCH traces. Searches stay complete
  * meanwhile: queued traces are tested row by row (lib/traces/search-sql.ts).
  */
 export const SEARCH_INDEX_INTERVAL_MS = 2_000;
 export const SEARCH_INDEX_BUDGET_MS = 1_000;
 export const SEARCH_INDEX_BUSY_BUDGET_MS = 250;
+export const SEARCH_INDEX_MAX_LAG_MS = 60_000;
+
+/** How long an indexing run may go on, by the rules above. */
+export function searchIndexBudgetMs(now: { ingestInProgress: boolean; lagMs: number; idleBudgetMs: number }): number {
+  if (now.ingestInProgress && now.lagMs < SEARCH_INDEX_MAX_LAG_MS) return SEARCH_INDEX_BUSY_BUDGET_MS;
+  return now.idleBudgetMs;
+}
 
 const state = globalThis as unknown as {
   __crossroadsHousekeepingAt?: number;
@@ -124,7 +135,7 @@ export function scheduleRetentionIfDue(): void {
 /**
  * Indexes queued traces for search: for up to `idleBudgetMs` (Infinity: until the queue
  * is empty), or SEARCH_INDEX_BUSY_BUDGET_MS once ingest is in progress in this process
- * (both checked after each batch). Never throws: a failure is logged and the next
+ * and search lags by less than SEARCH_INDEX_MAX_LAG_MS (checked after each batch). Never throws: a failure is logged and the next
  * interval tries again.
  */
 export async function runSearchIndex(options: { now?: number; idleBudgetMs?: number } = {}): Promise<SearchIndexRun> {
@@ -133,7 +144,9 @@ export async function runSearchIndex(options: { now?: number; idleBudgetMs?: num
   state.__crossroadsSearchIndexRunning = true;
   try {
     const { sql } = await getDatabase();
-    return await indexSearchBacklog(sql, () => (bodiesInFlight() ? SEARCH_INDEX_BUSY_BUDGET_MS : idleBudgetMs));
+    // The lag is read once a run: a run that stopped yielding catches up to the end.
+    const lagMs = await searchLagMs(sql);
+    return await indexSearchBacklog(sql, () => searchIndexBudgetMs({ ingestInProgress: bodiesInFlight(), lagMs, idleBudgetMs }));
   } catch (err) {
     console.error('[crossroads] search indexing failed:', err);
     return { traces: 0, drained: false };

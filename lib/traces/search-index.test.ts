@@ -11,7 +11,7 @@ import { makeTrace } from '@/lib/testing/fixtures';
 import { ingestTraces } from './ingest';
 import { listTraces, parseListParams } from './list';
 import { needlePieces, wordsDecide } from './search-sql';
-import { indexSearchBacklog, searchBacklog } from './search-index';
+import { indexSearchBacklog, searchBacklog, searchLagMs } from './search-index';
 import { validateIngestBody } from './validate';
 
 const LIMITS = { maxBatchTraces: 100, maxChildrenPerTrace: 1000 };
@@ -116,8 +116,13 @@ describe.each(testDatabases())('search indexing on $name', ({ open }) => {
     const answers = [Infinity, 0];
     expect(await indexSearchBacklog(db.sql, () => answers.shift() ?? 0, 1)).toEqual({ traces: 2, drained: false });
     expect(await searchBacklog(db.sql)).toMatchObject({ traces: 1 });
+    // The lag the housekeeping budget reads: the oldest entry's age.
+    await db.sql.exec(`UPDATE "SearchQueue" SET "queuedAt" = clock_timestamp() - interval '90 seconds'`);
+    expect(await searchLagMs(db.sql)).toBeGreaterThanOrEqual(90_000);
+    expect(await searchLagMs(db.sql)).toBeLessThan(100_000);
     expect(await indexSearchBacklog(db.sql, 0, 1)).toEqual({ traces: 1, drained: false });
     expect(await indexSearchBacklog(db.sql, 0, 1)).toEqual({ traces: 0, drained: true });
+    expect(await searchLagMs(db.sql)).toBe(0);
     await expectSearchWordsExact(db, { drained: true });
   });
 

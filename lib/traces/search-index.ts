@@ -47,10 +47,14 @@ export async function indexSearchBacklog(
 
 /** How far behind the indexer is: queued traces (distinct) and the age of the oldest entry. */
 export async function searchBacklog(sql: Pick<SqlExecutor, 'query'>): Promise<{ traces: number; oldestMs: number }> {
-  const [row] = await sql.query<{ traces: number; oldest_ms: number | null }>(
-    `SELECT count(DISTINCT "traceId")::int AS traces,
-            (extract(epoch FROM clock_timestamp() - min("queuedAt")) * 1000)::float8 AS oldest_ms
-       FROM "SearchQueue"`,
+  const [row] = await sql.query<{ traces: number }>('SELECT count(DISTINCT "traceId")::int AS traces FROM "SearchQueue"');
+  return { traces: row.traces, oldestMs: await searchLagMs(sql) };
+}
+
+/** How long the oldest queued trace has waited (0 when none is queued); one index probe. */
+export async function searchLagMs(sql: Pick<SqlExecutor, 'query'>): Promise<number> {
+  const [row] = await sql.query<{ lag_ms: number | null }>(
+    `SELECT (extract(epoch FROM clock_timestamp() - min("queuedAt")) * 1000)::float8 AS lag_ms FROM "SearchQueue"`,
   );
-  return { traces: row.traces, oldestMs: row.oldest_ms ?? 0 };
+  return row.lag_ms ?? 0;
 }
