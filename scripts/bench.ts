@@ -457,7 +457,8 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
             const sustained = api.summary.recordsPerSecond && Number.isFinite(b.drainMs) ? (api.summary.recordsPerSecond * api.summary.wallSeconds) / (api.summary.wallSeconds + b.drainMs / 1000) : undefined;
             log(
               `  search indexer after ingest/batch ${batch} c=${clients}: ${b.traces} traces queued (oldest ${(b.oldestMs / 1000).toFixed(1)} s), ` +
-                `drained in ${(b.drainMs / 1000).toFixed(1)} s${sustained ? `; records/s counting the catch-up: ${sustained.toFixed(0)}` : ''}`,
+                (b.left > 0 ? `${b.left} still queued after 600 s` : `drained in ${(b.drainMs / 1000).toFixed(1)} s`) +
+                (sustained ? `; records/s counting the catch-up: ${sustained.toFixed(0)}` : ''),
             );
           }
           if (kind === 'postgres' && only.has('raw')) {

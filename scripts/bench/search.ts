@@ -66,6 +66,8 @@ export interface SearchBacklogAfter {
   oldestMs: number;
   /** How long the server's indexer then took to drain the queue (Infinity: not within the timeout). */
   drainMs: number;
+  /** Traces still queued when the wait ended (0 when drained). */
+  left: number;
 }
 
 /**
@@ -73,7 +75,7 @@ export interface SearchBacklogAfter {
  * indexer was behind, and how long it took to catch up. Waiting also keeps one cell's
  * indexing out of the next one's window.
  */
-export async function searchBacklogAfter(raw: RawDb, timeoutMs = 120_000): Promise<SearchBacklogAfter> {
+export async function searchBacklogAfter(raw: RawDb, timeoutMs = 600_000): Promise<SearchBacklogAfter> {
   const conn = await raw.connect();
   try {
     const backlog = () => searchBacklog(conn);
@@ -84,7 +86,7 @@ export async function searchBacklogAfter(raw: RawDb, timeoutMs = 120_000): Promi
       await new Promise((r) => setTimeout(r, 250));
       left = (await backlog()).traces;
     }
-    return { traces: first.traces, oldestMs: first.oldestMs, drainMs: left > 0 ? Infinity : performance.now() - started };
+    return { traces: first.traces, oldestMs: first.oldestMs, drainMs: left > 0 ? Infinity : performance.now() - started, left };
   } finally {
     await conn.release();
   }
