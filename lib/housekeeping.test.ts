@@ -26,6 +26,10 @@ describe("the search indexer's budget", () => {
     expect(searchIndexBudgetMs({ ingestInProgress: true, lagMs: 5_000, idleBudgetMs })).toBe(SEARCH_INDEX_BUSY_BUDGET_MS);
     expect(searchIndexBudgetMs({ ingestInProgress: true, lagMs: SEARCH_INDEX_MAX_LAG_MS - 1, idleBudgetMs })).toBe(SEARCH_INDEX_BUSY_BUDGET_MS);
     expect(searchIndexBudgetMs({ ingestInProgress: true, lagMs: SEARCH_INDEX_MAX_LAG_MS, idleBudgetMs })).toBe(Infinity);
+    // The extra sessions of an idle run stop after their batch once ingest starts, lag or not.
+    expect(searchIndexBudgetMs({ ingestInProgress: false, lagMs: 5_000, idleBudgetMs, extraSession: true })).toBe(Infinity);
+    expect(searchIndexBudgetMs({ ingestInProgress: true, lagMs: 5_000, idleBudgetMs, extraSession: true })).toBe(0);
+    expect(searchIndexBudgetMs({ ingestInProgress: true, lagMs: SEARCH_INDEX_MAX_LAG_MS, idleBudgetMs, extraSession: true })).toBe(0);
   });
 });
 
@@ -98,6 +102,10 @@ describe.each(testDatabases())('housekeeping on $name', ({ open }) => {
     await idleTrace(10);
     expect(await queued()).toBeGreaterThan(0);
     expect(await runSearchIndex()).toMatchObject({ drained: true });
+    expect(await queued()).toBe(0);
+    // The timer's idle run, with its extra sessions (PostgreSQL) or one (PGlite).
+    await Promise.all([idleTrace(10), idleTrace(10), idleTrace(10)]);
+    expect(await runSearchIndex({ idleBudgetMs: Infinity, sessions: 2 })).toMatchObject({ traces: 3 });
     expect(await queued()).toBe(0);
     await expectSearchWordsExact(db, { drained: true });
 

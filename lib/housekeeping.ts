@@ -37,24 +37,28 @@ export const RETENTION_INTERVAL_MS = 10 * 60_000;
  *   SEARCH_INDEX_BUSY_BUDGET_MS: at most an eighth of one database connection's time
  *   (250 ms in 2 s), so ingest keeps its rate;
  * - otherwise the timer's run (a long-running server) goes on until the queue is empty,
- *   catching up, and a run after a request stops after SEARCH_INDEX_BUDGET_MS (serverless
- *   hosts cap and bill the time after the answer).
- * - but once the oldest queued trace waited SEARCH_INDEX_MAX_LAG_MS, a run no longer
- *   yields to ingest: under ingest that never pauses, search lags by about a minute at
- *   most before indexing takes its whole share, instead of falling further behind. (A
- *   long backlog makes searches slow: every queued trace is tested row by row.)
- * Either checks after each batch of SEARCH_INDEX_BATCH traces. Searches stay complete
+ *   catching up, with SEARCH_INDEX_IDLE_SESSIONS sessions on PostgreSQL (the extra ones
+ *   only start, and only go on, while no ingest is in progress); a run after a request
+ *   stops after SEARCH_INDEX_BUDGET_MS (serverless hosts cap and bill the time after the
+ *   answer);
+ * - but once the oldest queued trace waited SEARCH_INDEX_MAX_LAG_MS, a run's first session
+ *   no longer yields to ingest: under ingest that never pauses, search lags by about a
+ *   minute at most before indexing takes its whole share, instead of falling further
+ *   behind. (A long backlog makes searches slow: every queued trace is tested row by row.)
+ * Each checks after each batch of SEARCH_INDEX_BATCH traces. Searches stay complete
  * meanwhile: queued traces are tested row by row (lib/traces/search-sql.ts).
  */
 export const SEARCH_INDEX_INTERVAL_MS = 2_000;
 export const SEARCH_INDEX_BUDGET_MS = 1_000;
 export const SEARCH_INDEX_BUSY_BUDGET_MS = 250;
 export const SEARCH_INDEX_MAX_LAG_MS = 60_000;
+export const SEARCH_INDEX_IDLE_SESSIONS = 2;
 
-/** How long an indexing run may go on, by the rules above. */
-export function searchIndexBudgetMs(now: { ingestInProgress: boolean; lagMs: number; idleBudgetMs: number }): number {
-  if (now.ingestInProgress && now.lagMs < SEARCH_INDEX_MAX_LAG_MS) return SEARCH_INDEX_BUSY_BUDGET_MS;
-  return now.idleBudgetMs;
+/** How long a session of an indexing run may go on, by the rules above. */
+export function searchIndexBudgetMs(now: { ingestInProgress: boolean; lagMs: number; idleBudgetMs: number; extraSession?: boolean }): number {
+  if (!now.ingestInProgress) return now.idleBudgetMs;
+  if (now.extraSession) return 0;
+  return now.lagMs < SEARCH_INDEX_MAX_LAG_MS ? SEARCH_INDEX_BUSY_BUDGET_MS : now.idleBudgetMs;
 }
 
 const state = globalThis as unknown as {
@@ -133,20 +137,24 @@ export function scheduleRetentionIfDue(): void {
 }
 
 /**
- * Indexes queued traces for search: for up to `idleBudgetMs` (Infinity: until the queue
- * is empty), or SEARCH_INDEX_BUSY_BUDGET_MS once ingest is in progress in this process
- * and search lags by less than SEARCH_INDEX_MAX_LAG_MS (checked after each batch). Never throws: a failure is logged and the next
- * interval tries again.
+ * Indexes queued traces for search, by the rules above: for up to `idleBudgetMs`
+ * (Infinity: until the queue is empty) with up to `sessions` sessions at once. Never
+ * throws: a failure is logged and the next interval tries again.
  */
-export async function runSearchIndex(options: { now?: number; idleBudgetMs?: number } = {}): Promise<SearchIndexRun> {
+export async function runSearchIndex(options: { now?: number; idleBudgetMs?: number; sessions?: number } = {}): Promise<SearchIndexRun> {
   const idleBudgetMs = options.idleBudgetMs ?? SEARCH_INDEX_BUDGET_MS;
   state.__crossroadsSearchIndexAt = options.now ?? Date.now();
   state.__crossroadsSearchIndexRunning = true;
   try {
-    const { sql } = await getDatabase();
+    const { sql, kind } = await getDatabase();
     // The lag is read once a run: a run that stopped yielding catches up to the end.
     const lagMs = await searchLagMs(sql);
-    return await indexSearchBacklog(sql, () => searchIndexBudgetMs({ ingestInProgress: bodiesInFlight(), lagMs, idleBudgetMs }));
+    const session = (extraSession: boolean) =>
+      indexSearchBacklog(sql, () => searchIndexBudgetMs({ ingestInProgress: bodiesInFlight(), lagMs, idleBudgetMs, extraSession }));
+    // PGlite runs one statement at a time: more sessions would only take turns.
+    const extra = kind === 'postgres' && !bodiesInFlight() ? (options.sessions ?? 1) - 1 : 0;
+    const runs = await Promise.all([session(false), ...Array.from({ length: extra }, () => session(true))]);
+    return { traces: runs.reduce((n, r) => n + r.traces, 0), drained: runs.some((r) => r.drained) };
   } catch (err) {
     console.error('[crossroads] search indexing failed:', err);
     return { traces: 0, drained: false };
@@ -178,7 +186,7 @@ export function startHousekeepingTimer(): void {
   }, HOUSEKEEPING_INTERVAL_MS);
   state.__crossroadsHousekeepingTimer.unref();
   state.__crossroadsSearchIndexTimer = setInterval(() => {
-    if (searchIndexDue()) void runSearchIndex({ idleBudgetMs: Infinity });
+    if (searchIndexDue()) void runSearchIndex({ idleBudgetMs: Infinity, sessions: SEARCH_INDEX_IDLE_SESSIONS });
   }, SEARCH_INDEX_INTERVAL_MS);
   state.__crossroadsSearchIndexTimer.unref();
 }

@@ -5,9 +5,14 @@
 //
 // It runs in two ways (lib/housekeeping.ts): on a timer in a long-running server, and
 // after API requests once its interval has passed (serverless hosts run code only on
-// requests). One session indexes at a time: crossroads_search_index() takes a try-lock, so
-// concurrent callers return at once instead of queueing.
+// requests). Several sessions can index at once (migration search_index_slots): the queue
+// is split into SEARCH_INDEX_SLOTS partitions by trace id, each with its own try-lock, so
+// concurrent callers take different partitions, never the same trace, and return at once
+// when every partition with work is taken.
 import type { SqlExecutor } from '@/lib/storage/sql';
+
+/** Partitions of the queue: at most this many sessions index at once, across all instances. */
+export const SEARCH_INDEX_SLOTS = 4;
 
 /**
  * Traces per indexing transaction: ~0.2-0.4 s of work at the bench's shapes (3-7 ms a
@@ -19,7 +24,7 @@ export const SEARCH_INDEX_BATCH = 50;
 export interface SearchIndexRun {
   /** Traces indexed. */
   traces: number;
-  /** Whether the queue was empty when the run stopped (false: the time budget ran out, or another session holds the lock). */
+  /** Whether the queue was empty when the run stopped (false: the time budget ran out, or other sessions hold the partitions left). */
   drained: boolean;
 }
 
@@ -37,7 +42,7 @@ export async function indexSearchBacklog(
   const start = Date.now();
   let traces = 0;
   for (;;) {
-    const [{ n }] = await sql.query<{ n: number }>('SELECT "crossroads_search_index"($1::int) AS n', [batch]);
+    const [{ n }] = await sql.query<{ n: number }>('SELECT "crossroads_search_index"($1::int, $2::int) AS n', [batch, SEARCH_INDEX_SLOTS]);
     if (n < 0) return { traces, drained: false };
     if (n === 0) return { traces, drained: true };
     traces += n;
