@@ -9,7 +9,7 @@
 // - indexing full-text search: the traces ingest queued get their words indexed
 //   (lib/traces/search-index.ts), a run at most once per SEARCH_INDEX_INTERVAL_MS per
 //   process: the timer's until the queue is empty, a request's for SEARCH_INDEX_BUDGET_MS,
-//   either for SEARCH_INDEX_BUSY_BUDGET_MS only while ingest is in progress.
+//   and either for only SEARCH_INDEX_BUSY_BUDGET_MS while ingest is in progress.
 // All run two ways, so they work on any host:
 // - on a timer in a long-running server (instrumentation.ts starts it; retention also
 //   runs once right at start);
