@@ -55,7 +55,7 @@ export async function drainSearchQueue(conn: RawConn, batch = 500): Promise<numb
     const run = await indexSearchBacklog(conn, Infinity, batch);
     traces += run.traces;
     if (run.drained) return traces;
-    // The server's own indexer holds the lock: let it finish its batch.
+    // The server's own indexer holds the partitions left: let it finish its batches.
     await new Promise((r) => setTimeout(r, 100));
   }
 }
