@@ -29,9 +29,9 @@ export async function withBodyAdmission<T>(
 }
 
 /**
- * Whether this process is receiving or storing a request body now: JSON and OTLP ingest
- * and SOAP writes all pass through withBodyAdmission. Background work (the search
- * indexer) yields while it is.
+ * Whether this process is handling a request body now: JSON and OTLP ingest and every
+ * SOAP request (reads included: SOAP calls are POSTs) pass through withBodyAdmission.
+ * Background work (the search indexer) yields while one is.
  */
 export function bodiesInFlight(): boolean {
   return (existingProcessBudget(BODIES)?.used ?? 0) > 0;
