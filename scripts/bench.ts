@@ -37,7 +37,7 @@ import {
   type RawMode,
   type ScenarioResult,
 } from './bench/scenarios';
-import { countTraces, seedTraces, vacuumAnalyze } from './bench/seed';
+import { countTraces, seedTraces, truncateTraces, vacuumAnalyze } from './bench/seed';
 import { detailCase, explainCases, listCase } from './bench/explain';
 import { SEARCH_TERM, SESSION_SIZE } from './bench/generate';
 import { build, buildExists, buildSource, startServer, type RunningServer } from './bench/server';
@@ -544,9 +544,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
       if (needsRest(only)) {
         // Put back what the other read scenarios expect: only the detail traces.
         if (kind === 'pglite') await stop();
-        const conn = await raw!.connect();
-        await conn.query('TRUNCATE "Trace", "SearchQueue" CASCADE');
-        await conn.release();
+        await truncateTraces(raw!);
         await seedDetailTraces(raw!);
         if (kind === 'pglite') {
           await start();
@@ -559,9 +557,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
     if (only.has('insights')) {
       const traces = opts.insightsTraces ?? INSIGHTS_TRACES[kind][opts.scaleName];
       if (kind === 'pglite') await stop();
-      const conn = await raw!.connect();
-      await conn.query('TRUNCATE "Trace", "SearchQueue" CASCADE');
-      await conn.release();
+      await truncateTraces(raw!);
       log(`insights: seeding ${traces} traces with 10 decision points each`);
       const data = await seedInsightsData({ raw: raw!, seed: seed + 12, traces, names: opts.insightsNames, seedStep, log });
       ctx.storedTraces = data.traces;
@@ -574,9 +570,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
       for (const c of insightsCases(data)) results.push(await insightsScenario(ctx, c, bounds));
       if (needsRest(only) || only.has('list')) {
         if (kind === 'pglite') await stop();
-        const again = await raw!.connect();
-        await again.query('TRUNCATE "Trace", "SearchQueue" CASCADE');
-        await again.release();
+        await truncateTraces(raw!);
         await seedDetailTraces(raw!);
         if (kind === 'pglite') {
           await start();
@@ -597,9 +591,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
         // The ingest scenarios stored tens of thousands of traces (more than the smallest
         // list size at full scale): start the list sizes from the seeded data alone.
         const started = performance.now();
-        const conn = await raw!.connect();
-        await conn.query('TRUNCATE "Trace", "SearchQueue" CASCADE');
-        await conn.release();
+        await truncateTraces(raw!);
         seedStep('TRUNCATE after ingest', { traces: 0, records: 0, seconds: (performance.now() - started) / 1000 });
         await seedDetailTraces(raw!);
       }

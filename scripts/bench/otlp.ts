@@ -15,6 +15,7 @@ import { sampleWaits } from './pg-waits';
 import { markdownTable } from './report';
 import { IdSource } from './rows';
 import { formatLine, type Bounds, type Ctx, type ScenarioResult } from './scenarios';
+import { truncateTraces } from './seed';
 import { summarize } from './stats';
 
 export type OtlpPath = 'otlp' | 'json';
@@ -81,15 +82,6 @@ async function storedCounts(raw: RawDb): Promise<{ traces: number; spans: number
               (SELECT count(*) FROM "DecisionPoint")::int AS decisions, (SELECT count(*) FROM "Event")::int AS events`,
     );
     return row;
-  } finally {
-    await conn.release();
-  }
-}
-
-async function truncate(raw: RawDb): Promise<void> {
-  const conn = await raw.connect();
-  try {
-    await conn.query('TRUNCATE "Trace", "SearchQueue" CASCADE');
   } finally {
     await conn.release();
   }
@@ -163,7 +155,7 @@ export interface OtlpRunOptions {
 }
 
 async function runPath(ctx: Ctx, o: OtlpRunOptions, sets: OtlpRequestSet[], path: OtlpPath, clients: number, bounds: Bounds): Promise<ScenarioResult> {
-  await truncate(o.raw);
+  await truncateTraces(o.raw);
   const sent = emptySent();
   const ids = new IdSource(ctx.seed * 4099 + clients * 13 + (path === 'otlp' ? 1 : 2));
   const task = path === 'otlp' ? otlpTask(ctx, sets, ids, sent) : jsonTask(ctx, sets, ids, sent);
@@ -231,7 +223,7 @@ export async function otlpScenario(ctx: Ctx, o: OtlpRunOptions, sets: OtlpReques
     const order = (i % 2 === 0 ? ['otlp', 'json'] : ['json', 'otlp']).filter((p) => o.paths.includes(p as OtlpPath)) as OtlpPath[];
     for (const path of order) out.push(await runPath(ctx, o, sets, path, clients, bounds));
   }
-  await truncate(o.raw);
+  await truncateTraces(o.raw);
   return out;
 }
 

@@ -17,7 +17,7 @@ import type { RawConn, RawDb } from './database';
 import { runClosedLoop, type Task } from './http';
 import type { Bounds, Ctx, ScenarioResult } from './scenarios';
 import { formatLine } from './scenarios';
-import { seedTraces, vacuumAnalyze } from './seed';
+import { seedTraces, truncateTraces, vacuumAnalyze } from './seed';
 import os from 'node:os';
 import { summarize } from './stats';
 import { indexSearchBacklog, searchBacklog } from '@/lib/traces/search-index';
@@ -111,7 +111,7 @@ export async function seedSearchData(opts: SearchSeedOptions): Promise<string[]>
   const conn = await opts.raw.connect();
   try {
     let t = performance.now();
-    await conn.query('TRUNCATE "Trace", "SearchQueue" CASCADE');
+    await truncateTraces(opts.raw);
     opts.seedStep('search: TRUNCATE', { traces: 0, records: 0, seconds: (performance.now() - t) / 1000 });
     const r = await seedTraces(opts.raw, {
       seed: opts.seed,

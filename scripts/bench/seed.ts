@@ -81,6 +81,20 @@ export async function seedTraces(db: RawDb, options: SeedOptions): Promise<SeedR
   return { traces: options.to - options.from, records, seconds: (performance.now() - started) / 1000 };
 }
 
+/**
+ * Empties the trace tables (children cascade) and the search queue, which holds trace ids
+ * without a foreign key (writers append to it without waiting on each other), so CASCADE
+ * does not reach it.
+ */
+export async function truncateTraces(db: RawDb): Promise<void> {
+  const conn = await db.connect();
+  try {
+    await conn.query('TRUNCATE "Trace", "SearchQueue" CASCADE');
+  } finally {
+    await conn.release();
+  }
+}
+
 /** What a long-running database has: statistics and an up-to-date visibility map. */
 export async function vacuumAnalyze(db: RawDb): Promise<number> {
   const started = performance.now();
