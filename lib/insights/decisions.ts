@@ -13,12 +13,12 @@ import { parseOverviewParams } from './overview';
 import { parseInsightsParams } from './params';
 import { compactInsightsIfDue } from './compact';
 import { edgeCteSql, rollupPlan, rollupRowsSql, type RollupPlan } from './rollups';
+import { nameRatesCtesSql, RATE_NAMES, ratesJsonSql } from './name-rates';
 import type { DecisionBucketStats, DecisionInsights, DecisionParams } from './types';
 
 /** At most this many options per decision type, the most chosen (then most offered, then by label). */
 export const OPTIONS_PER_TYPE = 100;
-/** At most this many trace names, the most frequent (then by name). */
-export const RATE_NAMES = 100;
+export { RATE_NAMES };
 
 /**
  * The insights parameters, and `bucket` only when given (then read and bounded as the
@@ -91,10 +91,7 @@ function figuresSql(traces: Prisma.Sql, decisionPoints: Prisma.Sql, buckets: Pri
           'type', "type", 'label', label, 'chosen', chosen, 'offered', offered,
           'errorTraceShareWhenChosen', error_share
         ) ORDER BY chosen DESC, "type"::text COLLATE "C", label COLLATE "C"), '[]'::json) FROM ranked WHERE rank <= ${OPTIONS_PER_TYPE}),
-      'ratesByTraceName', (SELECT coalesce(json_agg(json_build_object(
-          'name', "name", 'traces', traces,
-          'retryPer100', 100 * retries::float8 / traces, 'escalationPer100', 100 * escalations::float8 / traces
-        ) ORDER BY traces DESC, "name" COLLATE "C"), '[]'::json) FROM rates)
+      'ratesByTraceName', (${ratesJsonSql(Prisma.raw('rates'))})
       ${buckets}
     )`;
 }
@@ -169,7 +166,8 @@ export async function decisionsFromTraces(db: Db, params: DecisionParams): Promi
  * The decision figures from the hour rollups (rollups.ts): the same figures, in the same
  * order, as decisionsFromTraces, summed from the rollup rows of the window's whole hours
  * and its edge traces. A trace is in one hour and one status, so the distinct-trace
- * counts add up. Keys whose figures went back to zero (deletes) are left out.
+ * counts add up. Keys whose figures went back to zero (deletes) are left out. The rates
+ * by trace name sum only the names that need it (name-rates.ts).
  */
 export async function decisionsFromRollups(db: Db, params: DecisionParams, plan: RollupPlan): Promise<DecisionInsights> {
   const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: Omit<DecisionInsights, 'from' | 'to' | 'bucket'> & { buckets?: DecisionBucketStats[] } }>>`
@@ -177,7 +175,6 @@ export async function decisionsFromRollups(db: Db, params: DecisionParams, plan:
     tr AS MATERIALIZED (SELECT * FROM ${rollupRowsSql('InsightsTraceHour', plan)} r),
     ty AS MATERIALIZED (SELECT * FROM ${rollupRowsSql('InsightsTypeHour', plan)} r),
     op AS (SELECT * FROM ${rollupRowsSql('InsightsOptionHour', plan)} r),
-    nm AS (SELECT * FROM ${rollupRowsSql('InsightsNameHour', plan)} r),
     by_type AS (
       SELECT "type", sum("decisions") AS n, sum("traces") AS traces,
              (sum("durationSum") / nullif(sum("durationCount"), 0))::float8 AS avg_duration,
@@ -194,12 +191,7 @@ export async function decisionsFromRollups(db: Db, params: DecisionParams, plan:
       SELECT *, row_number() OVER (PARTITION BY "type" ORDER BY chosen DESC, offered DESC, label COLLATE "C") AS rank
         FROM options
     ),
-    rates AS (
-      SELECT "name", sum("traces") AS traces, sum("retries") AS retries, sum("escalations") AS escalations
-        FROM nm GROUP BY "name" HAVING sum("traces") > 0
-       ORDER BY traces DESC, "name" COLLATE "C"
-       LIMIT ${RATE_NAMES}
-    )
+    ${nameRatesCtesSql(plan)}
     ${figuresSql(Prisma.sql`(SELECT coalesce(sum("traces"), 0) FROM tr)`, Prisma.sql`(SELECT coalesce(sum("decisions"), 0) FROM ty)`, rollupBucketsSql(params))}
     AS result`);
   const { buckets, ...figures } = result;

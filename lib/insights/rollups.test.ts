@@ -16,9 +16,10 @@ import { validateIngestBody } from '@/lib/traces/validate';
 import type { RunStatus } from '@/lib/traces/types';
 import { compactInsights } from './compact';
 import { decisionsFromRollups, decisionsFromTraces } from './decisions';
+import { RATE_NAMES } from './name-rates';
 import { overviewFromRollups, overviewFromTraces } from './overview';
 import { rollupPlan } from './rollups';
-import type { DecisionParams, OverviewBucket, OverviewParams } from './types';
+import type { DecisionInsights, DecisionParams, OverviewBucket, OverviewParams } from './types';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -37,7 +38,7 @@ function random(seed: number) {
   };
 }
 
-function jsonTraces(seed: number, count: number): Record<string, unknown>[] {
+function jsonTraces(seed: number, count: number, name = (i: number, r: () => number) => `agent-${i % 5}`): Record<string, unknown>[] {
   const r = random(seed);
   const pick = <T,>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
   return Array.from({ length: count }, (_, i) => {
@@ -59,7 +60,7 @@ function jsonTraces(seed: number, count: number): Record<string, unknown>[] {
     });
     return makeTrace({
       id: `rollup-${seed}-${i}`,
-      name: `agent-${i % 5}`,
+      name: name(i, r),
       sessionId: `s-${i % 7}`,
       status: pick(['COMPLETED', 'ERROR', 'RUNNING'] as const),
       startedAt: new Date(start).toISOString(),
@@ -130,6 +131,12 @@ describe.each(testDatabases())('insights from rollups on $name', ({ open }) => {
     const otlpIds = ['0123456789abcdef0123456789abcdef', 'fedcba9876543210fedcba9876543210'];
     await Promise.all([
       ...Array.from({ length: 6 }, (_, b) => ingestTraces(db.sql, validateIngestBody({ traces: jsonTraces(b + 1, 40) }, limits))),
+      // More names than ratesByTraceName keeps (RATE_NAMES): a few repeated over the days,
+      // and many with one trace each, which once folded are not summed (name-rates.ts).
+      ingestTraces(
+        db.sql,
+        validateIngestBody({ traces: jsonTraces(7, 400, (i, r) => (r() < 0.3 ? `run-${Math.floor(r() * 40)}` : `once-${i}`)) }, limits),
+      ),
       ...otlpIds.map(async (traceId, t) => {
         for (let k = 1; k <= 6; k++) {
           await upsertSpanBatch(db.sql, [otlpSpan(traceId, k, BASE + 30 * HOUR - k * 40 * 60_000 + t, null)], { maxChildrenPerTrace: 100 });
@@ -155,13 +162,15 @@ describe.each(testDatabases())('insights from rollups on $name', ({ open }) => {
     { label: 'RUNNING only, whole days', from: BASE, to: BASE + 72 * HOUR, bucket: 'day', status: 'RUNNING' },
   ];
 
+  const windowParams = (w: (typeof windows)[number]): OverviewParams & DecisionParams => ({
+    from: new Date(w.from).toISOString(),
+    to: new Date(w.to).toISOString(),
+    bucket: w.bucket,
+    ...(w.status ? { status: w.status } : {}),
+  });
+
   const compare = async (w: (typeof windows)[number]) => {
-    const params: OverviewParams & DecisionParams = {
-      from: new Date(w.from).toISOString(),
-      to: new Date(w.to).toISOString(),
-      bucket: w.bucket,
-      ...(w.status ? { status: w.status } : {}),
-    };
+    const params = windowParams(w);
     const plan = rollupPlan(params, params.bucket);
     expect(plan, w.label).not.toBeNull();
     const fromTraces = await decisionsFromTraces(db.prisma, params);
@@ -171,12 +180,17 @@ describe.each(testDatabases())('insights from rollups on $name', ({ open }) => {
   };
 
   it('answers every window exactly as the traces do, before and after compaction, and the rollups equal a recount', async () => {
-    const before = [];
+    const before: DecisionInsights[] = [];
     for (const w of windows) before.push(await compare(w));
     // The data is not trivial: decisions of several types, options chosen and offered.
     expect(before[2].totals.decisionPoints).toBeGreaterThan(200);
     expect(before[2].options.some((o) => o.chosen < o.offered)).toBe(true);
     expect(before[3].totals.traces).toBeGreaterThan(0);
+    // The list of names is cut, and holds names of several traces and names of one: once
+    // folded, the latter are read without summing (name-rates.ts), and must still agree.
+    const kinds = new Set(before[2].ratesByTraceName.map((n) => `${n.name.split('-')[0]}:${n.traces > 1 ? 'n' : 1}`));
+    expect(before[2].ratesByTraceName).toHaveLength(RATE_NAMES);
+    for (const kind of ['agent:n', 'run:n', 'once:1']) expect(kinds).toContain(kind);
     await expectRollupsExact(db);
 
     expect(await compactInsights(db.prisma)).toBeGreaterThan(0);

@@ -41,7 +41,8 @@ export function rollupPlan(params: InsightsParams, bucket?: OverviewBucket): Rol
   return { hoursFrom: new Date(hoursFrom), hoursTo: new Date(hoursTo), edges, status: params.status };
 }
 
-const statusSql = (column: Prisma.Sql, status: RunStatus | undefined) =>
+/** `AND <column> = <status>` when the window is filtered by status. */
+export const statusSql = (column: Prisma.Sql, status: RunStatus | undefined) =>
   status ? Prisma.sql`AND ${column} = CAST(${status} AS "RunStatus")` : Prisma.empty;
 
 /** The window's traces by startedAt and status (the percentiles read them). */

@@ -47,8 +47,9 @@ const ROLLUPS = [
 
 /**
  * Asserts every insights rollup key (rollup row plus deltas) equals a recount from the
- * traces and their children (numeric sums compared by value). `compacted`: and that no
- * delta is left, the rollup rows alone being the answer.
+ * traces and their children (numeric sums compared by value), and the name totals the
+ * folded name rows. `compacted`: and that no delta is left, the rollup rows alone being
+ * the answer.
  */
 export async function expectRollupsExact(db: Database, { compacted = false } = {}): Promise<void> {
   for (const [table, delta, recount, keys, figures] of ROLLUPS) {
@@ -66,6 +67,14 @@ export async function expectRollupsExact(db: Database, { compacted = false } = {
     expect({ kept_only: diff.kept_only, recount_only: diff.recount_only }, `${table} against a recount`).toEqual({ kept_only: null, recount_only: null });
     if (compacted) expect(diff.deltas, `${delta} rows left after compaction`).toBe(0);
   }
+  // Each name's folded traces, all hours and statuses (migration insights_name_totals).
+  const [totals] = await db.sql.query<{ diff: unknown[] | null }>(
+    `WITH folded AS (SELECT "name", sum("traces")::int AS "traces" FROM "InsightsNameHour" GROUP BY 1 HAVING sum("traces") <> 0)
+     SELECT json_agg(x) AS diff FROM (
+       (SELECT * FROM "InsightsNameTotal" EXCEPT ALL SELECT * FROM folded) UNION ALL (SELECT * FROM folded EXCEPT ALL SELECT * FROM "InsightsNameTotal")
+     ) x`,
+  );
+  expect(totals.diff, 'InsightsNameTotal against the folded name rows').toBeNull();
 }
 
 /**

@@ -108,7 +108,7 @@ export async function seedInsightsData(options: {
       throw new Error(`insights rollups do not hold the data set: ${JSON.stringify(check)}`);
     }
     log(`insights: rollups hold ${check.rolled_traces} traces and ${check.rolled_decisions} decision points`);
-    for (const table of ['InsightsTraceHour', 'InsightsTypeHour', 'InsightsOptionHour', 'InsightsNameHour']) {
+    for (const table of ['InsightsTraceHour', 'InsightsTypeHour', 'InsightsOptionHour', 'InsightsNameHour', 'InsightsNameTotal']) {
       await folded.query(`VACUUM (ANALYZE) "${table}"`);
     }
   } finally {

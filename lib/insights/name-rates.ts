@@ -1,0 +1,81 @@
+// Retry and escalation rates by trace name from the hour rollups (the decisions call's
+// ratesByTraceName): the RATE_NAMES most frequent names of the window, then by name
+// (bytewise).
+//
+// Ranking needs every name's count, and a window can hold as many names as traces: ~330k
+// over 30 days at 1M traces with the bench's nearly unique names. Summing them all took
+// ~360 ms (one hash entry per name). Most of those names have one trace in all of history,
+// though, and such a name has one rollup row holding one trace: its figures need no
+// summing, and among them only the first RATE_NAMES by name can make the list (they all
+// rank by the tie on one trace). So the statement splits the window's names in two
+// (migration 20261128000000_insights_name_totals):
+// - names with more than one folded trace ("InsightsNameTotal", an upper bound of any
+//   window's count), names with deltas not yet folded, and the edge traces' names: their
+//   rows are summed as before.
+// - every other name of the window: one row, taken as it is, the first RATE_NAMES by name
+//   read in that order from InsightsNameHour_name_idx.
+// The list is the first RATE_NAMES of both together: the same answer as summing every name
+// (rollups.test.ts compares it with the one computed from the traces).
+import { Prisma } from '@/lib/generated/prisma/client';
+import { statusSql, type RollupPlan } from './rollups';
+
+/** At most this many trace names, the most frequent (then by name). */
+export const RATE_NAMES = 100;
+
+/** The JSON array of ratesByTraceName from a relation of (name, traces, retries, escalations) rows, in their order of rank. */
+export function ratesJsonSql(rates: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`SELECT coalesce(json_agg(json_build_object(
+        'name', "name", 'traces', traces,
+        'retryPer100', 100 * retries::float8 / traces, 'escalationPer100', 100 * escalations::float8 / traces
+      ) ORDER BY traces DESC, "name" COLLATE "C"), '[]'::json) FROM ${rates}`;
+}
+
+/**
+ * CTEs (after the `edge` CTE of rollups.ts) ending in `rates`: the window's (name, traces,
+ * retries, escalations) rows of ratesByTraceName, from its whole hours, the deltas not yet
+ * folded in and its edge traces.
+ */
+export function nameRatesCtesSql(plan: RollupPlan): Prisma.Sql {
+  const hours = Prisma.sql`r."hour" >= ${plan.hoursFrom} AND r."hour" < ${plan.hoursTo} ${statusSql(Prisma.raw('r."status"'), plan.status)}`;
+  const repeatedName = (name: Prisma.Sql) =>
+    Prisma.sql`EXISTS (SELECT 1 FROM "InsightsNameTotal" t WHERE t."name" = ${name} AND t."traces" >= 2)`;
+  return Prisma.sql`
+    unfolded AS MATERIALIZED (SELECT * FROM "InsightsNameDelta"),
+    edge_names AS MATERIALIZED (SELECT * FROM "insights_name_rows"((SELECT traces FROM edge), true)),
+    -- The few names with rows not yet folded: deltas and edge traces.
+    recent AS MATERIALIZED (SELECT "name" FROM unfolded UNION SELECT "name" FROM edge_names),
+    summed AS (
+      SELECT "name", sum("traces") AS traces, sum("retries") AS retries, sum("escalations") AS escalations
+        FROM (
+          -- Names with more than one folded trace.
+          SELECT r."name", r."traces", r."retries", r."escalations"
+            FROM "InsightsNameHour" r WHERE ${hours} AND ${repeatedName(Prisma.raw('r."name"'))}
+          UNION ALL
+          -- Recent names that are not, through the name index (bytewise, hence the collation).
+          SELECT r."name", r."traces", r."retries", r."escalations"
+            FROM recent n JOIN "InsightsNameHour" r ON r."name" COLLATE "C" = n."name"
+           WHERE ${hours} AND NOT ${repeatedName(Prisma.raw('n."name"'))}
+          UNION ALL
+          SELECT r."name", r."traces", r."retries", r."escalations" FROM unfolded r WHERE ${hours}
+          UNION ALL
+          SELECT r."name", r."traces", r."retries", r."escalations" FROM edge_names r
+        ) nm
+       GROUP BY "name" HAVING sum("traces") > 0
+    ),
+    -- Every other name of the window has one folded trace in all of history: one row,
+    -- nothing to sum.
+    single AS (
+      SELECT r."name", r."traces"::bigint AS traces, r."retries"::bigint AS retries, r."escalations"::bigint AS escalations
+        FROM "InsightsNameHour" r
+       WHERE ${hours} AND r."traces" > 0
+         AND NOT ${repeatedName(Prisma.raw('r."name"'))}
+         AND r."name" NOT IN (SELECT "name" FROM recent)
+       ORDER BY r."name" COLLATE "C"
+       LIMIT ${RATE_NAMES}
+    ),
+    rates AS (
+      SELECT * FROM (SELECT * FROM summed UNION ALL SELECT * FROM single) x
+       ORDER BY traces DESC, "name" COLLATE "C"
+       LIMIT ${RATE_NAMES}
+    )`;
+}
