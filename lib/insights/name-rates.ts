@@ -13,7 +13,7 @@
 //   window's count), names with deltas not yet folded, and the edge traces' names: their
 //   rows are summed as before.
 // - every other name of the window: one row, taken as it is, the first RATE_NAMES by name
-//   read in that order from InsightsNameHour_name_idx.
+//   read in that order from the totals' names of one trace (InsightsNameTotal_single_idx).
 // The list is the first RATE_NAMES of both together: the same answer as summing every name
 // (rollups.test.ts compares it with the one computed from the traces).
 import { Prisma } from '@/lib/generated/prisma/client';
@@ -63,14 +63,15 @@ export function nameRatesCtesSql(plan: RollupPlan): Prisma.Sql {
        GROUP BY "name" HAVING sum("traces") > 0
     ),
     -- Every other name of the window has one folded trace in all of history: one row,
-    -- nothing to sum.
+    -- nothing to sum. Read from the totals' index of such names in name order, each
+    -- probing the name index for its row in the window, until RATE_NAMES are found: with
+    -- no such names (a fleet's usual few dozen names) this costs nothing.
     single AS (
       SELECT r."name", r."traces"::bigint AS traces, r."retries"::bigint AS retries, r."escalations"::bigint AS escalations
-        FROM "InsightsNameHour" r
-       WHERE ${hours} AND r."traces" > 0
-         AND NOT ${repeatedName(Prisma.raw('r."name"'))}
-         AND r."name" NOT IN (SELECT "name" FROM recent)
-       ORDER BY r."name" COLLATE "C"
+        FROM "InsightsNameTotal" t JOIN "InsightsNameHour" r ON r."name" COLLATE "C" = t."name" COLLATE "C"
+       WHERE t."traces" = 1 AND ${hours}
+         AND t."name" NOT IN (SELECT "name" FROM recent)
+       ORDER BY t."name" COLLATE "C"
        LIMIT ${RATE_NAMES}
     ),
     rates AS (

@@ -20,11 +20,14 @@ CREATE TABLE "InsightsNameTotal" (
 );
 -- The names with more than one trace: the ones the reader sums.
 CREATE INDEX "InsightsNameTotal_repeated_idx" ON "InsightsNameTotal" ("name") WHERE "traces" >= 2;
+-- The names with one trace, in bytewise name order (the order ratesByTraceName breaks ties
+-- in, whatever the database's collation): the reader takes the first ones in its window.
+CREATE INDEX "InsightsNameTotal_single_idx" ON "InsightsNameTotal" ("name" COLLATE "C") WHERE "traces" = 1;
 
--- A window's name rows in bytewise name order (the order ratesByTraceName breaks ties
--- in, whatever the database's collation), figures included: the first names with one
--- trace, and each repeated name's rows of the window. An explicit collation, which
--- schema.prisma cannot declare; the drift test only asks that the schema's indexes exist.
+-- A name's rows by hour, figures included: the reader finds a name's rows in its window
+-- through it. Bytewise, like the index above, so that the two are probed with one
+-- collation. An explicit collation, which schema.prisma cannot declare; the drift test
+-- only asks that the schema's indexes exist.
 CREATE INDEX "InsightsNameHour_name_idx" ON "InsightsNameHour" ("name" COLLATE "C", "hour")
   INCLUDE ("status", "traces", "retries", "escalations");
 
