@@ -38,7 +38,7 @@ import {
   type ScenarioResult,
 } from './bench/scenarios';
 import { countTraces, seedTraces, truncateTraces, vacuumAnalyze } from './bench/seed';
-import { detailCase, explainCases, listCase } from './bench/explain';
+import { detailCase, explainCases, insightsCase, INSIGHTS_SETTINGS, listCase } from './bench/explain';
 import { SEARCH_TERM, SESSION_SIZE } from './bench/generate';
 import { build, buildExists, buildSource, startServer, type RunningServer } from './bench/server';
 import { postmasterPid } from './bench/cpu';
@@ -568,6 +568,15 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
       log(`insights: GET /api/insights/{overview,decisions} at ${data.traces} traces, window ending ${new Date(data.end).toISOString()}`);
       const bounds = { maxRequests: 40, maxMs: Math.max(scale.read.maxMs, 15_000) };
       for (const c of insightsCases(data)) results.push(await insightsScenario(ctx, c, bounds));
+      if (kind === 'postgres') {
+        // The evidence for "why": the unfiltered and status=ERROR calls' statements, EXPLAIN ANALYZEd.
+        log('EXPLAIN ANALYZE of the insights statements');
+        const explained = insightsCases(data).filter((c) => !c.name.includes('name='));
+        const report = await explainCases(cluster!.url, explained.map((c) => insightsCase(c.name, c.path)), INSIGHTS_SETTINGS);
+        const file = path.join(logDir, `explain-postgres-insights-${data.traces}.txt`);
+        (await import('node:fs')).writeFileSync(file, report);
+        log(`  plans in ${path.relative(process.cwd(), file)}`);
+      }
       if (needsRest(only) || only.has('list')) {
         if (kind === 'pglite') await stop();
         await truncateTraces(raw!);

@@ -1,6 +1,6 @@
-// Why is a scenario slow? Runs the same domain calls the routes make (list, detail) on
-// PostgreSQL with Prisma's query log on and the raw driver recorded, and EXPLAIN
-// (ANALYZE, BUFFERS)es every SQL statement they sent, with its real parameters.
+// Why is a scenario slow? Runs the same domain calls the routes make (list, detail,
+// insights) on PostgreSQL with Prisma's query log on and the raw driver recorded, and
+// EXPLAIN (ANALYZE, BUFFERS)es every SQL statement they sent, with its real parameters.
 // Read-only: the domain layer is only called, never changed.
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -9,6 +9,9 @@ import { pgPoolExecutor, type SqlExecutor } from '@/lib/storage/sql';
 import { listTraces } from '@/lib/traces/list';
 import { getTraceOrThrow } from '@/lib/traces/detail';
 import type { ListParams } from '@/lib/traces/types';
+import { decisionInsights, parseDecisionParams } from '@/lib/insights/decisions';
+import { overviewInsights, parseOverviewParams } from '@/lib/insights/overview';
+import { INSIGHTS_WORK_MEM } from '@/lib/insights/no-jit';
 
 export interface ExplainCase {
   name: string;
@@ -23,15 +26,40 @@ export function detailCase(name: string, id: string): ExplainCase {
   return { name, run: (db) => getTraceOrThrow({ kind: 'postgres', sql: db.sql }, id) };
 }
 
+/**
+ * An insights call as its route makes it, from the route's query string. Its statements
+ * run in the app with JIT off and INSIGHTS_WORK_MEM (no-jit.ts); pass INSIGHTS_SETTINGS to
+ * explainCases so that they are planned alike.
+ */
+export function insightsCase(name: string, path: string): ExplainCase {
+  const url = new URL(path, 'http://bench');
+  const call = url.pathname.endsWith('/decisions') ? 'decisions' : 'overview';
+  return {
+    name,
+    run: (db) =>
+      call === 'decisions'
+        ? decisionInsights(db.prisma as never, parseDecisionParams(url.searchParams))
+        : overviewInsights(db.prisma as never, parseOverviewParams(url.searchParams)),
+  };
+}
+
+export const INSIGHTS_SETTINGS = `SET jit = off; SET work_mem = '${INSIGHTS_WORK_MEM}'`;
+
 interface Logged {
   query: string;
   params: unknown[];
   durationMs: number;
 }
 
-/** Returns a text report: per case, each statement with its EXPLAIN ANALYZE plan. */
-export async function explainCases(url: string, cases: ExplainCase[]): Promise<string> {
+/**
+ * Returns a text report: per case, each statement with its EXPLAIN ANALYZE plan.
+ * `settings`: SQL run on the EXPLAIN session first (the app's session settings).
+ */
+export async function explainCases(url: string, cases: ExplainCase[], settings?: string): Promise<string> {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const explainer = new pg.Client({ connectionString: url });
+  await explainer.connect();
+  if (settings) await explainer.query(settings);
   const prisma = new PrismaClient({
     adapter: new PrismaPg(pool),
     log: [{ emit: 'event', level: 'query' }],
@@ -66,14 +94,16 @@ export async function explainCases(url: string, cases: ExplainCase[]): Promise<s
       await c.run(db);
       const total = performance.now() - started;
       out.push(`### ${c.name}: ${total.toFixed(1)} ms through the domain call, ${logged.length} statement(s)`);
-      for (const q of logged) {
-        const { rows } = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${q.query}`, q.params);
+      // Transaction control (insights reads run in a transaction of their own) has no plan.
+      for (const q of logged.filter((l) => !/^\s*(BEGIN|COMMIT|ROLLBACK)\b/i.test(l.query))) {
+        const { rows } = await explainer.query(`EXPLAIN (ANALYZE, BUFFERS) ${q.query}`, q.params);
         out.push(`-- ${q.durationMs} ms: ${q.query.replace(/\s+/g, ' ')}\n-- params: ${JSON.stringify(q.params).slice(0, 300)}`);
         out.push(rows.map((r) => `   ${r['QUERY PLAN']}`).join('\n'));
       }
       out.push('');
     }
   } finally {
+    await explainer.end();
     await prisma.$disconnect();
     await pool.end();
   }
