@@ -38,7 +38,11 @@ function random(seed: number) {
   };
 }
 
-function jsonTraces(seed: number, count: number, name = (i: number, r: () => number) => `agent-${i % 5}`): Record<string, unknown>[] {
+function jsonTraces(
+  seed: number,
+  count: number,
+  name: (i: number, r: () => number) => string = (i) => `agent-${i % 5}`,
+): Record<string, unknown>[] {
   const r = random(seed);
   const pick = <T,>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
   return Array.from({ length: count }, (_, i) => {
