@@ -31,7 +31,7 @@ export function ratesJsonSql(rates: Prisma.Sql): Prisma.Sql {
 }
 
 /**
- * CTEs (after the `edge` CTE of rollups.ts) ending in `rates`: the window's (name, traces,
+ * CTEs (after the `edge` CTE of rollups.ts and the window's trace rollup rows, `tr`) ending in `rates`: the window's (name, traces,
  * retries, escalations) rows of ratesByTraceName, from its whole hours, the deltas not yet
  * folded in and its edge traces.
  */
@@ -67,16 +67,32 @@ export function nameRatesCtesSql(plan: RollupPlan): Prisma.Sql {
        GROUP BY "name" HAVING sum("traces") > 0
     ),
     -- Every other name of the window has one folded trace in all of history: one row,
-    -- nothing to sum. Read from the totals' index of such names in name order, each
-    -- probing the name index for its row in the window, until RATE_NAMES are found: with
-    -- no such names (a fleet's usual few dozen names) this costs nothing.
+    -- nothing to sum. Only the first RATE_NAMES by name can make the list, found one of
+    -- two ways, whichever reads fewer rows (the estimate below; PostgreSQL's own picked
+    -- the walk where it read 95k entries to find 100):
+    -- - walking the totals' names of one trace in name order, each probing the name index
+    --   for its row in the window: ~RATE_NAMES x (all traces / window traces) entries;
+    --   with no such names (a fleet's usual few dozen names) it costs nothing;
+    -- - or sorting the window's rows of such names: window traces rows.
+    walk AS (
+      SELECT (SELECT coalesce(sum("traces"), 0) FROM tr) ^ 2
+             > ${RATE_NAMES} * (SELECT coalesce(sum("traces"), 0) FROM "InsightsTraceHour") AS chosen
+    ),
     single AS (
-      SELECT r."name", r."traces"::bigint AS traces, r."retries"::bigint AS retries, r."escalations"::bigint AS escalations
-        FROM "InsightsNameTotal" t JOIN "InsightsNameHour" r ON r."name" COLLATE "C" = t."name" COLLATE "C"
-       WHERE t."traces" = 1 AND ${hours}
-         AND t."name" NOT IN (SELECT "name" FROM recent)
-       ORDER BY t."name" COLLATE "C"
-       LIMIT ${RATE_NAMES}
+      (SELECT r."name", r."traces"::bigint AS traces, r."retries"::bigint AS retries, r."escalations"::bigint AS escalations
+         FROM "InsightsNameTotal" t JOIN "InsightsNameHour" r ON r."name" COLLATE "C" = t."name" COLLATE "C"
+        WHERE (SELECT chosen FROM walk) AND t."traces" = 1 AND ${hours}
+          AND t."name" NOT IN (SELECT "name" FROM recent)
+        ORDER BY t."name" COLLATE "C"
+        LIMIT ${RATE_NAMES})
+      UNION ALL
+      (SELECT r."name", r."traces"::bigint, r."retries"::bigint, r."escalations"::bigint
+         FROM "InsightsNameHour" r
+        WHERE NOT (SELECT chosen FROM walk) AND ${hours} AND r."traces" > 0
+          AND NOT (r."name" IN (SELECT "name" FROM repeated)) IS TRUE
+          AND r."name" NOT IN (SELECT "name" FROM recent)
+        ORDER BY r."name" COLLATE "C"
+        LIMIT ${RATE_NAMES})
     ),
     rates AS (
       SELECT * FROM (SELECT * FROM summed UNION ALL SELECT * FROM single) x
