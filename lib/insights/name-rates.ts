@@ -53,7 +53,7 @@ export function nameRatesCtesSql(plan: RollupPlan): Prisma.Sql {
     -- through a hash of the names (a hashed subplan: "IS TRUE" keeps PostgreSQL from
     -- turning the IN into a join). As a join, it may probe the totals' index once per
     -- window row instead: ~330k probes over 30 days at 1M traces, 400 ms instead of 100
-    -- when forced, and one bench run of two lost ~160 ms that way.
+    -- when forced.
     repeated AS MATERIALIZED (SELECT "name" FROM "InsightsNameTotal" WHERE "traces" >= 2),
     summed AS (
       SELECT "name", sum("traces") AS traces, sum("retries") AS retries, sum("escalations") AS escalations
