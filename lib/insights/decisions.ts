@@ -18,7 +18,6 @@ import type { DecisionBucketStats, DecisionInsights, DecisionParams } from './ty
 
 /** At most this many options per decision type, the most chosen (then most offered, then by label). */
 export const OPTIONS_PER_TYPE = 100;
-export { RATE_NAMES };
 
 /**
  * The insights parameters, and `bucket` only when given (then read and bounded as the

@@ -17,7 +17,7 @@
 // The list is the first RATE_NAMES of both together: the same answer as summing every name
 // (rollups.test.ts compares it with the one computed from the traces).
 import { Prisma } from '@/lib/generated/prisma/client';
-import { statusSql, type RollupPlan } from './rollups';
+import { windowHoursSql, type RollupPlan } from './rollups';
 
 /** At most this many trace names, the most frequent (then by name). */
 export const RATE_NAMES = 100;
@@ -36,7 +36,7 @@ export function ratesJsonSql(rates: Prisma.Sql): Prisma.Sql {
  * folded in and its edge traces.
  */
 export function nameRatesCtesSql(plan: RollupPlan): Prisma.Sql {
-  const hours = Prisma.sql`r."hour" >= ${plan.hoursFrom} AND r."hour" < ${plan.hoursTo} ${statusSql(Prisma.raw('r."status"'), plan.status)}`;
+  const hours = windowHoursSql(plan);
   return Prisma.sql`
     -- Deltas not yet folded, of the window's whole hours (any status): a delta of another
     -- hour changes nothing in the window. Read through the deltas' hour index: compaction
@@ -44,7 +44,7 @@ export function nameRatesCtesSql(plan: RollupPlan): Prisma.Sql {
     -- scan of the whole table read on every call (1.45M dead rows after the bench's seed:
     -- decisions 30d 374-437 ms instead of 192-223).
     unfolded AS MATERIALIZED (
-      SELECT * FROM "InsightsNameDelta" r WHERE r."hour" >= ${plan.hoursFrom} AND r."hour" < ${plan.hoursTo}
+      SELECT * FROM "InsightsNameDelta" r WHERE ${windowHoursSql(plan, { anyStatus: true })}
     ),
     edge_names AS MATERIALIZED (SELECT * FROM "insights_name_rows"((SELECT traces FROM edge), true)),
     -- The few names with rows not yet folded: deltas and edge traces.

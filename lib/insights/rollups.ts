@@ -41,8 +41,7 @@ export function rollupPlan(params: InsightsParams, bucket?: OverviewBucket): Rol
   return { hoursFrom: new Date(hoursFrom), hoursTo: new Date(hoursTo), edges, status: params.status };
 }
 
-/** `AND <column> = <status>` when the window is filtered by status. */
-export const statusSql = (column: Prisma.Sql, status: RunStatus | undefined) =>
+const statusSql = (column: Prisma.Sql, status: RunStatus | undefined) =>
   status ? Prisma.sql`AND ${column} = CAST(${status} AS "RunStatus")` : Prisma.empty;
 
 /** The window's traces by startedAt and status (the percentiles read them). */
@@ -62,18 +61,25 @@ export function edgeCteSql(plan: RollupPlan): Prisma.Sql {
   )`;
 }
 
-type RollupTable = 'InsightsTraceHour' | 'InsightsTypeHour' | 'InsightsOptionHour' | 'InsightsNameHour';
+/**
+ * The condition on rollup or delta rows (alias `r`) of the window's whole hours, and its
+ * status filter unless `anyStatus`.
+ */
+export function windowHoursSql(plan: RollupPlan, { anyStatus = false } = {}): Prisma.Sql {
+  return Prisma.sql`r."hour" >= ${plan.hoursFrom} AND r."hour" < ${plan.hoursTo} ${anyStatus ? Prisma.empty : statusSql(Prisma.raw('r."status"'), plan.status)}`;
+}
+
+// The rollups read this way; the name rollup has its own reader (name-rates.ts).
+type RollupTable = 'InsightsTraceHour' | 'InsightsTypeHour' | 'InsightsOptionHour';
 const DELTA_TABLE: Record<RollupTable, string> = {
   InsightsTraceHour: 'InsightsTraceDelta',
   InsightsTypeHour: 'InsightsTypeDelta',
   InsightsOptionHour: 'InsightsOptionDelta',
-  InsightsNameHour: 'InsightsNameDelta',
 };
 const ROWS_FUNCTION: Record<RollupTable, string> = {
   InsightsTraceHour: 'insights_trace_rows',
   InsightsTypeHour: 'insights_type_rows',
   InsightsOptionHour: 'insights_option_rows',
-  InsightsNameHour: 'insights_name_rows',
 };
 
 /**
@@ -82,9 +88,7 @@ const ROWS_FUNCTION: Record<RollupTable, string> = {
  * CTE). Same columns throughout; a key may come several times, so readers sum by key.
  */
 export function rollupRowsSql(table: RollupTable, plan: RollupPlan): Prisma.Sql {
-  const hours = (from: string) =>
-    Prisma.sql`SELECT * FROM ${Prisma.raw(`"${from}"`)} r
-     WHERE r."hour" >= ${plan.hoursFrom} AND r."hour" < ${plan.hoursTo} ${statusSql(Prisma.raw('r."status"'), plan.status)}`;
+  const hours = (from: string) => Prisma.sql`SELECT * FROM ${Prisma.raw(`"${from}"`)} r WHERE ${windowHoursSql(plan)}`;
   return Prisma.sql`(
     ${hours(table)}
     UNION ALL
