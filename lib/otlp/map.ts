@@ -7,7 +7,7 @@
 // (an attribute itself named `otel` moves to `otel.attribute`). Span links are not kept:
 // the domain has no place for them, and no convention we map uses them.
 import { FIELD_LIMITS } from '@/lib/traces/limits';
-import type { DecisionPointUpsert, RootFields, SpanBatchTrace, SpanRejection } from '@/lib/traces/span-batch';
+import type { DecisionPointUpsert, LazySpanBatch, RootFields, SpanBatchTrace, SpanRejection } from '@/lib/traces/span-batch';
 import type { JsonValue, RunStatus } from '@/lib/traces/types';
 import type { EventInput, SpanInput } from '@/lib/traces/validate';
 import { setKey, SpanAttributes, truncate } from './attributes';
@@ -54,8 +54,17 @@ interface MappedSpan {
   record: SpanInput;
 }
 
-/** Maps the spans of one request; a span resent in the same request is kept once (the first copy). */
-export function mapOtlpSpans(spans: OtlpSpan[]): MappedRequest {
+/** A request's spans, checked and grouped by trace, mapped one trace at a time on demand. */
+export interface PlannedRequest extends LazySpanBatch {
+  /** Refused spans by reason, in reason order. */
+  rejected: SpanRejection[];
+}
+
+/**
+ * Checks and groups the spans of one request (a span resent in the same request is kept
+ * once: the first copy); `traces()` maps them, in trace id order, as the store reads them.
+ */
+export function planOtlpRequest(spans: OtlpSpan[]): PlannedRequest {
   const check = spanChecker();
   const rejected = new Map<string, number>();
   const byTrace = new Map<string, Map<string, OtlpSpan>>();
@@ -69,17 +78,21 @@ export function mapOtlpSpans(spans: OtlpSpan[]): MappedRequest {
     if (!trace) byTrace.set(span.traceId, (trace = new Map()));
     if (!trace.has(span.spanId)) trace.set(span.spanId, span);
   }
-
-  const scopes = new WeakMap<OtlpScope, JsonValue>();
-  const traces: SpanBatchTrace[] = [];
-  for (const traceId of [...byTrace.keys()].sort()) {
-    const ordered = [...byTrace.get(traceId)!.values()].sort(byStart);
-    traces.push(mapTrace(traceId, ordered, scopes));
-  }
+  const traceIds = [...byTrace.keys()].sort();
   return {
-    traces,
+    traceIds,
+    *traces() {
+      const scopes = new WeakMap<OtlpScope, JsonValue>();
+      for (const traceId of traceIds) yield mapTrace(traceId, [...byTrace.get(traceId)!.values()].sort(byStart), scopes);
+    },
     rejected: [...rejected.keys()].sort().map((reason) => ({ count: rejected.get(reason)!, reason })),
   };
+}
+
+/** Maps the spans of one request at once (planOtlpRequest, every trace mapped). */
+export function mapOtlpSpans(spans: OtlpSpan[]): MappedRequest {
+  const planned = planOtlpRequest(spans);
+  return { traces: [...planned.traces()], rejected: planned.rejected };
 }
 
 /** Start time, then span id: the order every "first span that..." rule reads in. */

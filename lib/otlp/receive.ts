@@ -6,7 +6,7 @@ import type { SqlExecutor } from '@/lib/storage/sql';
 import type { SpanRejection } from '@/lib/traces/span-batch';
 import { upsertSpanBatch } from '@/lib/traces/upsert-spans';
 import { decodeJsonRequest, decodeProtobufRequest } from './decode';
-import { mapOtlpSpans } from './map';
+import { planOtlpRequest } from './map';
 import { utf8Text } from './proto';
 
 export type OtlpFormat = 'protobuf' | 'json';
@@ -63,9 +63,10 @@ export async function receiveOtlpTraces(
       `Too many spans in one request: ${spans.length}; at most ${limits.maxSpansPerRequest} are allowed (OTLP_MAX_SPANS_PER_REQUEST)`,
     );
   }
-  const mapped = mapOtlpSpans(spans);
-  const stored = await upsertSpanBatch(sql, mapped.traces, limits);
-  const rejected = [...mapped.rejected, ...stored.rejected];
+  // Traces are mapped as the store reads them: chunk k+1 while the database stores chunk k.
+  const planned = planOtlpRequest(spans);
+  const stored = await upsertSpanBatch(sql, planned, limits);
+  const rejected = [...planned.rejected, ...stored.rejected];
   const rejectedSpans = rejected.reduce((n, r) => n + r.count, 0);
   return { acceptedSpans: stored.acceptedSpans, rejectedSpans, errorMessage: rejectionMessage(rejected) };
 }

@@ -36,6 +36,16 @@ export interface SpanBatchTrace {
   tags: string[] | null;
 }
 
+/**
+ * Traces produced on demand, so that the store maps the next chunk while the database
+ * stores this one. `traces()` yields them in `traceIds` order (ids sorted) and may be
+ * called again when the store retries.
+ */
+export interface LazySpanBatch {
+  traceIds: string[];
+  traces(): Iterable<SpanBatchTrace>;
+}
+
 /** Spans refused by the transport before storage, for its partial-success answer. */
 export interface SpanRejection {
   /** How many spans were refused for this reason. */

@@ -8,7 +8,7 @@ import { makeTrace } from '@/lib/testing/fixtures';
 import { closeIdleTraces } from './close-idle';
 import { ingestTraces } from './ingest';
 import type { SpanBatchTrace } from './span-batch';
-import { upsertSpanBatch } from './upsert-spans';
+import { STORE_CHUNK_SPANS, upsertSpanBatch } from './upsert-spans';
 import { validateIngestBody } from './validate';
 import type { SpanInput } from './validate';
 
@@ -138,14 +138,17 @@ describe.each(testDatabases())('span upserts on $name', (target) => {
     expect(await actual(traceId)).toEqual({ spans: 2, events: 2, decisions: 2, tokens: 7 });
   });
 
-  it('keeps counts exact under concurrent requests for the same traces', async () => {
+  it.each([
+    ['in one chunk', STORE_CHUNK_SPANS],
+    ['a chunk per trace, pipelined', 1],
+  ])('keeps counts exact under concurrent requests for the same traces (%s)', async (_, chunkSpans) => {
     const ids = [hex(16), hex(16)];
     const spans = Array.from({ length: 40 }, (_, k) => span(hex(8), null, k, { tokenCount: 1, type: 'LLM_CALL' }));
     // 40 requests, each sending three spans of both traces, overlapping their neighbours.
     await Promise.all(
       spans.map((_, k) => {
         const some = [spans[k], spans[(k + 1) % 40], spans[(k + 7) % 40]].map((s) => ({ ...s, parentSpanId: 'aaaaaaaaaaaaaaaa' }));
-        return upsertSpanBatch(db.sql, [batch(ids[k % 2], some), batch(ids[(k + 1) % 2], some)], limits);
+        return upsertSpanBatch(db.sql, [batch(ids[k % 2], some), batch(ids[(k + 1) % 2], some)], limits, chunkSpans);
       }),
     );
     for (const id of ids) {
@@ -158,6 +161,49 @@ describe.each(testDatabases())('span upserts on $name', (target) => {
       `SELECT c.status, (SELECT count(*)::int FROM "Trace" t WHERE t.status = c.status) AS n, c.count::int AS kept FROM "TraceStatusCount" c`,
     );
     for (const c of counts) expect(c.kept, c.status).toBe(c.n);
+  });
+
+  it('stores a request in chunks of whole traces, each trace counted once, the limits and owners checked per trace', async () => {
+    const api = makeTrace({ id: hex(16) });
+    await ingestTraces(db.sql, validateIngestBody({ traces: [api] }, { maxBatchTraces: 10, maxChildrenPerTrace: 100 }));
+    const ids = Array.from({ length: 5 }, () => hex(16));
+    const traces = ids.map((id, k) => {
+      const root = hex(8);
+      const spans = [span(root, null, 0), ...Array.from({ length: k + 1 }, (_, j) => span(hex(8), root, 10 + j, { tokenCount: 2, type: 'LLM_CALL' }))];
+      return batch(id, spans);
+    });
+    traces.push(batch(api.id as string, [span(hex(8), null, 0)]));
+    // Chunks of at least 3 spans: [2 spans, 3 spans], [4], [5], [6] plus the refused trace, sent in trace id order.
+    const result = await upsertSpanBatch(db.sql, traces, { maxChildrenPerTrace: 5 }, 3);
+    expect(result.acceptedSpans).toBe(2 + 3 + 4 + 5);
+    expect(result.rejected).toHaveLength(2);
+    expect(result.rejected).toEqual(
+      expect.arrayContaining([
+        { count: 1, reason: expect.stringContaining('POST /api/traces') },
+        { count: 6, reason: expect.stringContaining('exceed 5') },
+      ]),
+    );
+    for (const [k, id] of ids.entries()) {
+      if (k === 4) {
+        expect(await stored(id)).toBeUndefined();
+        continue;
+      }
+      const t = await stored(id);
+      expect(t).toMatchObject({ status: 'COMPLETED', spanCount: k + 2, eventCount: k + 2, decisionPointCount: k + 2, totalTokens: 2 * (k + 1) });
+      expect(await actual(id)).toEqual({ spans: k + 2, events: k + 2, decisions: k + 2, tokens: 2 * (k + 1) });
+    }
+  });
+
+  it('stores nothing when a later chunk fails: the chunks before it roll back with it', async () => {
+    const [first, second] = [hex(16), hex(16)].sort();
+    // PostgreSQL refuses U+0000 in text: the second chunk's statement fails after the first chunk was stored.
+    const bad = batch(second, [span(hex(8), null, 0, { name: 'bad\u0000name' })]);
+    await expect(upsertSpanBatch(db.sql, [batch(first, [span(hex(8), null, 0)]), bad], limits, 1)).rejects.toThrow();
+    expect(await stored(first)).toBeUndefined();
+    expect(await actual(first)).toEqual({ spans: 0, events: 0, decisions: 0, tokens: null });
+    // The connection is usable afterwards.
+    await upsertSpanBatch(db.sql, [batch(first, [span(hex(8), null, 0)])], limits, 1);
+    expect((await stored(first)).spanCount).toBe(1);
   });
 
   it('refuses spans for a trace the JSON API stored, and the JSON API refuses an id OTLP created', async () => {

@@ -5,23 +5,28 @@
 // by exactly what each request newly stored, startedAt is the earliest span start, and
 // the root span (no parent) fixes name, status, end and duration whenever it comes.
 //
-// In one transaction, children first and the trace row last, as POST /api/traces does:
+// In one transaction, children first and the trace rows last, as POST /api/traces does:
 // 1. read the traces' owners and counts (no lock): spans of a trace the JSON API created
 //    are refused (its seed-contract semantics stand), and so are spans that would take a
 //    trace past the per-trace limits;
-// 2. one statement inserts the children with ON CONFLICT DO NOTHING (sorted by key, so
-//    concurrent requests wait on each other's rows in one order and cannot deadlock; a
-//    span a concurrent request is inserting is waited for, then skipped) and upserts each
-//    trace row adding exactly what was inserted (RETURNING), with the root's fields when
-//    the root is here. The trace row and the per-status counters are locked only from
-//    that upsert to commit: requests for different traces do not queue behind each other
-//    for the whole request (measured: 4 clients' OTLP requests ran one at a time when the
-//    trace row was written first, docs/benchmarks.md).
-// A JSON batch that creates the same trace id between 1 and 2 leaves the upsert with a
+// 2. the children, in chunks of whole traces (STORE_CHUNK_SPANS spans or more): one
+//    statement per chunk inserts its spans, decision points and events with ON CONFLICT
+//    DO NOTHING (sorted by key, and the chunks in trace id order, so concurrent requests
+//    wait on each other's rows in one order and cannot deadlock; a span a concurrent
+//    request is inserting is waited for, then skipped) and returns per trace what it
+//    inserted (RETURNING). The statements are pipelined: a chunk is sent as soon as it is
+//    mapped, and the next one is mapped while the database stores it, so a request costs
+//    about the larger of the server's and the database's work rather than their sum;
+// 3. one statement upserts each trace row adding exactly what was inserted, with the
+//    root's fields when the root is here. The trace rows and the per-status counters are
+//    locked only from this statement to commit: requests for different traces do not
+//    queue behind each other for the whole request (measured: 4 clients' OTLP requests
+//    ran one at a time when the trace row was written first, docs/benchmarks.md).
+// A JSON batch that creates the same trace id between 1 and 3 leaves the upsert with a
 // row it must not touch: the transaction is rolled back and run again, and step 1 then
 // refuses those spans.
 import type { SqlExecutor } from '@/lib/storage/sql';
-import type { SpanBatchTrace, SpanRejection } from './span-batch';
+import type { LazySpanBatch, SpanBatchTrace, SpanRejection } from './span-batch';
 import type { JsonValue } from './types';
 
 export interface SpanBatchLimits {
@@ -47,13 +52,13 @@ const DEFER_FKS_SQL = `SET CONSTRAINTS "Span_traceId_fkey", "Event_traceId_fkey"
 const payload = (column: string) => `NULLIF(r."${column}", 'null'::jsonb)`;
 
 // Span payloads (input, output, metadata: nearly all the bytes) travel apart, as one
-// jsonb parameter $5 = [[input, output, metadata], ...] addressed by the row's index k:
+// jsonb parameter $4 = [[input, output, metadata], ...] addressed by the row's index k:
 // PostgreSQL parses it once, when binding, instead of json_to_recordset scanning the
 // bytes as json and then each payload again as jsonb (the span statement took ~115 ms
 // per 1,000 spans of 1-2 KB that way, against ~61 ms for a JSON batch of the same runs).
-const spanPayload = (i: number) => `NULLIF($5::jsonb -> r."k" -> ${i}, 'null'::jsonb)`;
+const spanPayload = (i: number) => `NULLIF($4::jsonb -> r."k" -> ${i}, 'null'::jsonb)`;
 
-const STORE_CHILDREN_SQL = `
+const STORE_CHUNK_SQL = `
 WITH s AS (
   INSERT INTO "Span" ("traceId", "id", "parentSpanId", "name", "type", "tokenCount", "costUsd", "durationMs",
                       "status", "statusMessage", "startedAt", "endedAt", "input", "output", "metadata")
@@ -88,21 +93,25 @@ WITH s AS (
 sa AS (SELECT "traceId", count(*) AS n, sum("tokenCount") AS tokens, sum("costUsd") AS cost, min("startedAt") AS started
          FROM s GROUP BY "traceId"),
 da AS (SELECT "traceId", count(*) AS n FROM d GROUP BY "traceId"),
-ea AS (SELECT "traceId", count(*) AS n FROM e GROUP BY "traceId"),
-tr AS (SELECT * FROM json_to_recordset($4::json) AS r("id" text, "name" text, "status" "RunStatus", "startedAt" timestamptz,
-         "endedAt" timestamptz, "totalDuration" float8, "metadata" jsonb, "sessionId" text, "tags" text[]))
--- A row's status is RUNNING unless the root span is in this request: the root is never RUNNING,
--- so "EXCLUDED.status <> 'RUNNING'" below reads "this request holds the root".
+ea AS (SELECT "traceId", count(*) AS n FROM e GROUP BY "traceId")
+-- Only traces that had something inserted; the others add nothing.
+SELECT "traceId", COALESCE(sa.n, 0)::int AS "spans", COALESCE(da.n, 0)::int AS "decisions", COALESCE(ea.n, 0)::int AS "events",
+       sa.tokens, sa.cost, sa.started
+  FROM sa FULL JOIN da USING ("traceId") FULL JOIN ea USING ("traceId")`;
+
+// $1: one row per trace, with what the chunks inserted for it (zeros and nulls when nothing).
+// A row's status is RUNNING unless the root span is in this request: the root is never RUNNING,
+// so "EXCLUDED.status <> 'RUNNING'" below reads "this request holds the root".
+const UPSERT_TRACES_SQL = `
 INSERT INTO "Trace" AS t ("id", "name", "status", "tags", "startedAt", "endedAt", "totalDuration", "metadata", "sessionId",
                           "source", "lastSpanAt", "spanCount", "decisionPointCount", "eventCount", "totalTokens", "totalCost")
-SELECT tr."id", tr."name", tr."status", COALESCE(tr."tags", '{}'), LEAST(tr."startedAt", sa.started), tr."endedAt",
-       tr."totalDuration", NULLIF(tr."metadata", 'null'::jsonb), tr."sessionId", 'OTLP', now(),
-       COALESCE(sa.n, 0), COALESCE(da.n, 0), COALESCE(ea.n, 0), sa.tokens, sa.cost
-  FROM tr
-  LEFT JOIN sa ON sa."traceId" = tr."id"
-  LEFT JOIN da ON da."traceId" = tr."id"
-  LEFT JOIN ea ON ea."traceId" = tr."id"
- ORDER BY tr."id"
+SELECT r."id", r."name", r."status", COALESCE(r."tags", '{}'), LEAST(r."startedAt", r."insertedStart"), r."endedAt",
+       r."totalDuration", NULLIF(r."metadata", 'null'::jsonb), r."sessionId", 'OTLP', now(),
+       r."spans", r."decisions", r."events", r."tokens", r."cost"
+  FROM json_to_recordset($1::json) AS r("id" text, "name" text, "status" "RunStatus", "startedAt" timestamptz,
+       "endedAt" timestamptz, "totalDuration" float8, "metadata" jsonb, "sessionId" text, "tags" text[],
+       "spans" int4, "decisions" int4, "events" int4, "tokens" float8, "cost" float8, "insertedStart" timestamptz)
+ ORDER BY r."id"
 ON CONFLICT ("id") DO UPDATE SET
   "lastSpanAt" = now(),
   "spanCount" = t."spanCount" + EXCLUDED."spanCount",
@@ -139,6 +148,20 @@ function tally(rejected: Map<string, number>, reason: string, count: number): vo
   if (count > 0) rejected.set(reason, (rejected.get(reason) ?? 0) + count);
 }
 
+/** A chunk stores at least this many spans (whole traces), while the next chunk is mapped. */
+export const STORE_CHUNK_SPANS = 250;
+
+/** What one chunk statement inserted for a trace. */
+interface Inserted {
+  traceId: string;
+  spans: number;
+  decisions: number;
+  events: number;
+  tokens: number | null;
+  cost: number | null;
+  started: Date | string | null;
+}
+
 /**
  * Upserts the spans (with their events and decision points) of each trace, all in one
  * transaction. Spans of a trace the JSON API created, or that would take a trace past
@@ -146,26 +169,51 @@ function tally(rejected: Map<string, number>, reason: string, count: number): vo
  */
 export async function upsertSpanBatch(
   sql: SqlExecutor,
-  traces: SpanBatchTrace[],
+  batch: SpanBatchTrace[] | LazySpanBatch,
   limits: SpanBatchLimits,
+  chunkSpans = STORE_CHUNK_SPANS,
 ): Promise<SpanBatchResult> {
-  const withSpans = traces.filter((t) => t.spans.length > 0);
-  if (withSpans.length === 0) return { acceptedSpans: 0, rejected: [] };
+  let lazy: LazySpanBatch;
+  if (Array.isArray(batch)) {
+    // In trace id order, as a lazy batch yields them: every request locks rows in one order.
+    const sorted = [...batch].sort((a, b) => (a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : 0));
+    lazy = { traceIds: sorted.map((t) => t.traceId), traces: () => sorted };
+  } else {
+    lazy = batch;
+  }
+  if (lazy.traceIds.length === 0) return { acceptedSpans: 0, rejected: [] };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await sql.transaction((tx) => storeOnce(tx, withSpans, limits));
+      return await sql.transaction((tx) => storeOnce(tx, lazy, limits, chunkSpans));
     } catch (err) {
       if (!(err instanceof TraceTakenMeanwhile) || attempt === 2) throw err;
     }
   }
 }
 
-async function storeOnce(tx: SqlExecutor, traces: SpanBatchTrace[], limits: SpanBatchLimits): Promise<SpanBatchResult> {
+async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatchLimits, chunkSpans: number): Promise<SpanBatchResult> {
   const rejected = new Map<string, number>();
-  const owners = await tx.query<TraceOwner>(OWNERS_SQL, [traces.map((t) => t.traceId)]);
+  const owners = await tx.query<TraceOwner>(OWNERS_SQL, [batch.traceIds]);
   const byId = new Map(owners.map((row) => [row.id, row]));
+  await tx.exec(DEFER_FKS_SQL);
+
+  let acceptedSpans = 0;
   const storable: SpanBatchTrace[] = [];
-  for (const trace of traces) {
+  const inserted = new Map<string, Inserted>();
+  // One statement at a time on the connection: the next chunk is mapped and serialised
+  // while the database runs this one, then awaited before it is sent.
+  let inFlight: Promise<Inserted[]> | undefined;
+  const send = async (chunk: SpanBatchTrace[]) => {
+    const params = chunkRows(chunk);
+    if (inFlight) for (const row of await inFlight) inserted.set(row.traceId, row);
+    inFlight = tx.query<Inserted>(STORE_CHUNK_SQL, params);
+    // Awaited by the next send or below; a failure meanwhile must not count as unhandled.
+    inFlight.catch(() => undefined);
+  };
+  let chunk: SpanBatchTrace[] = [];
+  let chunkSize = 0;
+  for (const trace of batch.traces()) {
+    if (trace.spans.length === 0) continue;
     const row = byId.get(trace.traceId);
     if (row?.source === 'API') {
       tally(rejected, 'trace id belongs to a trace sent whole to POST /api/traces', trace.spans.length);
@@ -181,29 +229,35 @@ async function storeOnce(tx: SqlExecutor, traces: SpanBatchTrace[], limits: Span
       );
     } else {
       storable.push(trace);
+      acceptedSpans += trace.spans.length;
+      chunk.push(trace);
+      chunkSize += trace.spans.length;
+      if (chunkSize >= chunkSpans) {
+        await send(chunk);
+        chunk = [];
+        chunkSize = 0;
+      }
     }
   }
-  const result = () => ({
-    acceptedSpans: storable.reduce((n, t) => n + t.spans.length, 0),
-    rejected: [...rejected].map(([reason, count]) => ({ reason, count })),
-  });
-  if (storable.length === 0) return result();
-  await tx.exec(DEFER_FKS_SQL);
-  const upserted = await tx.query(STORE_CHILDREN_SQL, childRows(storable));
+  if (chunk.length > 0) await send(chunk);
+  if (inFlight) for (const row of await inFlight) inserted.set(row.traceId, row);
+
+  const result = { acceptedSpans, rejected: [...rejected].map(([reason, count]) => ({ reason, count })) };
+  if (storable.length === 0) return result;
+  const upserted = await tx.query(UPSERT_TRACES_SQL, [traceRows(storable, inserted)]);
   if (upserted.length !== storable.length) throw new TraceTakenMeanwhile();
-  return result();
+  return result;
 }
 
 const earliestStart = (trace: SpanBatchTrace): Date =>
   trace.spans.reduce((earliest, s) => (s.startedAt < earliest ? s.startedAt : earliest), trace.spans[0].startedAt);
 
-/** The five JSON parameters of STORE_CHILDREN_SQL. */
-function childRows(traces: SpanBatchTrace[]): string[] {
+/** The four JSON parameters of STORE_CHUNK_SQL. */
+export function chunkRows(traces: SpanBatchTrace[]): string[] {
   const spans: object[] = [];
   const payloads: JsonValue[][] = [];
   const decisions: object[] = [];
   const events: object[] = [];
-  const traceRows: object[] = [];
   for (const t of traces) {
     const traceId = t.traceId;
     for (const s of t.spans) {
@@ -243,18 +297,33 @@ function childRows(traces: SpanBatchTrace[]): string[] {
     for (const e of t.events) {
       events.push({ traceId, id: e.id, spanId: e.spanId, type: e.type, name: e.name, timestamp: iso(e.timestamp), metadata: e.metadata });
     }
-    const root = t.root;
-    traceRows.push({
-      id: traceId,
-      name: root?.name ?? t.provisionalName,
-      status: root?.status ?? 'RUNNING',
-      startedAt: iso(earliestStart(t)),
-      endedAt: iso(root?.endedAt ?? null),
-      totalDuration: root?.totalDuration ?? null,
-      metadata: root?.metadata ?? null,
-      sessionId: t.sessionId,
-      tags: t.tags,
-    });
   }
-  return [JSON.stringify(spans), JSON.stringify(decisions), JSON.stringify(events), JSON.stringify(traceRows), JSON.stringify(payloads)];
+  return [JSON.stringify(spans), JSON.stringify(decisions), JSON.stringify(events), JSON.stringify(payloads)];
+}
+
+/** The parameter of UPSERT_TRACES_SQL: each trace's fields and what the chunks inserted for it. */
+function traceRows(traces: SpanBatchTrace[], inserted: Map<string, Inserted>): string {
+  return JSON.stringify(
+    traces.map((t) => {
+      const root = t.root;
+      const added = inserted.get(t.traceId);
+      return {
+        id: t.traceId,
+        name: root?.name ?? t.provisionalName,
+        status: root?.status ?? 'RUNNING',
+        startedAt: iso(earliestStart(t)),
+        endedAt: iso(root?.endedAt ?? null),
+        totalDuration: root?.totalDuration ?? null,
+        metadata: root?.metadata ?? null,
+        sessionId: t.sessionId,
+        tags: t.tags,
+        spans: added?.spans ?? 0,
+        decisions: added?.decisions ?? 0,
+        events: added?.events ?? 0,
+        tokens: added?.tokens ?? null,
+        cost: added?.cost ?? null,
+        insertedStart: added?.started ?? null,
+      };
+    }),
+  );
 }

@@ -89,7 +89,17 @@ export async function seedTraces(db: RawDb, options: SeedOptions): Promise<SeedR
 export async function truncateTraces(db: RawDb): Promise<void> {
   const conn = await db.connect();
   try {
-    await conn.query('TRUNCATE "Trace", "SearchQueue" CASCADE');
+    // The server's background search indexing may hold locks on these tables in another
+    // order; PostgreSQL then aborts one side as a deadlock. When it picks the TRUNCATE,
+    // try again: the indexing run has finished by then.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await conn.query('TRUNCATE "Trace", "SearchQueue" CASCADE');
+        return;
+      } catch (err) {
+        if ((err as { code?: string }).code !== '40P01' || attempt === 5) throw err;
+      }
+    }
   } finally {
     await conn.release();
   }
