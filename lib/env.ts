@@ -49,6 +49,18 @@ export function getDbPoolSize(): number {
   return intFromEnv('DATABASE_POOL_SIZE', 10);
 }
 
+/**
+ * DATABASE_PREPARED_STATEMENTS: whether statements run at every OTLP request are prepared
+ * by name on each PostgreSQL connection (planned once, not at every call). Default true;
+ * false for a transaction-mode pooler that cannot keep them (PgBouncer before 1.21).
+ */
+export function getDbPreparedStatements(): boolean {
+  const raw = process.env.DATABASE_PREPARED_STATEMENTS?.trim().toLowerCase();
+  if (raw === undefined || raw === '' || raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new Error(`DATABASE_PREPARED_STATEMENTS must be true or false, got "${process.env.DATABASE_PREPARED_STATEMENTS}"`);
+}
+
 /** Raw API_KEYS entries: each a key, or sha256:<hex> of one. Empty means open mode. */
 export function getApiKeyEntries(): string[] {
   return (process.env.API_KEYS ?? '')

@@ -44,6 +44,40 @@ describe('openDatabase', () => {
     await db.close();
   });
 
+  it.runIf(process.env.PG_TEST_URL).each([
+    ['unset', ['crossroads_check'], undefined],
+    ['false', [], 'false'],
+  ])('DATABASE_PREPARED_STATEMENTS %s: the session prepared %j', async (_, expected, value) => {
+    const saved = process.env.DATABASE_PREPARED_STATEMENTS;
+    if (value === undefined) delete process.env.DATABASE_PREPARED_STATEMENTS;
+    else process.env.DATABASE_PREPARED_STATEMENTS = value;
+    const db = await openDatabase(process.env.PG_TEST_URL);
+    try {
+      const names = await db.sql.transaction(async (tx) => {
+        expect(await tx.query('SELECT $1::int AS n', [7], { prepared: 'crossroads_check' })).toEqual([{ n: 7 }]);
+        // On the same connection: the session's prepared statements.
+        const rows = await tx.query<{ name: string }>(`SELECT name FROM pg_prepared_statements WHERE name = 'crossroads_check'`);
+        return rows.map((r) => r.name);
+      });
+      expect(names).toEqual(expected);
+    } finally {
+      await db.close();
+      if (saved === undefined) delete process.env.DATABASE_PREPARED_STATEMENTS;
+      else process.env.DATABASE_PREPARED_STATEMENTS = saved;
+    }
+  });
+
+  it('refuses a DATABASE_PREPARED_STATEMENTS that is not true or false', async () => {
+    process.env.DATABASE_PREPARED_STATEMENTS = 'sometimes';
+    try {
+      await expect(openDatabase('postgresql://user@127.0.0.1:1/db')).rejects.toThrow(
+        'DATABASE_PREPARED_STATEMENTS must be true or false, got "sometimes"',
+      );
+    } finally {
+      delete process.env.DATABASE_PREPARED_STATEMENTS;
+    }
+  });
+
   it('fails clearly for an unreachable PostgreSQL, naming host and port but not the password', async () => {
     const attempt = openDatabase('postgresql://user:hunter2@127.0.0.1:1/db');
     await expect(attempt).rejects.toThrow(/Cannot reach PostgreSQL at 127\.0\.0\.1:1/);

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '@/lib/generated/prisma/client';
-import { getDbPoolSize, getPgliteDataDir } from '@/lib/env';
+import { getDbPoolSize, getDbPreparedStatements, getPgliteDataDir } from '@/lib/env';
 import { migrate, readMigrations } from './migrate';
 import { openPglite } from './pglite';
 import { pgliteExecutor, pgPoolExecutor, type SqlExecutor } from './sql';
@@ -36,7 +36,7 @@ export async function openDatabase(url: string | undefined, options: OpenOptions
     // pg_terminate_backend) is dropped by the pool; without a listener the error would
     // crash the server process.
     pool.on('error', (err) => console.error(`[db] idle PostgreSQL connection lost: ${err.message}`));
-    const sql = pgPoolExecutor(pool);
+    const sql = pgPoolExecutor(pool, { preparedStatements: getDbPreparedStatements() });
     try {
       await sql.query('SELECT 1');
     } catch (err) {

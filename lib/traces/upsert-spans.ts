@@ -193,7 +193,7 @@ export async function upsertSpanBatch(
 
 async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatchLimits, chunkSpans: number): Promise<SpanBatchResult> {
   const rejected = new Map<string, number>();
-  const owners = await tx.query<TraceOwner>(OWNERS_SQL, [batch.traceIds]);
+  const owners = await tx.query<TraceOwner>(OWNERS_SQL, [batch.traceIds], { prepared: 'otlp_trace_owners' });
   const byId = new Map(owners.map((row) => [row.id, row]));
   await tx.exec(DEFER_FKS_SQL);
 
@@ -206,7 +206,7 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
   const send = async (chunk: SpanBatchTrace[]) => {
     const params = chunkRows(chunk);
     if (inFlight) for (const row of await inFlight) inserted.set(row.traceId, row);
-    inFlight = tx.query<Inserted>(STORE_CHUNK_SQL, params);
+    inFlight = tx.query<Inserted>(STORE_CHUNK_SQL, params, { prepared: 'otlp_store_chunk' });
     // Awaited by the next send or below; a failure meanwhile must not count as unhandled.
     inFlight.catch(() => undefined);
   };
@@ -244,7 +244,7 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
 
   const result = { acceptedSpans, rejected: [...rejected].map(([reason, count]) => ({ reason, count })) };
   if (storable.length === 0) return result;
-  const upserted = await tx.query(UPSERT_TRACES_SQL, [traceRows(storable, inserted)]);
+  const upserted = await tx.query(UPSERT_TRACES_SQL, [traceRows(storable, inserted)], { prepared: 'otlp_upsert_traces' });
   if (upserted.length !== storable.length) throw new TraceTakenMeanwhile();
   return result;
 }
