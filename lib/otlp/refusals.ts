@@ -42,17 +42,30 @@ export function parentIdOf(span: OtlpSpan): string | null {
   return parent === '' || ALL_ZERO.test(parent) ? null : parent;
 }
 
+function stringProblem(value: string): RejectionReason | null {
+  if (value.length > MAX_ATTRIBUTE_CHARS) return REJECTION_REASONS.attributeLength;
+  return isUnstorable(value) ? REJECTION_REASONS.unstorableText : null;
+}
+
 /** Why an attribute set cannot be stored, or null. Iterative: values nest. */
 function attributesProblem(attributes: Attributes): RejectionReason | null {
   const stack: Array<[AttributeValue, number]> = [];
   for (const key of Object.keys(attributes)) {
     if (isUnstorable(key)) return REJECTION_REASONS.unstorableText;
-    stack.push([attributes[key], 1]);
+    const top = attributes[key];
+    // Most values are flat: checked here, without the stack.
+    if (typeof top === 'string') {
+      const problem = stringProblem(top);
+      if (problem) return problem;
+      continue;
+    }
+    if (typeof top !== 'object' || top === null) continue;
+    stack.push([top, 1]);
     while (stack.length > 0) {
       const [value, depth] = stack.pop()!;
       if (typeof value === 'string') {
-        if (value.length > MAX_ATTRIBUTE_CHARS) return REJECTION_REASONS.attributeLength;
-        if (isUnstorable(value)) return REJECTION_REASONS.unstorableText;
+        const problem = stringProblem(value);
+        if (problem) return problem;
       } else if (typeof value === 'object' && value !== null) {
         if (depth > MAX_ATTRIBUTE_DEPTH) return REJECTION_REASONS.attributeDepth;
         if (Array.isArray(value)) {

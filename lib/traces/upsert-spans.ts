@@ -27,7 +27,7 @@
 // refuses those spans.
 import type { SqlExecutor } from '@/lib/storage/sql';
 import type { LazySpanBatch, SpanBatchTrace, SpanRejection } from './span-batch';
-import type { JsonValue } from './types';
+import type { JsonValue, RunStatus } from './types';
 
 export interface SpanBatchLimits {
   /** Decision points, spans and events per trace, each, over all requests. */
@@ -198,7 +198,10 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
   await tx.exec(DEFER_FKS_SQL);
 
   let acceptedSpans = 0;
-  const storable: SpanBatchTrace[] = [];
+  // The trace rows' fields only: a chunk's records are garbage once it is sent, instead of
+  // the whole request's payloads staying alive (and being copied by the collector) until
+  // the last statement.
+  const storable: TraceFields[] = [];
   const inserted = new Map<string, Inserted>();
   // One statement at a time on the connection: the next chunk is mapped and serialised
   // while the database runs this one, then awaited before it is sent.
@@ -228,7 +231,7 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
         trace.spans.length,
       );
     } else {
-      storable.push(trace);
+      storable.push(traceFieldsOf(trace));
       acceptedSpans += trace.spans.length;
       chunk.push(trace);
       chunkSize += trace.spans.length;
@@ -249,8 +252,34 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
   return result;
 }
 
-const earliestStart = (trace: SpanBatchTrace): Date =>
-  trace.spans.reduce((earliest, s) => (s.startedAt < earliest ? s.startedAt : earliest), trace.spans[0].startedAt);
+/** The trace row's fields a batch sets (the counts and totals come from what the chunks inserted). */
+interface TraceFields {
+  id: string;
+  name: string;
+  status: RunStatus;
+  startedAt: string | null;
+  endedAt: string | null;
+  totalDuration: number | null;
+  metadata: JsonValue;
+  sessionId: string | null;
+  tags: string[] | null;
+}
+
+function traceFieldsOf(t: SpanBatchTrace): TraceFields {
+  const root = t.root;
+  const earliest = t.spans.reduce((min, s) => (s.startedAt < min ? s.startedAt : min), t.spans[0].startedAt);
+  return {
+    id: t.traceId,
+    name: root?.name ?? t.provisionalName,
+    status: root?.status ?? 'RUNNING',
+    startedAt: iso(earliest),
+    endedAt: iso(root?.endedAt ?? null),
+    totalDuration: root?.totalDuration ?? null,
+    metadata: root?.metadata ?? null,
+    sessionId: t.sessionId,
+    tags: t.tags,
+  };
+}
 
 /** The four JSON parameters of STORE_CHUNK_SQL. */
 export function chunkRows(traces: SpanBatchTrace[]): string[] {
@@ -302,21 +331,12 @@ export function chunkRows(traces: SpanBatchTrace[]): string[] {
 }
 
 /** The parameter of UPSERT_TRACES_SQL: each trace's fields and what the chunks inserted for it. */
-function traceRows(traces: SpanBatchTrace[], inserted: Map<string, Inserted>): string {
+function traceRows(traces: TraceFields[], inserted: Map<string, Inserted>): string {
   return JSON.stringify(
     traces.map((t) => {
-      const root = t.root;
-      const added = inserted.get(t.traceId);
+      const added = inserted.get(t.id);
       return {
-        id: t.traceId,
-        name: root?.name ?? t.provisionalName,
-        status: root?.status ?? 'RUNNING',
-        startedAt: iso(earliestStart(t)),
-        endedAt: iso(root?.endedAt ?? null),
-        totalDuration: root?.totalDuration ?? null,
-        metadata: root?.metadata ?? null,
-        sessionId: t.sessionId,
-        tags: t.tags,
+        ...t,
         spans: added?.spans ?? 0,
         decisions: added?.decisions ?? 0,
         events: added?.events ?? 0,
