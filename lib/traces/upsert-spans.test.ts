@@ -7,7 +7,8 @@ import { testDatabases } from '@/lib/testing/databases';
 import { makeTrace } from '@/lib/testing/fixtures';
 import { closeIdleTraces } from './close-idle';
 import { ingestTraces } from './ingest';
-import type { SpanBatchTrace } from './span-batch';
+import type { SqlExecutor } from '@/lib/storage/sql';
+import type { LazySpanBatch, SpanBatchTrace } from './span-batch';
 import { STORE_CHUNK_SPANS, upsertSpanBatch } from './upsert-spans';
 import { validateIngestBody } from './validate';
 import type { SpanInput } from './validate';
@@ -205,6 +206,52 @@ describe.each(testDatabases())('span upserts on $name', (target) => {
     await upsertSpanBatch(db.sql, [batch(first, [span(hex(8), null, 0)])], limits, 1);
     expect((await stored(first)).spanCount).toBe(1);
   });
+
+  it.runIf(target.name === 'postgres')(
+    'runs again, mapping the batch again, when a JSON batch takes a trace id meanwhile, and then refuses its spans',
+    async () => {
+      const [taken, other] = [hex(16), hex(16)];
+      let raced = false;
+      // Just before the trace rows are upserted, POST /api/traces stores `taken` on another connection.
+      const racing: SqlExecutor = {
+        ...db.sql,
+        transaction: (fn) =>
+          db.sql.transaction((tx) =>
+            fn({
+              ...tx,
+              async query(sql, params, options) {
+                if (!raced && sql.includes('INSERT INTO "Trace" AS t')) {
+                  raced = true;
+                  const body = validateIngestBody({ traces: [makeTrace({ id: taken })] }, { maxBatchTraces: 10, maxChildrenPerTrace: 100 });
+                  await ingestTraces(db.sql, body);
+                }
+                return tx.query(sql, params, options);
+              },
+            }),
+          ),
+      };
+      const traces = [batch(taken, [span(hex(8), null, 0)]), batch(other, [span(hex(8), null, 0)])].sort((a, b) =>
+        a.traceId < b.traceId ? -1 : 1,
+      );
+      let mapped = 0;
+      const lazy: LazySpanBatch = {
+        traceIds: traces.map((t) => t.traceId),
+        *traces() {
+          for (const t of traces) {
+            mapped++;
+            yield t;
+          }
+        },
+      };
+      const result = await upsertSpanBatch(racing, lazy, limits, 1);
+      expect(raced).toBe(true);
+      expect(mapped).toBe(4);
+      expect(result).toEqual({ acceptedSpans: 1, rejected: [{ count: 1, reason: expect.stringContaining('POST /api/traces') }] });
+      expect(await stored(taken)).toMatchObject({ source: 'API', spanCount: 2 });
+      expect(await stored(other)).toMatchObject({ source: 'OTLP', spanCount: 1, status: 'COMPLETED' });
+      expect(await actual(other)).toEqual({ spans: 1, events: 1, decisions: 1, tokens: null });
+    },
+  );
 
   it('refuses spans for a trace the JSON API stored, and the JSON API refuses an id OTLP created', async () => {
     const body = makeTrace({ id: hex(16) });
