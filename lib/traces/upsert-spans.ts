@@ -148,8 +148,13 @@ function tally(rejected: Map<string, number>, reason: string, count: number): vo
   if (count > 0) rejected.set(reason, (rejected.get(reason) ?? 0) + count);
 }
 
-/** A chunk stores at least this many spans (whole traces), while the next chunk is mapped. */
-export const STORE_CHUNK_SPANS = 250;
+/**
+ * A chunk stores at least this many spans (whole traces), while the next chunk is mapped.
+ * Measured with the bench's 1,000-span requests (docs/benchmarks.md): 50 overlapped more
+ * at 1 client but cost the database more statements at 4; 250 overlapped less; 100 did
+ * best at both.
+ */
+export const STORE_CHUNK_SPANS = 100;
 
 /** What one chunk statement inserted for a trace. */
 interface Inserted {
