@@ -2,6 +2,7 @@ import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors';
 import { MAX_ANY_VALUE_DEPTH, decodeJsonRequest, decodeProtobufRequest } from './decode';
@@ -194,6 +195,41 @@ describe('decodeProtobufRequest', () => {
     expect(span.attributes.a).toBe('2');
     expect(Object.getPrototypeOf(span.attributes)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(span.attributes, '__proto__')?.value).toBe('x');
+  });
+
+  it('reads the wire as protobuf does: unknown fields and wrong wire types skipped, any field order, the last oneof member, merged messages', () => {
+    const w = () => protobuf.Writer.create();
+    const len = (field: number, bytes: Uint8Array) => w().uint32((field << 3) | 2).bytes(bytes).finish();
+    const text = (field: number, value: string) => len(field, Buffer.from(value));
+    const cat = (...parts: Uint8Array[]) => Buffer.concat(parts);
+    // AnyValue: string_value, then bool_value (the member read last wins), then an unknown field 9.
+    const anyValue = cat(text(1, 'first'), w().uint32((2 << 3) | 0).bool(true).finish(), w().uint32((9 << 3) | 0).uint32(5).finish());
+    // KeyValue with its value before its key.
+    const keyValue = cat(len(2, anyValue), text(1, 'late.key'));
+    const span = cat(
+      len(1, Buffer.alloc(16, 0xab)),
+      len(2, Buffer.alloc(8, 0xcd)),
+      w().uint32((5 << 3) | 0).uint32(7).finish(), // name as a varint: not a string, skipped
+      text(5, 'chat'),
+      w().uint32((100 << 3) | 5).fixed32(1).finish(), // a field from the future
+      len(9, keyValue),
+      len(15, text(2, 'first message')),
+      len(15, w().uint32((3 << 3) | 0).int32(2).finish()), // status sent twice: merged
+    );
+    // The resource after the spans, and sent twice: every span shares the one, merged.
+    const kv = (k: string, v: string) => len(1, cat(text(1, k), len(2, text(1, v))));
+    const resourceSpans = cat(len(2, len(2, span)), len(1, kv('service.name', 'svc')), len(1, kv('host.name', 'h1')));
+    const [decoded] = decodeProtobufRequest(len(1, resourceSpans));
+    expect(decoded).toMatchObject({
+      traceId: 'ab'.repeat(16),
+      spanId: 'cd'.repeat(8),
+      name: 'chat',
+      attributes: { 'late.key': true },
+      status: { code: 2, message: 'first message' },
+    });
+    expect(decoded.resource.attributes).toEqual({ 'service.name': 'svc', 'host.name': 'h1' });
+    // Field number 0 does not exist.
+    expect(refusal(() => decodeProtobufRequest(Uint8Array.from([0x00, 0x01]))).message).toMatch(/not a valid ExportTraceServiceRequest \(.*field number 0/);
   });
 
   it('refuses garbage, a truncated request and JSON sent as protobuf', () => {

@@ -2,22 +2,20 @@
 // of open-telemetry/opentelemetry-proto v1.11.0 (the four files are unchanged at main,
 // ac2c4b5): opentelemetry/proto/collector/trace/v1/trace_service.proto, trace/v1/trace.proto,
 // common/v1/common.proto, resource/v1/resource.proto; and of googleapis'
-// google/rpc/status.proto. Four deliberate departures, all wire-compatible:
-// - every `string` is declared `bytes` and read by utf8Text(): proto3 makes invalid UTF-8
-//   in a string a parse error, and this way decode.ts can name the bad field, with
-//   Node's native decoder doing the work;
-// - AnyValue.array_value and kvlist_value are `bytes` too, decoded one level at a time
-//   by decode.ts, so that our own nesting limit (MAX_ANY_VALUE_DEPTH), not protobufjs'
-//   process-wide recursion limit, decides how deep an attribute may go;
-// - AnyValue's `oneof value` is written as proto3 `optional` members: protobufjs keeps a
-//   oneof by deleting the other members from every decoded value, which turns each into
-//   a slow dictionary object (a third of the decoding time); if a sender sets two
-//   members, decode.ts takes the first in field order instead of the last sent;
+// google/rpc/status.proto.
+//
+// What uses them: the answers (ExportTraceServiceResponse, google.rpc.Status, encoded by
+// response.ts) and the tests and scripts that build requests. Requests are read by
+// decode.ts straight off the wire, with the same field numbers (see its header for why).
+// Deliberate departures, all wire-compatible:
+// - every `string` is declared `bytes`: a test can send invalid UTF-8, and the answers'
+//   texts are encoded by Buffer.from(), which turns a lone surrogate into U+FFFD where
+//   protobufjs' own string writer would emit invalid UTF-8 that a strict client refuses;
+// - AnyValue.array_value and kvlist_value are `bytes` too, so that a test can send a
+//   malformed nested value;
+// - AnyValue's `oneof value` is written as proto3 `optional` members;
 // - fields only the Profiling signal uses (AnyValue.string_value_strindex = 8,
-//   KeyValue.key_strindex = 3) and EntityRef are left out: receivers of other signals
-//   must treat them as absent, which is what skipping an unknown field does.
-// Fields decode.ts does not read (trace_state, schema_url, links, flags, dropped counts)
-// are declared for completeness but never checked.
+//   KeyValue.key_strindex = 3) and EntityRef are left out.
 import { isUtf8 } from 'node:buffer';
 import protobuf from 'protobufjs';
 
@@ -169,72 +167,10 @@ if (!protobuf.util.Long) throw new Error('protobufjs cannot find the long packag
 
 export const ExportTraceServiceRequest = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
 export const ExportTraceServiceResponse = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse');
-export const ArrayValue = root.lookupType('opentelemetry.proto.common.v1.ArrayValue');
-export const KeyValueList = root.lookupType('opentelemetry.proto.common.v1.KeyValueList');
 export const RpcStatus = root.lookupType('google.rpc.Status');
 
-// The shapes protobufjs decodes into (camelCase names; absent fields read as the
-// prototype's defaults: empty arrays, null messages, zero-length bytes, zero Longs).
-
-/** A 64-bit integer as protobufjs returns it (a Long, or a number without the long package). */
+/** A 64-bit integer as protobufjs' Reader returns it (a Long, or a number without the long package). */
 export type PbLong = number | { low: number; high: number; unsigned: boolean };
-
-/** The member that was sent is not null (intValue's default is a zero Long: test it with Object.hasOwn). */
-export interface PbAnyValue {
-  stringValue: Uint8Array | null;
-  boolValue: boolean | null;
-  intValue: PbLong;
-  doubleValue: number | null;
-  arrayValue: Uint8Array | null;
-  kvlistValue: Uint8Array | null;
-  bytesValue: Uint8Array | null;
-}
-
-export interface PbKeyValue {
-  key: Uint8Array;
-  value: PbAnyValue | null;
-}
-
-export interface PbArrayValue {
-  values: PbAnyValue[];
-}
-
-export interface PbKeyValueList {
-  values: PbKeyValue[];
-}
-
-export interface PbEvent {
-  timeUnixNano: PbLong;
-  name: Uint8Array;
-  attributes: PbKeyValue[];
-}
-
-export interface PbSpan {
-  traceId: Uint8Array;
-  spanId: Uint8Array;
-  parentSpanId: Uint8Array;
-  name: Uint8Array;
-  kind: number;
-  startTimeUnixNano: PbLong;
-  endTimeUnixNano: PbLong;
-  attributes: PbKeyValue[];
-  events: PbEvent[];
-  status: { message: Uint8Array; code: number } | null;
-}
-
-export interface PbScopeSpans {
-  scope: { name: Uint8Array; version: Uint8Array; attributes: PbKeyValue[] } | null;
-  spans: PbSpan[];
-}
-
-export interface PbResourceSpans {
-  resource: { attributes: PbKeyValue[] } | null;
-  scopeSpans: PbScopeSpans[];
-}
-
-export interface PbExportTraceServiceRequest {
-  resourceSpans: PbResourceSpans[];
-}
 
 export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -254,13 +190,7 @@ export function utf8Text(bytes: Uint8Array): string | null {
   return text;
 }
 
-export function hex(bytes: Uint8Array): string {
-  return bytes.length === 0 ? '' : asBuffer(bytes).toString('hex');
-}
 
-export function base64(bytes: Uint8Array): string {
-  return bytes.length === 0 ? '' : asBuffer(bytes).toString('base64');
-}
 
 const TWO_32 = 4294967296;
 
