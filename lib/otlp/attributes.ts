@@ -96,14 +96,14 @@ export function setKey(object: { [key: string]: JsonValue }, key: string, value:
   if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
   else object[key] = value;
 }
-const DIGITS = /^\d+$/;
 
 /** A span's attributes with the lookups the conventions need; parses are cached. */
 export class SpanAttributes {
   private parsed: Map<string, JsonValue> | undefined;
   /** Rebuilt flattened lists by prefix (callers pass the same wrappers for one prefix). */
   private rebuilt: Map<string, JsonValue[]> | undefined;
-  private lists: Map<string, Array<[string, AttributeValue]>> | undefined;
+  /** Flattened list entries by prefix: [rest of the key, value, whole key]. */
+  private lists: Map<string, Array<[string, AttributeValue, string]>> | undefined;
 
   constructor(readonly values: Attributes) {}
 
@@ -143,8 +143,8 @@ export class SpanAttributes {
     return parsed;
   }
 
-  /** The attributes flattened under `prefix.N.`, as [rest of the key, value], in the order sent. */
-  flattened(prefix: string): Array<[string, AttributeValue]> | undefined {
+  /** The attributes flattened under `prefix.N.`, as [rest of the key, value, whole key], in the order sent. */
+  flattened(prefix: string): Array<[string, AttributeValue, string]> | undefined {
     if (this.lists === undefined) {
       // One pass over the keys buckets every `<prefix>.<index>.<rest>` key by its prefix.
       this.lists = new Map();
@@ -154,7 +154,7 @@ export class SpanAttributes {
         const bucket = key.slice(0, at);
         let entries = this.lists.get(bucket);
         if (!entries) this.lists.set(bucket, (entries = []));
-        entries.push([key.slice(at + 1), this.values[key]]);
+        entries.push([key.slice(at + 1), this.values[key], key]);
       }
     }
     return this.lists.get(prefix);
@@ -162,7 +162,7 @@ export class SpanAttributes {
 
   /** The keys a flattened list is made of (for metadata to leave out once it is mapped). */
   flattenedKeys(prefix: string): string[] {
-    return (this.flattened(prefix) ?? []).map(([rest]) => `${prefix}.${rest}`);
+    return (this.flattened(prefix) ?? []).map((entry) => entry[2]);
   }
 
   /**
@@ -187,14 +187,23 @@ export class SpanAttributes {
   }
 }
 
+/** True when text[from, to) is one or more ASCII digits (a list index). */
+function isDigits(text: string, from = 0, to = text.length): boolean {
+  if (from >= to) return false;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
 /** Index of the dot before the first all-digit segment of a key that continues after it, or -1. */
 function firstIndexSegment(key: string): number {
   let dot = key.indexOf('.');
   while (dot >= 0) {
     const next = key.indexOf('.', dot + 1);
     if (next < 0) return -1;
-    const c = key.charCodeAt(dot + 1);
-    if (c >= 0x30 && c <= 0x39 && DIGITS.test(key.slice(dot + 1, next))) return dot;
+    if (isDigits(key, dot + 1, next)) return dot;
     dot = next;
   }
   return -1;
@@ -207,10 +216,11 @@ class Tree {
 
   set(segments: string[], from: number, value: AttributeValue, wrappers: readonly string[]): void {
     const segment = segments[from];
-    if (!DIGITS.test(segment)) this.indexed = false;
+    const index = isDigits(segment);
+    if (!index) this.indexed = false;
     let at = from + 1;
     // After an index, OpenInference repeats the element's kind (`0.message.role`).
-    if (DIGITS.test(segment) && at < segments.length - 1 && wrappers.includes(segments[at])) at++;
+    if (index && at < segments.length - 1 && wrappers.includes(segments[at])) at++;
     if (at >= segments.length) {
       this.children.set(segment, value);
       return;
@@ -223,9 +233,12 @@ class Tree {
   toJson(): JsonValue {
     const json = (child: Tree | AttributeValue): JsonValue => (child instanceof Tree ? child.toJson() : child);
     if (this.indexed) {
-      return [...this.children.keys()]
-        .sort((a, b) => Number(a) - Number(b))
-        .map((key) => json(this.children.get(key)!));
+      const keys = [...this.children.keys()];
+      // Usually sent in order already: sorted only when not.
+      let ordered = true;
+      for (let i = 1; i < keys.length && ordered; i++) ordered = Number(keys[i - 1]) <= Number(keys[i]);
+      if (!ordered) keys.sort((a, b) => Number(a) - Number(b));
+      return keys.map((key) => json(this.children.get(key)!));
     }
     const object: { [key: string]: JsonValue } = {};
     for (const [key, child] of this.children) setKey(object, key, json(child));

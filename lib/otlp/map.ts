@@ -225,8 +225,10 @@ function scopeOf(scope: OtlpScope, scopes: WeakMap<OtlpScope, JsonValue>): JsonV
 function metadataOf(span: OtlpSpan, consumed: string[], scopes: WeakMap<OtlpScope, JsonValue>): JsonValue {
   const metadata: Obj = {};
   const source = span.attributes;
+  // An OpenInference span consumes a key per message field: a set then, not a scan per key.
+  const skip = consumed.length > 8 ? new Set(consumed) : undefined;
   for (const key of Object.keys(source)) {
-    if (consumed.length === 0 || !consumed.includes(key)) setKey(metadata, key, source[key]);
+    if (skip ? !skip.has(key) : consumed.length === 0 || !consumed.includes(key)) setKey(metadata, key, source[key]);
   }
   const otel: Obj = {
     kind: SPAN_KINDS[span.kind] ?? String(span.kind),
