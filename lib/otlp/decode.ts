@@ -110,56 +110,32 @@ function anyValue(f: Fields, end: number, depth: number): AttributeValue {
   const r = f.r;
   const bound = r.len;
   r.len = end;
-  {
-    while (r.pos < end) {
-      const tag = r.tag();
-      const wire = tag & 7;
-      switch (tag >>> 3) {
-        case 1:
-          if (wire === LEN) {
-            value = f.text('');
-            continue;
-          }
-          break;
-        case 2:
-          if (wire === VARINT) {
-            value = r.bool();
-            continue;
-          }
-          break;
-        case 3:
-          if (wire === VARINT) {
-            value = signedNumberOrText(r.int64() as unknown as PbLong);
-            continue;
-          }
-          break;
-        case 4:
-          if (wire === I64) {
-            value = double(r.double());
-            continue;
-          }
-          break;
-        case 5:
-          if (wire === LEN) {
-            value = nested(f, 'ArrayValue', (at) => arrayValue(f, at, depth + 1));
-            continue;
-          }
-          break;
-        case 6:
-          if (wire === LEN) {
-            value = nested(f, 'KeyValueList', (at) => keyValues(f, at, depth + 1, {}));
-            continue;
-          }
-          break;
-        case 7:
-          if (wire === LEN) {
-            value = f.bytes('base64');
-            continue;
-          }
-          break;
-      }
-      f.skip(tag);
+  while (r.pos < end) {
+    const tag = r.tag();
+    switch (tag) {
+      case (1 << 3) | LEN:
+        value = f.text('');
+        continue;
+      case (2 << 3) | VARINT:
+        value = r.bool();
+        continue;
+      case (3 << 3) | VARINT:
+        value = signedNumberOrText(r.int64() as unknown as PbLong);
+        continue;
+      case (4 << 3) | I64:
+        value = double(r.double());
+        continue;
+      case (5 << 3) | LEN:
+        value = nested(f, 'ArrayValue', (at) => arrayValue(f, at, depth + 1));
+        continue;
+      case (6 << 3) | LEN:
+        value = nested(f, 'KeyValueList', (at) => keyValues(f, at, depth + 1, {}));
+        continue;
+      case (7 << 3) | LEN:
+        value = f.bytes('base64');
+        continue;
     }
+    f.skip(tag);
   }
   r.len = bound;
   return value;
@@ -245,26 +221,16 @@ function event(f: Fields, end: number): OtlpEvent {
   let attributes = 0;
   while (r.pos < end) {
     const tag = r.tag();
-    const wire = tag & 7;
-    switch (tag >>> 3) {
-      case 1:
-        if (wire === I64) {
-          e.timeUnixNano = unsignedBigInt(r.fixed64() as unknown as PbLong);
-          continue;
-        }
-        break;
-      case 2:
-        if (wire === LEN) {
-          e.name = f.text('name');
-          continue;
-        }
-        break;
-      case 3:
-        if (wire === LEN) {
-          keyValue(f, f.length(), 1, e.attributes, attributes++);
-          continue;
-        }
-        break;
+    switch (tag) {
+      case (1 << 3) | I64:
+        e.timeUnixNano = unsignedBigInt(r.fixed64() as unknown as PbLong);
+        continue;
+      case (2 << 3) | LEN:
+        e.name = f.text('name');
+        continue;
+      case (3 << 3) | LEN:
+        keyValue(f, f.length(), 1, e.attributes, attributes++);
+        continue;
     }
     f.skip(tag);
   }
@@ -302,75 +268,46 @@ function span(f: Fields, end: number, resource: OtlpResource, scope: OtlpScope):
   let attributes = 0;
   while (r.pos < end) {
     const tag = r.tag();
-    const wire = tag & 7;
-    switch (tag >>> 3) {
-      case 1:
-        if (wire === LEN) {
-          s.traceId = f.bytes('hex');
-          continue;
+    switch (tag) {
+      case (1 << 3) | LEN:
+        s.traceId = f.bytes('hex');
+        continue;
+      case (2 << 3) | LEN:
+        s.spanId = f.bytes('hex');
+        continue;
+      case (4 << 3) | LEN:
+        s.parentSpanId = f.bytes('hex');
+        continue;
+      case (5 << 3) | LEN:
+        s.name = f.text('name');
+        continue;
+      case (6 << 3) | VARINT:
+        s.kind = r.int32();
+        continue;
+      case (7 << 3) | I64:
+        s.startTimeUnixNano = unsignedBigInt(r.fixed64() as unknown as PbLong);
+        continue;
+      case (8 << 3) | I64:
+        s.endTimeUnixNano = unsignedBigInt(r.fixed64() as unknown as PbLong);
+        continue;
+      case (9 << 3) | LEN:
+        keyValue(f, f.length(), 1, s.attributes, attributes++);
+        continue;
+      case (11 << 3) | LEN: {
+        const at = f.length();
+        const i = s.events.length;
+        try {
+          s.events.push(f.within(at, () => event(f, at)));
+        } catch (err) {
+          throw within(err, `events[${i}]`);
         }
-        break;
-      case 2:
-        if (wire === LEN) {
-          s.spanId = f.bytes('hex');
-          continue;
-        }
-        break;
-      case 4:
-        if (wire === LEN) {
-          s.parentSpanId = f.bytes('hex');
-          continue;
-        }
-        break;
-      case 5:
-        if (wire === LEN) {
-          s.name = f.text('name');
-          continue;
-        }
-        break;
-      case 6:
-        if (wire === VARINT) {
-          s.kind = r.int32();
-          continue;
-        }
-        break;
-      case 7:
-        if (wire === I64) {
-          s.startTimeUnixNano = unsignedBigInt(r.fixed64() as unknown as PbLong);
-          continue;
-        }
-        break;
-      case 8:
-        if (wire === I64) {
-          s.endTimeUnixNano = unsignedBigInt(r.fixed64() as unknown as PbLong);
-          continue;
-        }
-        break;
-      case 9:
-        if (wire === LEN) {
-          keyValue(f, f.length(), 1, s.attributes, attributes++);
-          continue;
-        }
-        break;
-      case 11:
-        if (wire === LEN) {
-          const at = f.length();
-          const i = s.events.length;
-          try {
-            s.events.push(f.within(at, () => event(f, at)));
-          } catch (err) {
-            throw within(err, `events[${i}]`);
-          }
-          continue;
-        }
-        break;
-      case 15:
-        if (wire === LEN) {
-          const at = f.length();
-          f.within(at, () => status(f, at, s.status));
-          continue;
-        }
-        break;
+        continue;
+      }
+      case (15 << 3) | LEN: {
+        const at = f.length();
+        f.within(at, () => status(f, at, s.status));
+        continue;
+      }
     }
     // trace_state, flags, dropped counts, links: not kept.
     f.skip(tag);
