@@ -211,9 +211,12 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
   // One statement at a time on the connection: the next chunk is mapped and serialised
   // while the database runs this one, then awaited before it is sent.
   let inFlight: Promise<Inserted[]> | undefined;
+  const settle = async () => {
+    if (inFlight) for (const row of await inFlight) inserted.set(row.traceId, row);
+  };
   const send = async (chunk: SpanBatchTrace[]) => {
     const params = chunkRows(chunk);
-    if (inFlight) for (const row of await inFlight) inserted.set(row.traceId, row);
+    await settle();
     inFlight = tx.query<Inserted>(STORE_CHUNK_SQL, params, { prepared: 'otlp_store_chunk' });
     // Awaited by the next send or below; a failure meanwhile must not count as unhandled.
     inFlight.catch(() => undefined);
@@ -248,7 +251,7 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
     }
   }
   if (chunk.length > 0) await send(chunk);
-  if (inFlight) for (const row of await inFlight) inserted.set(row.traceId, row);
+  await settle();
 
   const result = { acceptedSpans, rejected: [...rejected].map(([reason, count]) => ({ reason, count })) };
   if (storable.length === 0) return result;
@@ -287,7 +290,7 @@ function traceFieldsOf(t: SpanBatchTrace): TraceFields {
 }
 
 /** The four JSON parameters of STORE_CHUNK_SQL. */
-export function chunkRows(traces: SpanBatchTrace[]): string[] {
+function chunkRows(traces: SpanBatchTrace[]): string[] {
   const spans: object[] = [];
   const payloads: JsonValue[][] = [];
   const decisions: object[] = [];
