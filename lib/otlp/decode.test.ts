@@ -255,6 +255,20 @@ describe('decodeProtobufRequest', () => {
     );
   });
 
+  it('names the resource, the scope and the span that held a bad string, counting from zero', () => {
+    const bad = Buffer.from([0x63, 0xc3, 0x28]); // "c" then a broken two-byte sequence
+    const good = (name: string) => ({ traceId: Buffer.alloc(16, 1), spanId: Buffer.alloc(8, 2), name: Buffer.from(name) });
+    const cases: Array<[object, string]> = [
+      [{ resource: { attributes: [{ key: Buffer.from('k'), value: { stringValue: bad } }] }, scopeSpans: [] }, 'resourceSpans[1].resource.attributes["k"]'],
+      [{ scopeSpans: [{ spans: [good('a')] }, { scope: { name: bad }, spans: [] }] }, 'resourceSpans[1].scopeSpans[1].scope.name'],
+      [{ scopeSpans: [{ spans: [good('a'), good('b'), { ...good('c'), name: bad }] }] }, 'resourceSpans[1].scopeSpans[0].spans[2].name'],
+    ];
+    for (const [second, path] of cases) {
+      const body = ExportTraceServiceRequest.encode({ resourceSpans: [{ scopeSpans: [{ spans: [good('first')] }] }, second] }).finish();
+      expect(refusal(() => decodeProtobufRequest(body)).message).toBe(`Invalid OTLP protobuf body: ${path} is not valid UTF-8`);
+    }
+  });
+
   it('refuses invalid UTF-8 in a string and says which field held it', () => {
     const [chat] = recordAgentRun();
     const patch = (span: ReadableSpan, bad: number[]) => {
