@@ -5,9 +5,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { useDatabase } from '@/lib/db';
 import { getRetentionDays } from '@/lib/env';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases, truncateAll } from '@/lib/testing/databases';
-import { expectDerivedExact } from '@/lib/testing/derived';
-import { makeTrace } from '@/lib/testing/fixtures';
+import { testDatabases, truncateAll } from '@/test/support/databases';
+import { expectDerivedExact } from '@/test/support/derived';
+import { makeTrace } from '@/test/support/fixtures';
 import { ingestTraces } from '@/lib/traces/ingest';
 import { validateIngestBody } from '@/lib/traces/validate';
 import { resetRetentionClock, retentionDue, runRetention, runRetentionIfDue, scheduleRetentionIfDue } from './housekeeping';

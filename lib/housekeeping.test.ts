@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useDatabase } from '@/lib/db';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases } from '@/lib/testing/databases';
-import { expectRollupsExact, expectSearchWordsExact } from '@/lib/testing/derived';
+import { testDatabases } from '@/test/support/databases';
+import { expectRollupsExact, expectSearchWordsExact } from '@/test/support/derived';
 import {
   SEARCH_INDEX_BUSY_BUDGET_MS,
   SEARCH_INDEX_INTERVAL_MS,

@@ -1,4 +1,4 @@
-// Records the OTLP/JSON fixtures of lib/otlp/__fixtures__ from the real SDKs (no network):
+// Records the OTLP/JSON fixtures of test/fixtures/otlp from the real SDKs (no network):
 //   npx tsx scripts/record-otlp-fixtures.ts
 // Each fixture is an ExportTraceServiceRequest body as JsonTraceSerializer writes it
 // (what @opentelemetry/exporter-trace-otlp-http sends), pretty-printed. Ids and times
@@ -27,7 +27,7 @@ import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 
-const OUT = path.resolve(import.meta.dirname, '../lib/otlp/__fixtures__');
+const OUT = path.resolve(import.meta.dirname, '../test/fixtures/otlp');
 
 // One provider for the whole run (NodeTracerProvider.register installs the async
 // context manager that parents spans across awaits); its exporter is drained per fixture.

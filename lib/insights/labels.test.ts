@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '@/lib/generated/prisma/client';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases } from '@/lib/testing/databases';
-import { makeTrace } from '@/lib/testing/fixtures';
+import { testDatabases } from '@/test/support/databases';
+import { makeTrace } from '@/test/support/fixtures';
 import { ingestTraces } from '@/lib/traces/ingest';
 import type { JsonValue } from '@/lib/traces/types';
 import { parseIngestBody } from '@/lib/traces/validate';

@@ -3,7 +3,7 @@
 // a concurrent call holding PGlite's one connection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases } from '@/lib/testing/databases';
+import { testDatabases } from '@/test/support/databases';
 import { INSIGHTS_WORK_MEM, queryWithoutJit } from './no-jit';
 
 describe.each(testDatabases())('queryWithoutJit on $name', ({ open }) => {

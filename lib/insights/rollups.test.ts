@@ -5,9 +5,9 @@
 // status filter and with hour and day buckets. And the rollups equal a recount.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases } from '@/lib/testing/databases';
-import { expectRollupsExact } from '@/lib/testing/derived';
-import { makeTrace } from '@/lib/testing/fixtures';
+import { testDatabases } from '@/test/support/databases';
+import { expectRollupsExact } from '@/test/support/derived';
+import { makeTrace } from '@/test/support/fixtures';
 import { deleteSessionTraces, deleteTraceOrThrow } from '@/lib/traces/delete';
 import { ingestTraces } from '@/lib/traces/ingest';
 import type { SpanBatchTrace } from '@/lib/traces/span-batch';

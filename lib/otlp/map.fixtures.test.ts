@@ -11,7 +11,7 @@ import { decodeJsonRequest } from './decode';
 import { mapOtlpSpans } from './map';
 
 function load(name: string) {
-  const spans = decodeJsonRequest(readFileSync(path.join(import.meta.dirname, '__fixtures__', `${name}.json`), 'utf8'));
+  const spans = decodeJsonRequest(readFileSync(path.join(import.meta.dirname, '../../test/fixtures/otlp', `${name}.json`), 'utf8'));
   const mapped = mapOtlpSpans(spans);
   expect(mapped.rejected).toEqual([]);
   expect(mapped.traces).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { event, MS, resource, scope, span, spanId, START, TRACE_ID } from './__fixtures__/build';
+import { event, MS, resource, scope, span, spanId, START, TRACE_ID } from '@/test/support/otlp-spans';
 import {
   mapOtlpSpans,
   MAX_ATTRIBUTE_CHARS,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { arrayMembers, normalizeArgs, toInt, toKeyValues, toScalar } from './args';
 import { SoapFault } from './fault';
 import { dispatchWithNodeSoap } from './node-soap';
-import { STYLES, int, keys, str } from './test-helpers';
+import { STYLES, int, keys, str } from '@/test/support/soap';
 
 describe('normalizeArgs over what node-soap parses', () => {
   it.each(Object.keys(STYLES) as (keyof typeof STYLES)[])('reads a %s-style query', async (style) => {

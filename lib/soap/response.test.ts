@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resultResponse, writeResponseEnvelope } from './response';
-import { parseResult } from './test-helpers';
+import { parseResult } from '@/test/support/soap';
 
 describe('writeResponseEnvelope', () => {
   it('writes the exact rpc/encoded shape: wss:opResponse with encodingStyle, unqualified typed Return, typed arrays', () => {

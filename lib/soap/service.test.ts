@@ -3,11 +3,11 @@
 // Every response goes through parseResult, which fails on any rpc/encoded typing slip.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases } from '@/lib/testing/databases';
-import { makeTrace, uid } from '@/lib/testing/fixtures';
+import { testDatabases } from '@/test/support/databases';
+import { makeTrace, uid } from '@/test/support/fixtures';
 import { readParamXml } from './codec';
 import { handleSoapPost, type ServiceDeps } from './service';
-import { STYLES, axisEnvelope, int, keys, parseFault, parseResult, phpEnvelope, str, type Ctx, type Part } from './test-helpers';
+import { STYLES, axisEnvelope, int, keys, parseFault, parseResult, phpEnvelope, str, type Ctx, type Part } from '@/test/support/soap';
 import { elementChildren, getAttr, parseXml, textContent } from './xml';
 
 const KEY = 'soap-test-key';

@@ -2,8 +2,8 @@
 // 20261129000000_lz4_payload_compression); PGlite, built without it, keeps pglz and
 // stores the same values.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDatabases } from '@/lib/testing/databases';
-import { makeTrace } from '@/lib/testing/fixtures';
+import { testDatabases } from '@/test/support/databases';
+import { makeTrace } from '@/test/support/fixtures';
 import { ingestTraces } from '@/lib/traces/ingest';
 import { validateIngestBody } from '@/lib/traces/validate';
 import type { Database } from './open';

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from './open';
-import { testDatabases } from '@/lib/testing/databases';
-import { parsePrismaSchema, type ParsedSchema, type SchemaField } from '@/lib/testing/prisma-schema';
+import { testDatabases } from '@/test/support/databases';
+import { parsePrismaSchema, type ParsedSchema, type SchemaField } from '@/test/support/prisma-schema';
 
 const schema: ParsedSchema = parsePrismaSchema(readFileSync('prisma/schema.prisma', 'utf8'));
 

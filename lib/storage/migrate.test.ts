@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { vi, describe, expect, it } from 'vitest';
-import { testDatabases } from '@/lib/testing/databases';
+import { testDatabases } from '@/test/support/databases';
 import { openDatabase } from './open';
 import { migrate, readMigrations, type MigrationFile } from './migrate';
 

@@ -93,7 +93,7 @@ describe('the embedded data directory lock', () => {
   it('a second process cannot open a data directory this process has open', async () => {
     const dataDir = path.join(tempDir(), 'pglite');
     const db = await openDatabase(undefined, { dataDir, migrateEmbedded: true });
-    const child = spawnSync('npx', ['tsx', 'lib/testing/open-embedded.ts', dataDir], { encoding: 'utf8' });
+    const child = spawnSync('npx', ['tsx', 'test/support/open-embedded.ts', dataDir], { encoding: 'utf8' });
     expect(child.status).not.toBe(0);
     expect(child.stderr).toMatch(new RegExp(`in use by process ${process.pid}`));
     await db.close();

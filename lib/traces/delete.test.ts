@@ -2,9 +2,9 @@
 // derived row with them, and nothing else; counts stay equal to a recount.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases, truncateAll } from '@/lib/testing/databases';
-import { expectDerivedExact } from '@/lib/testing/derived';
-import { makeTrace, uid } from '@/lib/testing/fixtures';
+import { testDatabases, truncateAll } from '@/test/support/databases';
+import { expectDerivedExact } from '@/test/support/derived';
+import { makeTrace, uid } from '@/test/support/fixtures';
 import {
   DELETE_BATCH_SIZE,
   deleteExpiredTraces,

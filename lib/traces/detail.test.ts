@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/storage/open';
 import type { SqlExecutor } from '@/lib/storage/sql';
-import { testDatabases } from '@/lib/testing/databases';
-import { makeTrace, uid } from '@/lib/testing/fixtures';
+import { testDatabases } from '@/test/support/databases';
+import { makeTrace, uid } from '@/test/support/fixtures';
 import { getTraceJsonOrThrow } from './detail';
 import { ingestTraces } from './ingest';
 import { validateIngestBody } from './validate';

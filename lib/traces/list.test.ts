@@ -2,8 +2,8 @@
 // filter or only a status; they must equal count(*) through every write path.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases, truncateAll } from '@/lib/testing/databases';
-import { makeTrace } from '@/lib/testing/fixtures';
+import { testDatabases, truncateAll } from '@/test/support/databases';
+import { makeTrace } from '@/test/support/fixtures';
 import { ingestTraces } from './ingest';
 import { countTraces, parseListParams } from './list';
 import { RUN_STATUSES } from './types';

@@ -5,9 +5,9 @@
 // leaves every trace's words equal to a recount.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases, truncateAll } from '@/lib/testing/databases';
-import { expectSearchWordsExact } from '@/lib/testing/derived';
-import { makeTrace } from '@/lib/testing/fixtures';
+import { testDatabases, truncateAll } from '@/test/support/databases';
+import { expectSearchWordsExact } from '@/test/support/derived';
+import { makeTrace } from '@/test/support/fixtures';
 import { ingestTraces } from './ingest';
 import { listTraces, parseListParams } from './list';
 import { needlePieces, wordsDecide } from './search-sql';

@@ -5,8 +5,8 @@
 // with other filters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases, truncateAll } from '@/lib/testing/databases';
-import { makeTrace } from '@/lib/testing/fixtures';
+import { testDatabases, truncateAll } from '@/test/support/databases';
+import { makeTrace } from '@/test/support/fixtures';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { ingestTraces } from './ingest';
 import { wordsMatchSql } from './search-sql';

@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases } from '@/lib/testing/databases';
-import { makeTrace } from '@/lib/testing/fixtures';
+import { testDatabases } from '@/test/support/databases';
+import { makeTrace } from '@/test/support/fixtures';
 import { closeIdleTraces } from './close-idle';
 import { ingestTraces } from './ingest';
 import type { SqlExecutor } from '@/lib/storage/sql';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { useDatabase } from '@/lib/db';
-import { testDatabases } from '@/lib/testing/databases';
+import { testDatabases } from '@/test/support/databases';
 import { GET } from './route';
 
 const saved = { ...process.env };

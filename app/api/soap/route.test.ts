@@ -1,8 +1,8 @@
 // The route as Next calls it: GET ?wsdl, POST envelopes, SOAPAction variants, body limit,
 // and golden responses (timing and creation dates normalised) in the styles clients send.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { makeTrace } from '@/lib/testing/fixtures';
-import { axisEnvelope, dotnetEnvelope, keys, parseFault, parseResult, phpEnvelope, soapuiEnvelope, str } from '@/lib/soap/test-helpers';
+import { makeTrace } from '@/test/support/fixtures';
+import { axisEnvelope, dotnetEnvelope, keys, parseFault, parseResult, phpEnvelope, soapuiEnvelope, str } from '@/test/support/soap';
 import { GET, POST } from './route';
 
 const KEY = 'route-key';

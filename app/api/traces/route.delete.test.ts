@@ -4,11 +4,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { DELETE as deleteTrace, GET as getTrace } from '@/app/api/traces/[id]/route';
 import { DELETE as deleteSession, GET as listTraces, POST as ingest } from '@/app/api/traces/route';
-import { bearer, expectError, makeKey, makeUser, ORIGIN, resetAccess, signIn, truncateAccess } from '@/lib/access/test-helpers';
+import { bearer, expectError, makeKey, makeUser, ORIGIN, resetAccess, signIn, truncateAccess } from '@/test/support/access';
 import { useDatabase } from '@/lib/db';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases } from '@/lib/testing/databases';
-import { makeTrace, uid } from '@/lib/testing/fixtures';
+import { testDatabases } from '@/test/support/databases';
+import { makeTrace, uid } from '@/test/support/fixtures';
 
 type Headers = Record<string, string>;
 const del = (url: string, headers: Headers) => new Request(`${ORIGIN}${url}`, { method: 'DELETE', headers });

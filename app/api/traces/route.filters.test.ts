@@ -1,12 +1,12 @@
 // GET /api/traces with the filters of issue 12 (decisionType, chosen, from, to, tag, name)
-// through the route handler, on every test database, over lib/testing/insights-dataset.ts.
+// through the route handler, on every test database, over test/support/insights-dataset.ts.
 // The spec's parameters and messages are covered, unchanged, by route.test.ts.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useDatabase } from '@/lib/db';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases, truncateAll } from '@/lib/testing/databases';
-import { makeTrace } from '@/lib/testing/fixtures';
-import { insightsDataset, WINDOW, type DatasetIds } from '@/lib/testing/insights-dataset';
+import { testDatabases, truncateAll } from '@/test/support/databases';
+import { makeTrace } from '@/test/support/fixtures';
+import { insightsDataset, WINDOW, type DatasetIds } from '@/test/support/insights-dataset';
 import { ingestTraces } from '@/lib/traces/ingest';
 import { parseListParams } from '@/lib/traces/list';
 import { parseIngestBody } from '@/lib/traces/validate';

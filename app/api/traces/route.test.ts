@@ -2,8 +2,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useDatabase } from '@/lib/db';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases, truncateAll } from '@/lib/testing/databases';
-import { makeTrace, uid } from '@/lib/testing/fixtures';
+import { testDatabases, truncateAll } from '@/test/support/databases';
+import { makeTrace, uid } from '@/test/support/fixtures';
 import { GET as getDetail } from './[id]/route';
 import { GET as getList, POST } from './route';
 

@@ -1,12 +1,12 @@
 // GET /api/insights/decisions?bucket=: the optional series of decisions by type over time
 // (the insights page's "decisions by type over time" chart), on every test database, with
-// the figures of lib/testing/insights-dataset.ts worked out by hand.
+// the figures of test/support/insights-dataset.ts worked out by hand.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useDatabase } from '@/lib/db';
 import type { DecisionInsights } from '@/lib/insights/types';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases, truncateAll } from '@/lib/testing/databases';
-import { insightsDataset, WINDOW } from '@/lib/testing/insights-dataset';
+import { testDatabases, truncateAll } from '@/test/support/databases';
+import { insightsDataset, WINDOW } from '@/test/support/insights-dataset';
 import { ingestTraces } from '@/lib/traces/ingest';
 import { parseIngestBody } from '@/lib/traces/validate';
 import { GET } from './route';

@@ -1,14 +1,14 @@
 // GET /api/insights/decisions through its route handler, on every test database, with the
-// figures of lib/testing/insights-dataset.ts worked out by hand (see the table there).
+// figures of test/support/insights-dataset.ts worked out by hand (see the table there).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GET as getList } from '@/app/api/traces/route';
 import { useDatabase } from '@/lib/db';
 import { OPTIONS_PER_TYPE } from '@/lib/insights/decisions';
 import type { DecisionInsights } from '@/lib/insights/types';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases, truncateAll } from '@/lib/testing/databases';
-import { makeTrace } from '@/lib/testing/fixtures';
-import { insightsDataset, WINDOW, type DatasetIds } from '@/lib/testing/insights-dataset';
+import { testDatabases, truncateAll } from '@/test/support/databases';
+import { makeTrace } from '@/test/support/fixtures';
+import { insightsDataset, WINDOW, type DatasetIds } from '@/test/support/insights-dataset';
 import { ingestTraces } from '@/lib/traces/ingest';
 import { parseIngestBody } from '@/lib/traces/validate';
 import { GET } from './route';

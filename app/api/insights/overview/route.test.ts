@@ -1,12 +1,12 @@
 // GET /api/insights/overview through its route handler, on every test database, with the
-// figures of lib/testing/overview-dataset.ts worked out by hand (see the table there).
+// figures of test/support/overview-dataset.ts worked out by hand (see the table there).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useDatabase } from '@/lib/db';
 import { MAX_BUCKETS } from '@/lib/insights/overview';
 import type { OverviewBucketStats, OverviewFigures, OverviewInsights } from '@/lib/insights/types';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases, truncateAll } from '@/lib/testing/databases';
-import { OVERVIEW_WINDOW as WINDOW, overviewDataset } from '@/lib/testing/overview-dataset';
+import { testDatabases, truncateAll } from '@/test/support/databases';
+import { OVERVIEW_WINDOW as WINDOW, overviewDataset } from '@/test/support/overview-dataset';
 import { ingestTraces } from '@/lib/traces/ingest';
 import { parseIngestBody } from '@/lib/traces/validate';
 import { GET } from './route';

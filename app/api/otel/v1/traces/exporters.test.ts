@@ -39,7 +39,7 @@ import { GET as getList } from '@/app/api/traces/route';
 import { runWeatherAgent, WEATHER_RUN } from '@/e2e/otlp-agent';
 import { useDatabase } from '@/lib/db';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases, truncateAll } from '@/lib/testing/databases';
+import { testDatabases, truncateAll } from '@/test/support/databases';
 import type { RunStatus, SpanType, TraceDetail, TraceListItem } from '@/lib/traces/types';
 import { POST } from './route';
 

@@ -10,8 +10,8 @@ import { POST as postJsonTraces } from '@/app/api/traces/route';
 import { useDatabase } from '@/lib/db';
 import { ExportTraceServiceResponse, RpcStatus } from '@/lib/otlp/proto';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases, truncateAll } from '@/lib/testing/databases';
-import { makeTrace } from '@/lib/testing/fixtures';
+import { testDatabases, truncateAll } from '@/test/support/databases';
+import { makeTrace } from '@/test/support/fixtures';
 import type { TraceDetail } from '@/lib/traces/types';
 import { POST } from './route';
 

@@ -7,11 +7,11 @@ import { POST as soapRoute } from '@/app/api/soap/route';
 import { GET as listRoute } from '@/app/api/traces/route';
 import { POST as createUserRoute } from '@/app/api/users/route';
 import { useDatabase } from '@/lib/db';
-import { keys, parseResult, phpEnvelope, str } from '@/lib/soap/test-helpers';
+import { keys, parseResult, phpEnvelope, str } from '@/test/support/soap';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases } from '@/lib/testing/databases';
-import type { ApiKeyRecord } from './api-keys';
-import { bearer, expectError, makeUser, ORIGIN, resetAccess, signIn, signInRequest, truncateAccess } from './test-helpers';
+import { testDatabases } from '@/test/support/databases';
+import type { ApiKeyRecord } from '@/lib/access/api-keys';
+import { bearer, expectError, makeUser, ORIGIN, resetAccess, signIn, signInRequest, truncateAccess } from '@/test/support/access';
 
 describe.each(testDatabases())('API keys on $name', ({ open }) => {
   let db: Database;

@@ -8,10 +8,10 @@ import { GET as listRoute } from '@/app/api/traces/route';
 import { GET as listUsersRoute } from '@/app/api/users/route';
 import { useDatabase } from '@/lib/db';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases } from '@/lib/testing/databases';
-import { getAuth, resetAuth, SESSION_DAYS } from './auth';
-import { cookieHeader, makeUser, ORIGIN, resetAccess, sessionSetCookie, signIn, signInRequest, truncateAccess } from './test-helpers';
-import { SIGN_IN_WINDOW_SECONDS } from './throttle';
+import { testDatabases } from '@/test/support/databases';
+import { getAuth, resetAuth, SESSION_DAYS } from '@/lib/access/auth';
+import { cookieHeader, makeUser, ORIGIN, resetAccess, sessionSetCookie, signIn, signInRequest, truncateAccess } from '@/test/support/access';
+import { SIGN_IN_WINDOW_SECONDS } from '@/lib/access/throttle';
 
 const TOO_MANY = JSON.stringify({ error: 'Too many sign-in attempts; try again later' });
 const WRONG = 'not the password';

@@ -4,11 +4,11 @@
 import { expect } from 'vitest';
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
 import type { Database } from '@/lib/storage/open';
-import { createApiKey } from './api-keys';
-import { getAuth, resetAuth } from './auth';
-import { resetAccessMode } from './mode';
-import type { KeyScope, Role } from './scopes';
-import { createUser } from './users';
+import { createApiKey } from '@/lib/access/api-keys';
+import { getAuth, resetAuth } from '@/lib/access/auth';
+import { resetAccessMode } from '@/lib/access/mode';
+import type { KeyScope, Role } from '@/lib/access/scopes';
+import { createUser } from '@/lib/access/users';
 
 /** Every variable that decides the access mode or the auth instance. */
 const ACCESS_ENV = [

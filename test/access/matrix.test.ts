@@ -13,9 +13,9 @@ import { DELETE as deleteUserRoute, PATCH as patchUserRoute } from '@/app/api/us
 import { GET as listUsersRoute, POST as createUserRoute } from '@/app/api/users/route';
 import { useDatabase } from '@/lib/db';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases } from '@/lib/testing/databases';
-import { makeTrace, uid } from '@/lib/testing/fixtures';
-import { basic, bearer, expectError, makeKey, makeUser, ORIGIN, resetAccess, signIn } from './test-helpers';
+import { testDatabases } from '@/test/support/databases';
+import { makeTrace, uid } from '@/test/support/fixtures';
+import { basic, bearer, expectError, makeKey, makeUser, ORIGIN, resetAccess, signIn } from '@/test/support/access';
 
 const MISSING = 'Missing or invalid Authorization header';
 const INVALID = 'Invalid API key';

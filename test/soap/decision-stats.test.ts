@@ -1,20 +1,20 @@
 // run DECISION_STATS end to end over a real database (PGlite, and PostgreSQL through
 // scripts/with-postgres.sh): the same figures as GET /api/insights/decisions on the
-// dataset of lib/testing/insights-dataset.ts, as XML (GRP + TABs) and as JSON; bad
+// dataset of test/support/insights-dataset.ts, as XML (GRP + TABs) and as JSON; bad
 // parameters as status 0 naming them; and its getDescription.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GET as getDecisions } from '@/app/api/insights/decisions/route';
 import { useDatabase } from '@/lib/db';
 import type { DecisionInsights } from '@/lib/insights/types';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases } from '@/lib/testing/databases';
-import { insightsDataset, WINDOW } from '@/lib/testing/insights-dataset';
+import { testDatabases } from '@/test/support/databases';
+import { insightsDataset, WINDOW } from '@/test/support/insights-dataset';
 import { ingestTraces } from '@/lib/traces/ingest';
 import { parseIngestBody } from '@/lib/traces/validate';
-import { formatDecimal } from './codec';
-import { handleSoapPost, type ServiceDeps } from './service';
-import { STYLES, parseResult, str, type Ctx } from './test-helpers';
-import { elementChildren, getAttr, parseXml, textContent, type XmlElement } from './xml';
+import { formatDecimal } from '@/lib/soap/codec';
+import { handleSoapPost, type ServiceDeps } from '@/lib/soap/service';
+import { STYLES, parseResult, str, type Ctx } from '@/test/support/soap';
+import { elementChildren, getAttr, parseXml, textContent, type XmlElement } from '@/lib/soap/xml';
 
 const KEY = 'soap-decision-stats-key';
 const good: Ctx = { codeUser: 'tester', password: KEY };
@@ -127,7 +127,7 @@ describe.each(testDatabases())('SOAP run DECISION_STATS on $name', (target) => {
     expect(r).toMatchObject({ status: 1, messages: [] });
     const stats = parseStats(r.resultXml);
     expect(stats).toEqual(asXml(await api(`from=${WINDOW.from}&to=${WINDOW.to}`)));
-    // A few figures worked out by hand (lib/testing/insights-dataset.ts; app/api/insights/decisions/route.test.ts).
+    // A few figures worked out by hand (test/support/insights-dataset.ts; app/api/insights/decisions/route.test.ts).
     expect(stats.groups.DECISION_STATS).toEqual({ from: WINDOW.from, to: WINDOW.to, traces: '5', decisionPoints: '11' });
     expect(stats.tabs.BY_TYPE.map((t) => t.type)).toEqual(['TOOL_SELECTION', 'ESCALATION', 'RETRY', 'ROUTING']);
     expect(stats.tabs.BY_TYPE[0]).toMatchObject({ count: '5', traces: '3', avgDurationMs: '20' });

@@ -7,11 +7,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { GET } from '@/app/api/traces/export/route';
 import { useDatabase } from '@/lib/db';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases, truncateAll } from '@/lib/testing/databases';
-import { makeTrace } from '@/lib/testing/fixtures';
-import { ingestTraces } from '../ingest';
-import { parseIngestBody } from '../validate';
-import { CHILDREN_PER_STATEMENT, EXPORT_BATCH_SIZE, listRowBatches } from './batches';
+import { testDatabases, truncateAll } from '@/test/support/databases';
+import { makeTrace } from '@/test/support/fixtures';
+import { ingestTraces } from '@/lib/traces/ingest';
+import { parseIngestBody } from '@/lib/traces/validate';
+import { CHILDREN_PER_STATEMENT, EXPORT_BATCH_SIZE, listRowBatches } from '@/lib/traces/export/batches';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
 const TRACES = 2_600;

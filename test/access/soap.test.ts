@@ -4,11 +4,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { POST } from '@/app/api/soap/route';
 import { useDatabase } from '@/lib/db';
-import { int, keys, parseResult, phpEnvelope, str, type Ctx, type Part } from '@/lib/soap/test-helpers';
+import { int, keys, parseResult, phpEnvelope, str, type Ctx, type Part } from '@/test/support/soap';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases } from '@/lib/testing/databases';
-import { makeTrace, uid } from '@/lib/testing/fixtures';
-import { basic, makeKey, makeUser, ORIGIN, resetAccess } from './test-helpers';
+import { testDatabases } from '@/test/support/databases';
+import { makeTrace, uid } from '@/test/support/fixtures';
+import { basic, makeKey, makeUser, ORIGIN, resetAccess } from '@/test/support/access';
 
 const soap = (op: string, ctx: Ctx, parts: Part[], headers: Record<string, string> = {}) =>
   POST(

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GET } from '@/app/api/traces/route';
 import { useDatabase } from '@/lib/db';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases, truncateAll } from '@/lib/testing/databases';
-import { makeTrace } from '@/lib/testing/fixtures';
-import { ingestTraces } from './ingest';
-import { listTraces, parseListParams } from './list';
-import { parseIngestBody } from './validate';
+import { testDatabases, truncateAll } from '@/test/support/databases';
+import { makeTrace } from '@/test/support/fixtures';
+import { ingestTraces } from '@/lib/traces/ingest';
+import { listTraces, parseListParams } from '@/lib/traces/list';
+import { parseIngestBody } from '@/lib/traces/validate';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
 const at = (minute: number) => `2026-02-01T10:0${minute}:00.000Z`;

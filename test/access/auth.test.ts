@@ -7,9 +7,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
 import { useDatabase } from '@/lib/db';
 import { getAccessConfig, type OidcConfig } from '@/lib/env';
-import { testDatabases } from '@/lib/testing/databases';
-import { resetAuth, ssoMayJoin } from './auth';
-import { resetAccessMode } from './mode';
+import { testDatabases } from '@/test/support/databases';
+import { resetAuth, ssoMayJoin } from '@/lib/access/auth';
+import { resetAccessMode } from '@/lib/access/mode';
 
 const ISSUER = 'https://idp.example.test/realms/main';
 

@@ -9,14 +9,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { useDatabase } from '@/lib/db';
 import { getLimits } from '@/lib/env';
 import { RpcStatus } from '@/lib/otlp/proto';
-import { keys, parseResult, phpEnvelope, str } from '@/lib/soap/test-helpers';
+import { keys, parseResult, phpEnvelope, str } from '@/test/support/soap';
 import type { Database } from '@/lib/storage/open';
-import { testDatabases } from '@/lib/testing/databases';
-import { makeTrace } from '@/lib/testing/fixtures';
+import { testDatabases } from '@/test/support/databases';
+import { makeTrace } from '@/test/support/fixtures';
 import { ingestTraces } from '@/lib/traces/ingest';
 import { parseIngestBody } from '@/lib/traces/validate';
 import { proxy } from '@/proxy';
-import { makeUser, resetAccess, truncateAccess } from './test-helpers';
+import { makeUser, resetAccess, truncateAccess } from '@/test/support/access';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const APP = path.join(ROOT, 'app');
