@@ -4,12 +4,11 @@
 // out of the settings, and the open-mode server that needs no sign-in. Every test that
 // must start signed out says so; the others use the admin session of e2e/auth.setup.ts.
 import { execFile } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { E2E_ADMIN, E2E_API_KEY, OPEN_MODE_PORT } from '../playwright.config';
 import { signInPath } from '../lib/access/pages';
+import { appPages, knownPages } from './app-pages';
 import { agentTrace, runId, simpleTrace } from './fixtures';
 import { contrastProblems, expect, hydrated, open, postTraces, shotPath, test } from './viewer-helpers';
 
@@ -56,30 +55,6 @@ async function curl(url: string, key: string, init: { method?: string; json?: un
   const { stdout } = await run('curl', args, { maxBuffer: 16 * 1024 * 1024 });
   const cut = stdout.lastIndexOf('\n');
   return { status: Number(stdout.slice(cut + 1)), body: stdout.slice(0, cut) };
-}
-
-/** Every page of the app, from the file system: route groups dropped, dynamic segments filled in. */
-function appPages(sampleId: string): string[] {
-  const urls: string[] = [];
-  const walk = (dir: string, segments: string[]) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      // Private folders (_lib) and parallel-route slots (@x) are not URL segments of their own.
-      if (entry.isDirectory() && !entry.name.startsWith('_') && !entry.name.startsWith('@')) {
-        walk(path.join(dir, entry.name), [...segments, entry.name]);
-      } else if (entry.isFile() && /^page\.(tsx|ts|jsx|js|mdx)$/.test(entry.name)) {
-        const parts = segments.flatMap((s) => {
-          if (/^\(.*\)$/.test(s)) return []; // a route group
-          if (/^\[\[\.\.\..+\]\]$/.test(s)) return []; // an optional catch-all, empty
-          if (/^\[\.\.\..+\]$/.test(s)) return ['a', 'b']; // a catch-all
-          if (/^\[.+\]$/.test(s)) return [encodeURIComponent(sampleId)];
-          return [s];
-        });
-        urls.push(`/${parts.join('/')}`);
-      }
-    }
-  };
-  walk(path.resolve('app'), []);
-  return [...new Set(urls)].sort();
 }
 
 test.describe('signed out', () => {
@@ -206,7 +181,7 @@ test.describe('signed out', () => {
   test('every page of the app sends an anonymous visit to /sign-in?next=…, except /sign-in', async ({ request }) => {
     const pages = appPages(TRACE_ID);
     // The enumeration found the pages this product has (so the loop below is not vacuous).
-    for (const known of ['/', '/traces', `/traces/${TRACE_ID}`, '/settings/users', '/settings/api-keys', '/sign-in']) {
+    for (const known of knownPages(TRACE_ID)) {
       expect(pages, `app/**/page.tsx gives ${known}`).toContain(known);
     }
     for (const url of pages) {

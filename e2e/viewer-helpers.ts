@@ -36,9 +36,10 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
 
 export { expect };
 
-export async function postTraces(request: APIRequestContext, traces: TraceInput[]): Promise<void> {
+/** Ingests through POST /api/traces with the e2e server's key (or `key`, for another server). */
+export async function postTraces(request: APIRequestContext, traces: TraceInput[], key = E2E_API_KEY): Promise<void> {
   const res = await request.post('/api/traces', {
-    headers: { authorization: `Bearer ${E2E_API_KEY}` },
+    headers: { authorization: `Bearer ${key}` },
     data: { traces },
     timeout: 120_000,
   });
