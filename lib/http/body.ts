@@ -1,15 +1,82 @@
 // Reads a request body with a size cap enforced while streaming: an oversized body is
 // refused as soon as it crosses the limit, never buffered whole first. readBodyBytes
 // also undoes Content-Encoding, with the cap applied to the inflated bytes as they come.
+//
+// A body refused before its end is not cancelled but read on and thrown away while the
+// answer goes out: cancelling destroys the socket, and a client still sending (a zip bomb
+// refused after a few KiB, a chunked body past the limit) then sees a reset instead of the
+// 413, which OTLP exporters retry. This lives here, not in a server adapter, because the
+// route handler is the only place that holds the body under both `next start` and a bare
+// node:http server. (`next start` today reads the whole upload for proxy.ts before the
+// route runs, see next.config.ts; the discard then reads from memory and costs nothing.)
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { AppError } from '@/lib/errors';
 
 const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', 'Request body too large');
 
+const MiB = 1024 * 1024;
+
+/**
+ * How much of a refused body is still read and discarded: MAX_BODY_BYTES more bytes (at
+ * least 8 MiB) and 30 s at most. Every zip bomb the limit lets in, and any body up to twice
+ * the limit, so gets its answer; past the bound the body is cancelled, which closes the
+ * connection. Discarding keeps no bytes; behind the answer it holds only the socket.
+ */
+export const DISCARD_MIN_BYTES = 8 * MiB;
+export const DISCARD_MAX_MS = 30_000;
+
+/** Reads the rest of a body the caller stopped reading, throwing it away within the bound; never rejects. */
+function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, maxBytes: number): Promise<void> {
+  const bound = Math.max(maxBytes, DISCARD_MIN_BYTES);
+  const stop = () => reader.cancel().catch(() => undefined);
+  const timer = setTimeout(stop, DISCARD_MAX_MS);
+  timer.unref?.();
+  return (async () => {
+    let discarded = 0;
+    try {
+      while (discarded <= bound) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        discarded += value.byteLength;
+      }
+      await stop();
+    } catch {
+      // The client went away or the timer cancelled the body: nothing left to do.
+    } finally {
+      clearTimeout(timer);
+    }
+  })();
+}
+
+/**
+ * Whether the client asked to close the connection after this exchange. node:http (under
+ * `next start` too) then closes it as soon as the answer is written, which resets a client
+ * still sending, so for these the rest is discarded before answering; keep-alive clients
+ * (OTLP exporters) get the answer at once while the rest is discarded behind it.
+ */
+function closesAfterAnswer(req: Request): boolean {
+  return (req.headers.get('connection') ?? '').split(',').some((t) => t.trim().toLowerCase() === 'close');
+}
+
+/**
+ * Discards the rest of a body left early: in the background, or first when the connection
+ * closes after the answer (then within the request's admission, like reading a slow body).
+ */
+async function leaveBody(req: Request, reader: ReadableStreamDefaultReader<Uint8Array>, maxBytes: number): Promise<void> {
+  const discarding = discardRest(reader, maxBytes);
+  if (closesAfterAnswer(req)) await discarding;
+}
+
+/** Throws err once the unread body is being discarded (see leaveBody). */
+async function refuseUnread(req: Request, maxBytes: number, err: AppError): Promise<never> {
+  if (req.body && !req.bodyUsed && !req.body.locked) await leaveBody(req, req.body.getReader(), maxBytes);
+  throw err;
+}
+
 export async function readBodyText(req: Request, maxBytes: number): Promise<string> {
   const declared = Number(req.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  if (Number.isFinite(declared) && declared > maxBytes) return refuseUnread(req, maxBytes, tooLarge());
   if (!req.body) return '';
 
   const reader = req.body.getReader();
@@ -20,7 +87,7 @@ export async function readBodyText(req: Request, maxBytes: number): Promise<stri
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
+      await leaveBody(req, reader, maxBytes);
       throw tooLarge();
     }
     chunks.push(value);
@@ -44,8 +111,8 @@ function contentCoding(header: string | null): ContentCoding {
   );
 }
 
-/** The body's chunks as sent, refused as soon as they pass maxBytes; cancels the body when left early. */
-async function* sentChunks(body: ReadableStream<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+/** The body's chunks as sent, refused as soon as they pass maxBytes; discards the rest when left early. */
+async function* sentChunks(req: Request, body: ReadableStream<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
   const reader = body.getReader();
   let size = 0;
   let finished = false;
@@ -61,7 +128,7 @@ async function* sentChunks(body: ReadableStream<Uint8Array>, maxBytes: number): 
       yield value;
     }
   } finally {
-    if (!finished) await reader.cancel().catch(() => undefined);
+    if (!finished) await leaveBody(req, reader, maxBytes);
   }
 }
 
@@ -87,12 +154,17 @@ const INFLATE_CHUNK = 64 * 1024;
  * streams: a zip bomb is refused after inflating just past the limit, never whole.
  */
 export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uint8Array> {
-  const coding = contentCoding(req.headers.get('content-encoding'));
+  let coding: ContentCoding;
+  try {
+    coding = contentCoding(req.headers.get('content-encoding'));
+  } catch (err) {
+    return refuseUnread(req, maxBytes, err as AppError);
+  }
   const declared = Number(req.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  if (Number.isFinite(declared) && declared > maxBytes) return refuseUnread(req, maxBytes, tooLarge());
   if (!req.body) return new Uint8Array(0);
 
-  const sent = sentChunks(req.body, maxBytes);
+  const sent = sentChunks(req, req.body, maxBytes);
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (coding === 'identity') {
