@@ -1,11 +1,19 @@
-// Runs once when the server starts: creates the first admin from ADMIN_EMAIL (if it does
-// not exist yet), says loudly when the server is open to anyone, and starts housekeeping
-// (with retention, when RETENTION_DAYS is set).
+// Runs once when the server starts: checks every configuration variable (a bad one stops
+// the server here, with its name, not at the first request), creates the first admin
+// from ADMIN_EMAIL (if it does not exist yet), says loudly when the server is open to
+// anyone, and starts housekeeping (with retention, when RETENTION_DAYS is set).
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { getAccessConfig, getRetentionDays, validateConfig } = await import('./lib/env');
+  try {
+    validateConfig();
+  } catch (err) {
+    console.error(`[crossroads] configuration error: ${err instanceof Error ? err.message : String(err)}. The server stops.`);
+    process.exit(1);
+  }
   const { configuredProtected } = await import('./lib/access/configured');
   if (configuredProtected()) {
-    if (process.env.ADMIN_EMAIL?.trim()) {
+    if (getAccessConfig().adminEmail) {
       const { getAuth } = await import('./lib/access/auth');
       // Building the auth instance creates the ADMIN_EMAIL account when missing.
       await getAuth().catch((err) => console.error('[crossroads] could not prepare sign-in:', err));
@@ -16,8 +24,6 @@ export async function register(): Promise<void> {
         'and writes accept any non-empty key. Set ADMIN_EMAIL and ADMIN_PASSWORD (or API_KEYS) for any deployment reachable by others.',
     );
   }
-  // A mistyped RETENTION_DAYS stops the start here rather than keeping traces silently.
-  const { getRetentionDays } = await import('./lib/env');
   const retentionDays = getRetentionDays();
   if (retentionDays !== undefined) console.info(`[crossroads] retention: traces older than ${retentionDays} days are deleted, checked every 10 minutes`);
   // Closes OTLP traces whose root span never came, even when no more spans arrive; runs retention now and periodically.

@@ -1,10 +1,10 @@
-// The first gate of access control (lib/access): in protected mode, an anonymous request
-// for a page is sent to /sign-in (and comes back after), and an anonymous API request is
-// refused before any route runs. It only looks for credentials; checking them is the
-// job of lib/access/check.ts, which every route handler and page layout calls.
-// A proxy must not rely on the app's modules or globals (Next runs it apart), so it
-// knows protection from configuration alone; a server protected only by users in its
-// database (no variable set) is guarded by the route and page checks.
+// A convenience in front of access control, not the protection: in protected mode, an
+// anonymous request for a page is sent to /sign-in (and comes back after), and an
+// anonymous API request is refused before any route runs. It only looks for credentials;
+// checking them is lib/context.ts's, through which every page, route handler and verb
+// reads. A proxy must not rely on the app's modules or globals (Next runs it apart), so
+// it knows protection from configuration alone; a server protected only by users in its
+// database (no variable set) is guarded by the pages' and routes' own contexts.
 import { getSessionCookie } from 'better-auth/cookies';
 import { NextResponse, type NextRequest } from 'next/server';
 import { configuredProtected } from '@/lib/access/configured';
@@ -14,7 +14,12 @@ import { REQUEST_PATH_HEADER, signInPath } from '@/lib/access/pages';
 const PUBLIC_PATHS: readonly RegExp[] = [/^\/sign-in$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/api\/soap$/, /^\/api\/otel\//];
 
 export function proxy(request: NextRequest): NextResponse {
-  const { pathname, search } = request.nextUrl;
+  const { pathname } = request.nextUrl;
+  // The page to come back to after signing in; a client-side navigation's cache-busting
+  // _rsc parameter is not part of it.
+  const query = new URLSearchParams(request.nextUrl.search);
+  query.delete('_rsc');
+  const search = query.size > 0 ? `?${query}` : '';
   const forward = new Headers(request.headers);
   forward.set(REQUEST_PATH_HEADER, pathname + search);
   const next = () => NextResponse.next({ request: { headers: forward } });

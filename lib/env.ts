@@ -121,6 +121,11 @@ const list = (raw: string | undefined) =>
     .map((v) => v.trim().toLowerCase())
     .filter(Boolean);
 
+/** AUTH_SECRET: the session signing secret; unset: one kept in the database (lib/access/secret.ts). */
+export function getAuthSecret(): string | undefined {
+  return process.env.AUTH_SECRET?.trim() || undefined;
+}
+
 export function getAccessConfig(): AccessConfig {
   const env = (name: string) => process.env[name]?.trim() || undefined;
   const issuer = env('OIDC_ISSUER');
@@ -141,4 +146,21 @@ export function getAccessConfig(): AccessConfig {
           }
         : undefined,
   };
+}
+
+/**
+ * Reads every variable once and throws the first problem with the variable's name, so a
+ * server with a mistyped limit stops at start (instrumentation.ts) instead of answering
+ * 500 to its first request. The getters above stay plain reads, so tests can change a
+ * variable between cases.
+ */
+export function validateConfig(): void {
+  getLimits();
+  getDbPoolSize();
+  getDbPreparedStatements();
+  getOtlpConfig();
+  getRetentionDays();
+  getAccessConfig();
+  getPgliteDataDir();
+  getDatabaseUrl();
 }

@@ -11,6 +11,7 @@ import { makeTrace } from '@/test/support/fixtures';
 import { ingestTraces } from '@/lib/traces/ingest';
 import { validateIngestBody } from '@/lib/traces/validate';
 import { resetRetentionClock, retentionDue, runRetention, runRetentionIfDue, scheduleRetentionIfDue } from './housekeeping';
+import { testContext } from '@/test/support/context';
 
 describe('RETENTION_DAYS', () => {
   const saved = process.env.RETENTION_DAYS;
@@ -59,7 +60,7 @@ describe.each(testDatabases())('retention on $name', ({ open }) => {
     const traces = ages.map((d, i) =>
       makeTrace({ startedAt: daysAgo(d), endedAt: null, status: (['RUNNING', 'COMPLETED', 'ERROR'] as const)[i % 3] }),
     );
-    await ingestTraces(db.sql, validateIngestBody({ traces }, { maxBatchTraces: 100, maxChildrenPerTrace: 100 }));
+    await ingestTraces(testContext(db), validateIngestBody({ traces }, { maxBatchTraces: 100, maxChildrenPerTrace: 100 }));
     return traces.map((t) => t.id as string);
   }
   const ids = async () => (await db.sql.query<{ id: string }>('SELECT id FROM "Trace" ORDER BY id')).map((r) => r.id);

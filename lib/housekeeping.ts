@@ -13,18 +13,19 @@
 // All run two ways, so they work on any host:
 // - on a timer in a long-running server (instrumentation.ts starts it; retention also
 //   runs once right at start);
-// - after requests: idle closing after OTLP exports (idle traces only come from OTLP),
-//   retention after any API request once its interval has passed (route() in
-//   lib/http/respond.ts schedules it with next/server's after(), so it never delays the
-//   answer), search indexing likewise. Serverless hosts run code only on requests: there
-//   retention and indexing run with the first API request after each interval, in
-//   whichever instance serves it.
+// - after requests: scheduleHousekeeping(), called from one place (requestContext in
+//   lib/context.ts, which every request of every transport goes through), runs what is
+//   due with next/server's after(), so it never delays the answer. Serverless hosts run
+//   code only on requests: there each task runs with the first request after its
+//   interval, in whichever instance serves it.
+// Everything here acts as the server itself (systemContext), never as a request's caller.
 // Several processes may run retention at once: each batch skips traces another holds.
 import { after } from 'next/server';
+import { systemContext } from '@/lib/context';
 import { getDatabase } from '@/lib/db';
 import { getOtlpConfig, getRetentionDays } from '@/lib/env';
 import { bodiesInFlight } from '@/lib/http/admission';
-import { compactInsights } from '@/lib/insights/compact';
+import { compactInsights, compactInsightsDue } from '@/lib/insights/compact';
 import { closeIdleTraces } from '@/lib/traces/close-idle';
 import { deleteExpiredTraces } from '@/lib/traces/delete';
 import { indexSearchBacklog, searchLagMs, type SearchIndexRun } from '@/lib/traces/search-index';
@@ -74,11 +75,12 @@ const state = globalThis as unknown as {
 export async function runHousekeeping(now = new Date()): Promise<void> {
   state.__crossroadsHousekeepingAt = now.getTime();
   try {
-    const { sql, prisma } = await getDatabase();
+    const db = await getDatabase();
     const idleSince = new Date(now.getTime() - getOtlpConfig().traceIdleTimeoutSeconds * 1000);
+    const closing = systemContext(db, 'closing idle OTLP traces');
     // Bounded batches until none is left, so a backlog clears without one long statement.
-    while ((await closeIdleTraces(sql, idleSince, 500)) === 500);
-    await compactInsights(prisma);
+    while ((await closeIdleTraces(closing, idleSince, 500)) === 500);
+    await compactInsights(systemContext(db, 'insights compaction'));
   } catch (err) {
     console.error('[crossroads] housekeeping failed:', err);
   }
@@ -99,8 +101,8 @@ export async function runRetention(now = new Date()): Promise<number> {
   try {
     const days = getRetentionDays();
     if (days === undefined) return 0;
-    const { sql } = await getDatabase();
-    return await deleteExpiredTraces(sql, new Date(now.getTime() - days * 86_400_000));
+    const ctx = systemContext(await getDatabase(), 'retention');
+    return await deleteExpiredTraces(ctx, new Date(now.getTime() - days * 86_400_000));
   } catch (err) {
     console.error('[crossroads] retention failed:', err);
     return 0;
@@ -109,7 +111,7 @@ export async function runRetention(now = new Date()): Promise<number> {
 
 /** Whether retention is configured and this process has not run it for RETENTION_INTERVAL_MS. */
 export function retentionDue(now = Date.now()): boolean {
-  return process.env.RETENTION_DAYS?.trim() ? now - (state.__crossroadsRetentionAt ?? 0) >= RETENTION_INTERVAL_MS : false;
+  return getRetentionDays() !== undefined && now - (state.__crossroadsRetentionAt ?? 0) >= RETENTION_INTERVAL_MS;
 }
 
 /** Runs retention when it is due (the interval also keeps two runs of one process from overlapping). */
@@ -174,6 +176,31 @@ export function scheduleSearchIndexIfDue(): void {
   // Claimed now, so the requests that follow while it runs do not schedule it again.
   state.__crossroadsSearchIndexAt = Date.now();
   afterAnswer(() => runSearchIndex());
+}
+
+/**
+ * After any request: runs, once the answer is sent, each task that is due (closing idle
+ * OTLP traces and folding insights deltas, retention, search indexing). The one place
+ * requests trigger upkeep.
+ */
+export function scheduleHousekeeping(): void {
+  const now = Date.now();
+  if (now - (state.__crossroadsHousekeepingAt ?? 0) >= HOUSEKEEPING_INTERVAL_MS) {
+    state.__crossroadsHousekeepingAt = now;
+    afterAnswer(() => runHousekeeping());
+  } else if (compactInsightsDue(now)) {
+    afterAnswer(() => compactQuietly());
+  }
+  scheduleRetentionIfDue();
+  scheduleSearchIndexIfDue();
+}
+
+async function compactQuietly(): Promise<void> {
+  try {
+    await compactInsights(systemContext(await getDatabase(), 'insights compaction'));
+  } catch (err) {
+    console.error('[crossroads] insights compaction failed:', err);
+  }
 }
 
 /** Starts the periodic run in a long-running server (once per process), and retention at once. */

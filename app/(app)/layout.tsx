@@ -1,24 +1,21 @@
-import { headers } from 'next/headers';
-import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { AppHeader } from '@/components/app/AppHeader';
 import { OpenModeBanner } from '@/components/app/OpenModeBanner';
 import { CanDeleteProvider } from '@/components/traces/delete/CanDelete';
-import { mayDeleteTraces, pagePrincipal } from '@/lib/access/check';
-import { REQUEST_PATH_HEADER, signInPath } from '@/lib/access/pages';
+import { mayDeleteTraces } from '@/lib/access/decide';
+import { pageContext } from '@/lib/http/page-context';
 
-// Every page of the app is under this layout, so none is readable without credentials
-// in protected mode (proxy.ts redirects first; this is the check that cannot be skipped).
+// The app's frame: the header and who is signed in. Its redirect to sign-in is a
+// convenience for document requests; the protection is each page's own pageContext()
+// and the verbs behind it, since a client-side navigation renders the page without this.
 export default async function AppLayout({ children }: { children: ReactNode }) {
-  const h = await headers();
-  const principal = await pagePrincipal(h);
-  if (!principal) redirect(signInPath(h.get(REQUEST_PATH_HEADER)));
+  const { actor } = await pageContext();
   return (
     <>
-      {principal.kind === 'open' && <OpenModeBanner />}
-      <AppHeader principal={principal} />
+      {actor.kind === 'open' && <OpenModeBanner />}
+      <AppHeader actor={actor} />
       <main id="main" className="mx-auto max-w-[1600px] px-4 py-5 xl:px-6">
-        <CanDeleteProvider allowed={mayDeleteTraces(principal)}>{children}</CanDeleteProvider>
+        <CanDeleteProvider allowed={mayDeleteTraces(actor)}>{children}</CanDeleteProvider>
       </main>
     </>
   );

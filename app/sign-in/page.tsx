@@ -7,7 +7,7 @@ import { Logo } from '@/components/app/Logo';
 import { SignInForm } from '@/components/sign-in/SignInForm';
 import { ssoErrorMessage } from '@/components/sign-in/sso-errors';
 import { OIDC_PROVIDER_ID } from '@/lib/access/auth';
-import { sessionPrincipal } from '@/lib/access/check';
+import { sessionIdentity } from '@/lib/access/principal';
 import { accessMode } from '@/lib/access/mode';
 import { safeNext, signInPath } from '@/lib/access/pages';
 import { getAccessConfig } from '@/lib/env';
@@ -25,7 +25,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
   await connection();
   const query = await searchParams;
   const next = safeNext(first(query.next));
-  if (await sessionPrincipal(await headers())) redirect(next);
+  if (await sessionIdentity(await headers())) redirect(next);
   const open = (await accessMode()) === 'open';
   const sso = getAccessConfig().oidc !== undefined;
 

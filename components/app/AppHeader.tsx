@@ -1,11 +1,11 @@
 import Link from 'next/link';
-import type { Principal } from '@/lib/access/check';
+import type { Actor } from '@/lib/access/decide';
 import { Logo } from './Logo';
 import { SignOutButton } from './SignOutButton';
 
 /** The bar on every page of the app: where to go, and who is signed in. */
-export function AppHeader({ principal }: { principal: Principal }) {
-  const isAdmin = principal.kind === 'user' && principal.role === 'admin';
+export function AppHeader({ actor }: { actor: Actor }) {
+  const isAdmin = actor.kind === 'user' && actor.role === 'admin';
   return (
     <header className="border-b border-border bg-surface">
       <div className="mx-auto flex h-12 max-w-[1600px] items-center gap-6 px-4 xl:px-6">
@@ -31,11 +31,11 @@ export function AppHeader({ principal }: { principal: Principal }) {
             </>
           )}
         </nav>
-        {principal.kind === 'user' && (
+        {actor.kind === 'user' && (
           <div className="ml-auto flex items-center gap-3" data-testid="account">
             <span className="text-muted">
-              Signed in as <span className="font-medium text-fg">{principal.email}</span>{' '}
-              <span className="text-xs">({principal.role})</span>
+              Signed in as <span className="font-medium text-fg">{actor.email}</span>{' '}
+              <span className="text-xs">({actor.role})</span>
             </span>
             <SignOutButton />
           </div>

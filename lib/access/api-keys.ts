@@ -2,9 +2,9 @@
 // the key is shown once, stored only as its SHA-256 hash, listed by name, first
 // characters, scopes, creation and last use, and revoked (deleted) at once.
 import { AppError } from '@/lib/errors';
-import type { Db } from '@/lib/db';
-import { API_KEY_PREFIX, type Auth } from './auth';
+import { API_KEY_PREFIX, getAuth } from './auth';
 import { isKeyScope, KEY_SCOPES, PERMISSION_RESOURCE, scopesOf, type KeyScope } from './scopes';
+import { requireScope, type ServiceContext } from '@/lib/context';
 
 export interface ApiKeyRecord {
   id: string;
@@ -37,7 +37,12 @@ export function parseNewApiKey(body: unknown): NewApiKey {
  * Called as the server (no request headers): the plugin refuses permissions from a
  * client's call, and the admin check is ours (route rule 'admin').
  */
-export async function createApiKey(auth: Auth, input: NewApiKey, creatorId: string): Promise<ApiKeyRecord & { key: string }> {
+export async function createApiKey(ctx: ServiceContext, input: NewApiKey): Promise<ApiKeyRecord & { key: string }> {
+  const actor = requireScope(ctx, 'admin');
+  // Keys belong to the person who made them (only people are admins).
+  if (actor.kind !== 'user') throw new AppError('FORBIDDEN', 'This needs the admin role');
+  const creatorId = actor.userId;
+  const auth = await getAuth();
   const created = await auth.api.createApiKey({
     body: { name: input.name, userId: creatorId, prefix: API_KEY_PREFIX, permissions: { [PERMISSION_RESOURCE]: input.scopes } },
   });
@@ -52,7 +57,9 @@ export async function createApiKey(auth: Auth, input: NewApiKey, creatorId: stri
   };
 }
 
-export async function listApiKeys(db: Db): Promise<ApiKeyRecord[]> {
+export async function listApiKeys(ctx: ServiceContext): Promise<ApiKeyRecord[]> {
+  requireScope(ctx, 'admin');
+  const db = ctx.db.prisma;
   const rows = await db.apikey.findMany({
     orderBy: { createdAt: 'desc' },
     select: { id: true, name: true, start: true, prefix: true, permissions: true, createdAt: true, lastRequest: true },
@@ -68,7 +75,9 @@ export async function listApiKeys(db: Db): Promise<ApiKeyRecord[]> {
 }
 
 /** Deletes the key: the next request with it is refused. */
-export async function revokeApiKey(db: Db, id: string): Promise<void> {
+export async function revokeApiKey(ctx: ServiceContext, id: string): Promise<void> {
+  requireScope(ctx, 'admin');
+  const db = ctx.db.prisma;
   const { count } = await db.apikey.deleteMany({ where: { id } });
   if (count === 0) throw new AppError('NOT_FOUND', 'API key not found');
 }

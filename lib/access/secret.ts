@@ -2,12 +2,13 @@
 // made at first start and kept in the database, so every instance of a deployment (and
 // every restart) shares it with no variable to configure.
 import { randomBytes } from 'node:crypto';
+import { getAuthSecret } from '@/lib/env';
 import type { SqlExecutor } from '@/lib/storage/sql';
 
 const KEY = 'auth_secret';
 
 export async function authSecret(sql: SqlExecutor): Promise<string> {
-  const fromEnv = process.env.AUTH_SECRET?.trim();
+  const fromEnv = getAuthSecret();
   if (fromEnv) return fromEnv;
   // Two instances starting at once both try; the first insert wins and both read it.
   await sql.query(`INSERT INTO "AppSetting" ("key", "value") VALUES ($1, $2) ON CONFLICT ("key") DO NOTHING`, [

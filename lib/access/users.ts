@@ -4,8 +4,9 @@
 import { runWithEndpointContext, type AuthEndpointContext } from '@better-auth/core/context';
 import { AppError } from '@/lib/errors';
 import type { Db } from '@/lib/db';
-import type { Auth } from './auth';
+import { getAuth, type Auth } from './auth';
 import { isRole, type Role } from './scopes';
+import { requireScope, type ServiceContext } from '@/lib/context';
 
 export interface UserRecord {
   id: string;
@@ -43,7 +44,13 @@ export function parseNewUser(body: unknown): NewUser {
   return { email, name, password, role };
 }
 
-/** Creates a person with a password; 409 when the email is taken. */
+/** An admin adds a person with a password; 409 when the email is taken. */
+export async function addUser(ctx: ServiceContext, input: NewUser): Promise<{ id: string }> {
+  requireScope(ctx, 'admin');
+  return createUser(await getAuth(), input);
+}
+
+/** Creates a person with a password; 409 when the email is taken. Only the server itself calls this directly (the ADMIN_EMAIL account). */
 export async function createUser(auth: Auth, input: NewUser): Promise<{ id: string }> {
   const ctx = await auth.$context;
   if (await ctx.internalAdapter.findUserByEmail(input.email)) {
@@ -89,7 +96,9 @@ export async function ensureBootstrapAdmin(auth: Auth, email: string | undefined
   }
 }
 
-export async function listUsers(db: Db): Promise<UserRecord[]> {
+export async function listUsers(ctx: ServiceContext): Promise<UserRecord[]> {
+  requireScope(ctx, 'admin');
+  const db = ctx.db.prisma;
   const rows = await db.user.findMany({
     orderBy: { createdAt: 'asc' },
     select: { id: true, name: true, email: true, role: true, createdAt: true, accounts: { select: { providerId: true } } },
@@ -109,7 +118,9 @@ async function adminCount(db: Db): Promise<number> {
 }
 
 /** Changes a role; an admin cannot demote the last admin (nobody could manage the server). */
-export async function setUserRole(db: Db, id: string, role: unknown): Promise<void> {
+export async function setUserRole(ctx: ServiceContext, id: string, role: unknown): Promise<void> {
+  requireScope(ctx, 'admin');
+  const db = ctx.db.prisma;
   if (!isRole(role)) throw new AppError('VALIDATION', 'role must be admin or viewer');
   const user = await db.user.findUnique({ where: { id }, select: { role: true } });
   if (!user) throw new AppError('NOT_FOUND', 'User not found');
@@ -120,8 +131,10 @@ export async function setUserRole(db: Db, id: string, role: unknown): Promise<vo
 }
 
 /** Removes a person and their sessions; not oneself, not the last admin. */
-export async function deleteUser(db: Db, id: string, actingUserId: string | null): Promise<void> {
-  if (id === actingUserId) throw new AppError('CONFLICT', 'You cannot remove your own account');
+export async function deleteUser(ctx: ServiceContext, id: string): Promise<void> {
+  const actor = requireScope(ctx, 'admin');
+  const db = ctx.db.prisma;
+  if (actor.kind === 'user' && id === actor.userId) throw new AppError('CONFLICT', 'You cannot remove your own account');
   const user = await db.user.findUnique({ where: { id }, select: { role: true } });
   if (!user) throw new AppError('NOT_FOUND', 'User not found');
   if (user.role === 'admin' && (await adminCount(db)) <= 1) throw new AppError('CONFLICT', 'The last admin cannot be removed');

@@ -2,9 +2,10 @@
 // uncacheable: traces change (RUNNING ones) and carry private data.
 import { randomUUID } from 'node:crypto';
 import { isAppError, type AppErrorCode } from '@/lib/errors';
-import { requireAccess, type AccessRule, type Principal } from '@/lib/access/check';
+import type { Actor } from '@/lib/access/decide';
+import type { Scope } from '@/lib/access/scopes';
 import { BusyError } from '@/lib/budget';
-import { scheduleRetentionIfDue, scheduleSearchIndexIfDue } from '@/lib/housekeeping';
+import { requestContext, requireScope, type ServiceContext } from '@/lib/context';
 
 // node-postgres' pool gives up waiting for a free connection with this message; under
 // overload that is a "try again", not an internal error.
@@ -69,22 +70,36 @@ export function toHttpResponse(err: unknown): Response {
   return Response.json({ error: answer.message }, { status: answer.status, headers: answer.headers });
 }
 
-type Handler<C> = (req: Request, ctx: C, principal: Principal) => Promise<Response>;
+export interface AccessRule {
+  scope: Scope;
+  /** Accept `Authorization: Basic` with the key as the password (not on POST /api/traces, whose contract says Bearer). */
+  basic?: boolean;
+}
+
+type Handler<P> = (req: Request, params: P, ctx: ServiceContext, actor: Actor) => Promise<Response>;
 
 /**
- * Wraps a route handler: first the access check for its rule ('public' only for what
- * holds no data: health, the WSDL, sign-in), then the handler; every failure goes
- * through toHttpResponse. Routes must name their rule, so none can forget one. Every
- * call also gives retention and search indexing their chance to run, after the answer
- * (lib/housekeeping.ts).
+ * Wraps a route handler that reads or writes data: builds the request's context, checks
+ * the rule's scope before anything else (so a refused request never has its body read),
+ * runs the handler, and maps every failure through toHttpResponse. The verbs the handler
+ * calls check their own scope again with the same context: the rule only answers early.
  */
-export function route<C>(rule: AccessRule | 'public', handler: Handler<C>): (req: Request, ctx?: C) => Promise<Response> {
-  return async (req, ctx) => {
-    scheduleRetentionIfDue();
-    scheduleSearchIndexIfDue();
+export function route<P>(rule: AccessRule, handler: Handler<P>): (req: Request, params?: P) => Promise<Response> {
+  return async (req, params) => {
     try {
-      const principal: Principal = rule === 'public' ? { kind: 'open' } : await requireAccess(req.headers, rule);
-      return await handler(req, ctx as C, principal);
+      const ctx = await requestContext(req.headers, { kind: 'http', basic: rule.basic });
+      return await handler(req, params as P, ctx, requireScope(ctx, rule.scope));
+    } catch (err) {
+      return toHttpResponse(err);
+    }
+  };
+}
+
+/** Wraps a route handler that holds no data (health, the WSDL, sign-in) or authenticates on its own (SOAP's envelopes): error mapping only. */
+export function publicRoute<P>(handler: (req: Request, params: P) => Promise<Response>): (req: Request, params?: P) => Promise<Response> {
+  return async (req, params) => {
+    try {
+      return await handler(req, params as P);
     } catch (err) {
       return toHttpResponse(err);
     }

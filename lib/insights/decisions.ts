@@ -3,7 +3,6 @@
 // computes every figure (one snapshot, so the parts agree with each other under ingest);
 // no decision point is loaded into JavaScript.
 import type { FilterQuery } from '@/lib/traces/filters';
-import type { Db } from '@/lib/db';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { traceWhereSql } from '@/lib/traces/filters';
 import { BUCKET, bucketCount, bucketStart } from './buckets';
@@ -11,7 +10,7 @@ import { queryWithoutJit } from './no-jit';
 import { offeredLabelsSql, optionLabelSql } from './label-sql';
 import { parseOverviewParams } from './overview';
 import { parseInsightsParams } from './params';
-import { compactInsightsIfDue } from './compact';
+import { requireScope, type ServiceContext } from '@/lib/context';
 import { edgeCteSql, rollupPlan, rollupRowsSql, type RollupPlan } from './rollups';
 import { nameRatesCtesSql, RATE_NAMES, ratesJsonSql } from './name-rates';
 import type { DecisionBucketStats, DecisionInsights, DecisionParams } from './types';
@@ -95,18 +94,20 @@ function figuresSql(traces: Prisma.Sql, decisionPoints: Prisma.Sql, buckets: Pri
     )`;
 }
 
-export async function decisionInsights(db: Db, params: DecisionParams): Promise<DecisionInsights> {
+export async function decisionInsights(ctx: ServiceContext, params: DecisionParams): Promise<DecisionInsights> {
+  requireScope(ctx, 'read');
   const plan = rollupPlan(params, params.bucket);
-  if (!plan) return decisionsFromTraces(db, params);
-  await compactInsightsIfDue(db);
-  return decisionsFromRollups(db, params, plan);
+  if (!plan) return decisionsFromTraces(ctx, params);
+  return decisionsFromRollups(ctx, params, plan);
 }
 
 // Labels and names are ordered bytewise (COLLATE "C"), the same on every database
 // whatever its collation, so equal counts always come back in the same order. Averages
 // are taken in numeric, as the rollups keep the sums, so both ways agree to the last digit.
 /** The decision figures computed from the window's traces and their decision points (any filter, any bucket). */
-export async function decisionsFromTraces(db: Db, params: DecisionParams): Promise<DecisionInsights> {
+export async function decisionsFromTraces(ctx: ServiceContext, params: DecisionParams): Promise<DecisionInsights> {
+  requireScope(ctx, 'read');
+  const db = ctx.db.prisma;
   const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: Omit<DecisionInsights, 'from' | 'to' | 'bucket'> & { buckets?: DecisionBucketStats[] } }>>`
     WITH win AS MATERIALIZED (
       SELECT t."id", t."name", t."startedAt", t."status" = 'ERROR' AS failed FROM "Trace" t ${traceWhereSql(params)}
@@ -168,7 +169,9 @@ export async function decisionsFromTraces(db: Db, params: DecisionParams): Promi
  * counts add up. Keys whose figures went back to zero (deletes) are left out. The rates
  * by trace name sum only the names that need it (name-rates.ts).
  */
-export async function decisionsFromRollups(db: Db, params: DecisionParams, plan: RollupPlan): Promise<DecisionInsights> {
+export async function decisionsFromRollups(ctx: ServiceContext, params: DecisionParams, plan: RollupPlan): Promise<DecisionInsights> {
+  requireScope(ctx, 'read');
+  const db = ctx.db.prisma;
   const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: Omit<DecisionInsights, 'from' | 'to' | 'bucket'> & { buckets?: DecisionBucketStats[] } }>>`
     WITH ${edgeCteSql(plan)},
     tr AS MATERIALIZED (SELECT * FROM ${rollupRowsSql('InsightsTraceHour', plan)} r),

@@ -11,6 +11,7 @@ import type { JsonValue } from '@/lib/traces/types';
 import { parseIngestBody } from '@/lib/traces/validate';
 import { offeredLabelsSql, optionLabelSql } from './label-sql';
 import { optionLabel, plainNumber } from './labels';
+import { testContext } from '@/test/support/context';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
 
@@ -166,7 +167,7 @@ describe.each(testDatabases())('option labels in SQL on $name', ({ open }) => {
         makeTrace({ decisionPoints: [{ id: 'absent', type: 'CUSTOM', timestamp: '2026-01-02T03:04:05Z', alternatives: [null] }] }),
       ),
     );
-    await ingestTraces(db.sql, parseIngestBody(`{"traces": [${traces.join(',')}]}`, LIMITS));
+    await ingestTraces(testContext(db), parseIngestBody(`{"traces": [${traces.join(',')}]}`, LIMITS));
   });
   afterAll(async () => {
     await db.close();

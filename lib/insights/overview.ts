@@ -3,14 +3,13 @@
 // whole window. One SQL statement computes every figure (one snapshot, so the buckets add
 // up to the totals under ingest); no trace is loaded into JavaScript.
 import type { FilterQuery } from '@/lib/traces/filters';
-import type { Db } from '@/lib/db';
 import { AppError } from '@/lib/errors';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { traceWhereSql } from '@/lib/traces/filters';
 import { queryWithoutJit } from './no-jit';
 import { BUCKET, bucketCount, bucketStart, defaultBucket, MAX_BUCKETS, OVERVIEW_BUCKETS } from './buckets';
 import { parseInsightsParams } from './params';
-import { compactInsightsIfDue } from './compact';
+import { requireScope, type ServiceContext } from '@/lib/context';
 import { edgeCteSql, rollupPlan, rollupRowsSql, windowTracesSql, type RollupPlan } from './rollups';
 import type { OverviewBucket, OverviewInsights, OverviewParams } from './types';
 
@@ -47,11 +46,11 @@ export function parseOverviewParams(query: FilterQuery, now: Date = new Date()):
 // likewise. Duration percentiles are percentile_cont (interpolated between the two nearest
 // durations, as the continuous percentile of the ordered-set aggregate), which skips the
 // nulls of traces that have not ended and is null when no trace in the set has.
-export async function overviewInsights(db: Db, params: OverviewParams): Promise<OverviewInsights> {
+export async function overviewInsights(ctx: ServiceContext, params: OverviewParams): Promise<OverviewInsights> {
+  requireScope(ctx, 'read');
   const plan = rollupPlan(params, params.bucket);
-  if (!plan) return overviewFromTraces(db, params);
-  await compactInsightsIfDue(db);
-  return overviewFromRollups(db, params, plan);
+  if (!plan) return overviewFromTraces(ctx, params);
+  return overviewFromRollups(ctx, params, plan);
 }
 
 // A trace's duration in ms. Its timestamps have millisecond precision, so the duration is
@@ -87,7 +86,9 @@ function overviewJsonSql(params: OverviewParams, totals: Prisma.Sql): Prisma.Sql
 }
 
 /** The overview computed from the window's traces (any filter, any bucket). */
-export async function overviewFromTraces(db: Db, params: OverviewParams): Promise<OverviewInsights> {
+export async function overviewFromTraces(ctx: ServiceContext, params: OverviewParams): Promise<OverviewInsights> {
+  requireScope(ctx, 'read');
+  const db = ctx.db.prisma;
   const { origin, interval } = seriesOf(params);
   const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: Omit<OverviewInsights, 'from' | 'to' | 'bucket'> }>>`
     WITH win AS MATERIALIZED (
@@ -122,7 +123,9 @@ export async function overviewFromTraces(db: Db, params: OverviewParams): Promis
  * the rollup rows of the window's whole hours and its edge traces; the duration
  * percentiles from the window's traces that ended (they cannot be summed from parts).
  */
-export async function overviewFromRollups(db: Db, params: OverviewParams, plan: RollupPlan): Promise<OverviewInsights> {
+export async function overviewFromRollups(ctx: ServiceContext, params: OverviewParams, plan: RollupPlan): Promise<OverviewInsights> {
+  requireScope(ctx, 'read');
+  const db = ctx.db.prisma;
   const { origin, interval } = seriesOf(params);
   const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: Omit<OverviewInsights, 'from' | 'to' | 'bucket'> }>>`
     WITH ${edgeCteSql(plan)},

@@ -20,6 +20,7 @@ import { RATE_NAMES } from './name-rates';
 import { overviewFromRollups, overviewFromTraces } from './overview';
 import { rollupPlan } from './rollups';
 import type { DecisionInsights, DecisionParams, OverviewBucket, OverviewParams } from './types';
+import { testContext } from '@/test/support/context';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -135,17 +136,17 @@ describe.each(testDatabases())('insights from rollups on $name', ({ open }) => {
     // their root, the later spans starting earlier: the trace's hour moves), and deletes.
     const otlpIds = ['0123456789abcdef0123456789abcdef', 'fedcba9876543210fedcba9876543210'];
     await Promise.all([
-      ...Array.from({ length: 6 }, (_, b) => ingestTraces(db.sql, validateIngestBody({ traces: jsonTraces(b + 1, 40) }, limits))),
+      ...Array.from({ length: 6 }, (_, b) => ingestTraces(testContext(db), validateIngestBody({ traces: jsonTraces(b + 1, 40) }, limits))),
       // More names than ratesByTraceName keeps (RATE_NAMES): a few repeated over the days,
       // and many with one trace each, which once folded are not summed (name-rates.ts).
       ingestTraces(
-        db.sql,
+        testContext(db),
         validateIngestBody({ traces: jsonTraces(7, 400, (i, r) => (r() < 0.3 ? `run-${Math.floor(r() * 40)}` : `once-${i}`)) }, limits),
       ),
       // A month earlier, outside every window: with them, the windows below hold few
       // traces for the history's size, and the single names of the narrower ones are
       // found by sorting the window's rows instead of walking the names (name-rates.ts).
-      ingestTraces(db.sql, validateIngestBody({ traces: jsonTraces(8, 1000, (i) => `earlier-${i}`, BASE - 30 * 24 * HOUR) }, limits)),
+      ingestTraces(testContext(db), validateIngestBody({ traces: jsonTraces(8, 1000, (i) => `earlier-${i}`, BASE - 30 * 24 * HOUR) }, limits)),
       ...otlpIds.map(async (traceId, t) => {
         for (let k = 1; k <= 6; k++) {
           await upsertSpanBatch(db.sql, [otlpSpan(traceId, k, BASE + 30 * HOUR - k * 40 * 60_000 + t, null)], { maxChildrenPerTrace: 100 });
@@ -155,8 +156,8 @@ describe.each(testDatabases())('insights from rollups on $name', ({ open }) => {
         });
       }),
     ]);
-    await deleteSessionTraces(db.sql, 's-3', { describe: 'test' });
-    await deleteTraceOrThrow(db.sql, 'rollup-2-5', { describe: 'test' }).catch(() => undefined);
+    await deleteSessionTraces(testContext(db), 's-3');
+    await deleteTraceOrThrow(testContext(db), 'rollup-2-5').catch(() => undefined);
   });
   afterAll(async () => {
     await db.close();
@@ -182,9 +183,9 @@ describe.each(testDatabases())('insights from rollups on $name', ({ open }) => {
     const params = windowParams(w);
     const plan = rollupPlan(params, params.bucket);
     expect(plan, w.label).not.toBeNull();
-    const fromTraces = await decisionsFromTraces(db.prisma, params);
-    expect(await decisionsFromRollups(db.prisma, params, plan!), w.label).toEqual(fromTraces);
-    expect(await overviewFromRollups(db.prisma, params, plan!), w.label).toEqual(await overviewFromTraces(db.prisma, params));
+    const fromTraces = await decisionsFromTraces(testContext(db), params);
+    expect(await decisionsFromRollups(testContext(db), params, plan!), w.label).toEqual(fromTraces);
+    expect(await overviewFromRollups(testContext(db), params, plan!), w.label).toEqual(await overviewFromTraces(testContext(db), params));
     return fromTraces;
   };
 
@@ -202,17 +203,17 @@ describe.each(testDatabases())('insights from rollups on $name', ({ open }) => {
     for (const kind of ['agent:n', 'run:n', 'once:1']) expect(kinds).toContain(kind);
     await expectRollupsExact(db);
 
-    expect(await compactInsights(db.prisma)).toBeGreaterThan(0);
+    expect(await compactInsights(testContext(db))).toBeGreaterThan(0);
     await expectRollupsExact(db, { compacted: true });
     for (const [i, w] of windows.entries()) expect(await compare(w)).toEqual(before[i]);
 
     // Deletes after compaction leave deltas again; answers still agree, and after folding.
     // Through the app's verb (set-based) and by hand (the row trigger).
-    await deleteSessionTraces(db.sql, 's-1', { describe: 'test' });
+    await deleteSessionTraces(testContext(db), 's-1');
     await db.sql.query(`DELETE FROM "Trace" WHERE "name" = 'agent-2' AND "status" = 'ERROR'`);
     await expectRollupsExact(db);
     for (const w of windows) await compare(w);
-    await compactInsights(db.prisma);
+    await compactInsights(testContext(db));
     await expectRollupsExact(db, { compacted: true });
     for (const w of windows) await compare(w);
   });

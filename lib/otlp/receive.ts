@@ -2,7 +2,7 @@
 // (protobuf or JSON), refuse what cannot be stored span by span, map to the domain's
 // records and upsert them. Route-independent so tests and the bench can call it too.
 import { AppError } from '@/lib/errors';
-import type { SqlExecutor } from '@/lib/storage/sql';
+import { requireScope, type ServiceContext } from '@/lib/context';
 import type { SpanRejection } from '@/lib/traces/span-batch';
 import { upsertSpanBatch } from '@/lib/traces/upsert-spans';
 import { decodeJsonRequest, decodeProtobufRequest } from './decode';
@@ -51,11 +51,12 @@ function utf8(body: Uint8Array): string {
 
 /** Decodes, maps and stores one request's spans; throws AppError for a request refused whole. */
 export async function receiveOtlpTraces(
-  sql: SqlExecutor,
+  ctx: ServiceContext,
   format: OtlpFormat,
   body: Uint8Array,
   limits: OtlpReceiveLimits,
 ): Promise<OtlpReceipt> {
+  requireScope(ctx, 'ingest');
   const spans = format === 'protobuf' ? decodeProtobufRequest(body) : decodeJsonRequest(utf8(body));
   if (spans.length > limits.maxSpansPerRequest) {
     throw new AppError(
@@ -65,7 +66,7 @@ export async function receiveOtlpTraces(
   }
   // Traces are mapped as the store reads them: chunk k+1 while the database stores chunk k.
   const planned = planOtlpRequest(spans);
-  const stored = await upsertSpanBatch(sql, planned, limits);
+  const stored = await upsertSpanBatch(ctx.db.sql, planned, limits);
   const rejected = [...planned.rejected, ...stored.rejected];
   const rejectedSpans = rejected.reduce((n, r) => n + r.count, 0);
   return { acceptedSpans: stored.acceptedSpans, rejectedSpans, errorMessage: rejectionMessage(rejected) };

@@ -1,8 +1,8 @@
 // The OTLP transport's answers: ExportTraceServiceResponse on success, google.rpc.Status
 // on failure, each in the request's encoding (JSON when the request's is unknown), with
 // the HTTP statuses OTLP/HTTP prescribes (lib/http/respond.ts classifies the failure).
-import { requireAccess, type AccessRule } from '@/lib/access/check';
-import { errorAnswer } from '@/lib/http/respond';
+import { requestContext, requireScope, type ServiceContext } from '@/lib/context';
+import { errorAnswer, type AccessRule } from '@/lib/http/respond';
 import { exportResponse, grpcCodeForHttpStatus, statusBody } from './response';
 import { otlpFormat, type OtlpFormat, type OtlpReceipt } from './receive';
 
@@ -30,10 +30,11 @@ export function otlpFailure(format: OtlpFormat, err: unknown): Response {
 
 /**
  * Wraps the export handler: reads the request's encoding first (415 in JSON when it is
- * neither), checks access (lib/access), then answers whatever the handler returns or
+ * neither), builds the request's context and checks its scope early (the store checks
+ * it again), then answers whatever the handler returns or
  * throws in that encoding.
  */
-export function otlpRoute(rule: AccessRule, handler: (req: Request, format: OtlpFormat) => Promise<OtlpReceipt>) {
+export function otlpRoute(rule: AccessRule, handler: (req: Request, format: OtlpFormat, ctx: ServiceContext) => Promise<OtlpReceipt>) {
   return async (req: Request): Promise<Response> => {
     let format: OtlpFormat;
     try {
@@ -42,8 +43,9 @@ export function otlpRoute(rule: AccessRule, handler: (req: Request, format: Otlp
       return otlpFailure('json', err);
     }
     try {
-      await requireAccess(req.headers, rule);
-      return otlpSuccess(format, await handler(req, format));
+      const ctx = await requestContext(req.headers, { kind: 'http', basic: rule.basic });
+      requireScope(ctx, rule.scope);
+      return otlpSuccess(format, await handler(req, format, ctx));
     } catch (err) {
       return otlpFailure(format, err);
     }

@@ -3,7 +3,9 @@ import { resetAccessMode } from '@/lib/access/mode';
 import { useDatabase, type Database } from '@/lib/db';
 import { openDatabase } from '@/lib/storage/open';
 import type { CallContext } from './args';
-import { authorizeCall, logSafe } from './credentials';
+import { resolvePrincipal } from '@/lib/access/principal';
+import { callerName, logSafe } from './credentials';
+import { soapAccessRefusal } from './operations';
 
 const ctx = (password: string, codeUser = ''): CallContext => ({ codeLang: '', codeUser, password, poolAlias: '', poolId: '', requestConfig: '' });
 const saved = process.env.API_KEYS;
@@ -23,7 +25,14 @@ afterEach(() => {
 
 const FAILED = { failure: 'Authentication failed' };
 
-describe('authorizeCall', () => {
+/** Who may make a call, as executeCall decides it: the caller's name, or the business failure. */
+async function authorizeCall(context: CallContext, headers: Headers, scope: 'ingest' | 'read') {
+  const principal = await resolvePrincipal(headers, { kind: 'soap', envelopeKey: context.password });
+  const refusal = soapAccessRefusal({ principal, db }, scope);
+  return refusal === null ? { caller: { user: callerName(context, headers) } } : { failure: refusal };
+}
+
+describe('SOAP call access', () => {
   it('accepts a configured key as password and names the caller by codeUser', async () => {
     process.env.API_KEYS = 'k1,k2';
     expect(await authorizeCall(ctx('k2', 'alice'), new Headers(), 'read')).toEqual({ caller: { user: 'alice' } });

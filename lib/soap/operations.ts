@@ -1,19 +1,21 @@
 // Runs one normalised call: credentials, requestConfig, the public name's operation,
 // the result as XML or JSON, technical infos, one log line. Business failures come
 // back as status 0 through toSoapResult; anything unexpected propagates (Server fault).
-import type { Database } from '@/lib/db';
+import type { ServiceContext } from '@/lib/context';
+import { requireScope } from '@/lib/context';
 import type { Limits } from '@/lib/env';
-import { AppError } from '@/lib/errors';
+import { AppError, isAppError } from '@/lib/errors';
 import type { SoapCall } from './args';
 import { readParamXml, writeDocument } from './codec';
-import { authorizeCall, logSafe } from './credentials';
+import { callerName, logSafe } from './credentials';
 import type { Meter } from './meter';
 import { checkKeys, describeAll, findObject, type ObjectContext, type Payload, type PublicObject } from './registry';
 import { parseRequestConfig, type RequestConfig } from './request-config';
 import { MESSAGE_TYPE, failure, toSoapResult, type SoapMessage, type SoapResult } from './result';
 
 export interface ServiceDeps {
-  getDatabase(): Promise<Database>;
+  /** The call's context from its headers and its envelope's key (lib/context.ts requestContext, transport soap). */
+  context(headers: Headers, envelopeKey: string): Promise<ServiceContext>;
   limits(): Limits;
 }
 
@@ -63,18 +65,19 @@ function render(payload: Payload, config: RequestConfig): string {
 export async function executeCall(deps: ServiceDeps, call: SoapCall, headers: Headers, meter: Meter): Promise<SoapResult> {
   const config = parseRequestConfig(call.callContext.requestConfig);
   const warnings: SoapMessage[] = [];
-  const access = await authorizeCall(call.callContext, headers, call.operation === 'save' ? 'ingest' : 'read');
-  const caller = 'caller' in access ? access.caller : null;
+  const service = await deps.context(headers, call.callContext.password);
+  const refusal = soapAccessRefusal(service, call.operation === 'save' ? 'ingest' : 'read');
+  const caller = refusal === null ? callerName(call.callContext, headers) : null;
 
   let result: SoapResult;
-  if ('failure' in access) {
-    result = failure(access.failure);
+  if (refusal !== null) {
+    result = failure(refusal);
   } else {
     const ctx: ObjectContext = {
       meter,
       limits: deps.limits(),
       warn: (message) => warnings.push({ type: MESSAGE_TYPE.warning, message }),
-      withDb: (step) => meter.db(async () => step(await deps.getDatabase())),
+      withContext: (step) => meter.db(() => step(service)),
     };
     try {
       const payload = await dispatch(ctx, call);
@@ -86,8 +89,23 @@ export async function executeCall(deps: ServiceDeps, call: SoapCall, headers: He
   result.technicalInfos = meter.infos(config.trace);
 
   console.info(
-    `[soap] ${call.operation} ${logSafe(call.publicName) || '-'} user=${caller ? logSafe(caller.user) : logSafe(call.callContext.codeUser) || '-'}` +
+    `[soap] ${call.operation} ${logSafe(call.publicName) || '-'} user=${caller ? logSafe(caller) : logSafe(call.callContext.codeUser) || '-'}` +
       ` status=${result.status}${caller ? '' : ' (authentication failed)'} ${result.technicalInfos[0].message}ms`,
   );
   return result;
+}
+
+/**
+ * The business failure of a call its caller may not make, or null. The operations check
+ * their scope again through the verbs they call; this answers before any work, with
+ * SOAP's messages: a missing or unknown key is "Authentication failed".
+ */
+export function soapAccessRefusal(ctx: ServiceContext, scope: 'ingest' | 'read'): string | null {
+  try {
+    requireScope(ctx, scope);
+    return null;
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    return err.code === 'FORBIDDEN' ? err.message : 'Authentication failed';
+  }
 }

@@ -1,7 +1,7 @@
 // The public names (business objects) the service knows, and the checks every object
 // shares: keys for read and filters for query must be known, required ones present.
 import { AppError } from '@/lib/errors';
-import type { Database } from '@/lib/db';
+import type { ServiceContext } from '@/lib/context';
 import type { Limits } from '@/lib/env';
 import type { OutElement, ParamFields } from './codec';
 import type { KeyValue } from './args';
@@ -19,8 +19,8 @@ export interface Payload {
 }
 
 export interface ObjectContext {
-  /** Runs a database step, timed into the technical infos. */
-  withDb<T>(step: (db: Database) => Promise<T>): Promise<T>;
+  /** Runs a step on the call's service context (its caller and database), timed into the technical infos. */
+  withContext<T>(step: (ctx: ServiceContext) => Promise<T>): Promise<T>;
   meter: Meter;
   limits: Limits;
   /** Adds a type-2 (warning) message to the result. */

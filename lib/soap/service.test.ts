@@ -9,6 +9,7 @@ import { readParamXml } from './codec';
 import { handleSoapPost, type ServiceDeps } from './service';
 import { STYLES, axisEnvelope, int, keys, parseFault, parseResult, phpEnvelope, str, type Ctx, type Part } from '@/test/support/soap';
 import { elementChildren, getAttr, parseXml, textContent } from './xml';
+import { resolvePrincipal } from '@/lib/access/principal';
 
 const KEY = 'soap-test-key';
 const good: Ctx = { codeUser: 'tester', password: KEY };
@@ -27,7 +28,7 @@ describe.each(testDatabases())('SOAP service on $name', (target) => {
     process.env.DATABASE_URL = 'memory://';
     database = await target.open();
     deps = {
-      getDatabase: async () => database,
+      context: async (headers, envelopeKey) => ({ principal: await resolvePrincipal(headers, { kind: 'soap', envelopeKey }), db: database }),
       limits: () => ({ maxBodyBytes: 5_000_000, maxBatchTraces: 10, maxChildrenPerTrace: 500, maxInflightBodyBytes: 24_000_000, admissionWaitMs: 1_000 }),
     };
     vi.spyOn(console, 'info').mockImplementation(() => undefined);
@@ -473,7 +474,7 @@ describe.each(testDatabases())('SOAP service on $name', (target) => {
 
     it('answers an unexpected failure with a generic Server fault, logging the detail', async () => {
       const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-      const broken: ServiceDeps = { ...deps, getDatabase: async () => Promise.reject(new Error('secret detail at /srv/db.ts:12')) };
+      const broken: ServiceDeps = { ...deps, context: async () => Promise.reject(new Error('secret detail at /srv/db.ts:12')) };
       const res = await handleSoapPost(broken, phpEnvelope('read', good, [str('publicName', 'TRACE'), keys('objectKeys', [['id', 'x']])]), new Headers());
       expect(res.status).toBe(500);
       expect(parseFault(res.body)).toEqual({

@@ -7,6 +7,7 @@ import { makeTrace } from '@/test/support/fixtures';
 import { ingestTraces } from '@/lib/traces/ingest';
 import { validateIngestBody } from '@/lib/traces/validate';
 import type { Database } from './open';
+import { testContext } from '@/test/support/context';
 
 const PAYLOAD_COLUMNS = [
   ['Span', 'input'],
@@ -48,7 +49,7 @@ describe.each(testDatabases())('payload compression on $name', (target) => {
     const trace = makeTrace({ id: 'compression-check' });
     const span = (trace.spans as Record<string, unknown>[])[0];
     span.input = { messages: [{ role: 'user', content: text }] };
-    await ingestTraces(db.sql, validateIngestBody({ traces: [trace] }, { maxBatchTraces: 1, maxChildrenPerTrace: 100 }));
+    await ingestTraces(testContext(db), validateIngestBody({ traces: [trace] }, { maxBatchTraces: 1, maxChildrenPerTrace: 100 }));
     const [row] = await db.sql.query<{ content: string; method: string | null }>(
       `SELECT "input" -> 'messages' -> 0 ->> 'content' AS content, pg_column_compression("input") AS method
          FROM "Span" WHERE "traceId" = 'compression-check' AND "input" IS NOT NULL LIMIT 1`,

@@ -12,6 +12,7 @@ import {
 } from './children';
 import { ingestTraces } from './ingest';
 import { validateIngestBody } from './validate';
+import { testContext } from '@/test/support/context';
 
 const limits = { maxBatchTraces: 100, maxChildrenPerTrace: 10_000 };
 
@@ -41,7 +42,7 @@ describe.each(testDatabases())('trace children on $name', (target) => {
     });
     // A second trace whose children reuse the same ids: reads must stay within one trace.
     const other = makeTrace({ id: uid('other') });
-    await ingestTraces(database.sql, validateIngestBody({ traces: [trace, other] }, limits));
+    await ingestTraces(testContext(database), validateIngestBody({ traces: [trace, other] }, limits));
   });
 
   afterAll(async () => {
@@ -49,46 +50,46 @@ describe.each(testDatabases())('trace children on $name', (target) => {
   });
 
   it('reads one span, decision point and event by trace and id', async () => {
-    const span = await getSpanOrThrow(database.prisma, traceId, 's2');
+    const span = await getSpanOrThrow(testContext(database), traceId, 's2');
     expect(span).toMatchObject({ id: 's2', traceId, name: 'llm', type: 'LLM_CALL', input: { prompt: 'hi' }, endedAt: null });
-    const decision = await getDecisionPointOrThrow(database.prisma, traceId, 'd1');
+    const decision = await getDecisionPointOrThrow(testContext(database), traceId, 'd1');
     expect(decision).toMatchObject({ id: 'd1', traceId, chosen: 'a', alternatives: ['a', 'b'] });
-    const event = await getEventOrThrow(database.prisma, traceId, 'e2');
+    const event = await getEventOrThrow(testContext(database), traceId, 'e2');
     expect(event).toMatchObject({ id: 'e2', spanId: 's3', type: 'ERROR', timestamp: '2026-01-02T03:04:06.100Z' });
   });
 
   it('reports a missing child as NOT_FOUND and a bad id as VALIDATION', async () => {
-    await expect(getSpanOrThrow(database.prisma, traceId, 'nope')).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Span not found' });
-    await expect(getDecisionPointOrThrow(database.prisma, 'no-trace', 'd1')).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(getEventOrThrow(database.prisma, traceId, 'e9')).rejects.toMatchObject({ message: 'Event not found' });
-    await expect(getSpanOrThrow(database.prisma, '', 's1')).rejects.toMatchObject({ code: 'VALIDATION' });
+    await expect(getSpanOrThrow(testContext(database), traceId, 'nope')).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Span not found' });
+    await expect(getDecisionPointOrThrow(testContext(database), 'no-trace', 'd1')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(getEventOrThrow(testContext(database), traceId, 'e9')).rejects.toMatchObject({ message: 'Event not found' });
+    await expect(getSpanOrThrow(testContext(database), '', 's1')).rejects.toMatchObject({ code: 'VALIDATION' });
   });
 
   it('lists spans by startedAt ascending with id as tie-break, and filters them', async () => {
-    const all = await querySpans(database.prisma, { traceId, limit: 100 });
+    const all = await querySpans(testContext(database), { traceId, limit: 100 });
     expect(all.map((s) => s.id)).toEqual(['s1', 's0', 's2', 's3']);
-    expect((await querySpans(database.prisma, { traceId, type: 'LLM_CALL', limit: 100 })).map((s) => s.id)).toEqual(['s0', 's2']);
-    expect((await querySpans(database.prisma, { traceId, status: 'ERROR', limit: 100 })).map((s) => s.id)).toEqual(['s3']);
-    expect((await querySpans(database.prisma, { traceId, parentSpanId: 's1', limit: 2 })).map((s) => s.id)).toEqual(['s0', 's2']);
+    expect((await querySpans(testContext(database), { traceId, type: 'LLM_CALL', limit: 100 })).map((s) => s.id)).toEqual(['s0', 's2']);
+    expect((await querySpans(testContext(database), { traceId, status: 'ERROR', limit: 100 })).map((s) => s.id)).toEqual(['s3']);
+    expect((await querySpans(testContext(database), { traceId, parentSpanId: 's1', limit: 2 })).map((s) => s.id)).toEqual(['s0', 's2']);
   });
 
   it('lists decision points and events by timestamp and filters them', async () => {
-    expect((await queryDecisionPoints(database.prisma, { traceId, limit: 10 })).map((d) => d.id)).toEqual(['d1', 'd2']);
-    expect((await queryDecisionPoints(database.prisma, { traceId, type: 'ROUTING', limit: 10 })).map((d) => d.id)).toEqual(['d2']);
-    expect((await queryEvents(database.prisma, { traceId, limit: 10 })).map((e) => e.id)).toEqual(['e1', 'e2']);
-    expect((await queryEvents(database.prisma, { traceId, spanId: 's3', limit: 10 })).map((e) => e.id)).toEqual(['e2']);
-    expect(await queryEvents(database.prisma, { traceId, type: 'FALLBACK', limit: 10 })).toEqual([]);
-    expect(await queryEvents(database.prisma, { traceId: 'unknown-trace', limit: 10 })).toEqual([]);
+    expect((await queryDecisionPoints(testContext(database), { traceId, limit: 10 })).map((d) => d.id)).toEqual(['d1', 'd2']);
+    expect((await queryDecisionPoints(testContext(database), { traceId, type: 'ROUTING', limit: 10 })).map((d) => d.id)).toEqual(['d2']);
+    expect((await queryEvents(testContext(database), { traceId, limit: 10 })).map((e) => e.id)).toEqual(['e1', 'e2']);
+    expect((await queryEvents(testContext(database), { traceId, spanId: 's3', limit: 10 })).map((e) => e.id)).toEqual(['e2']);
+    expect(await queryEvents(testContext(database), { traceId, type: 'FALLBACK', limit: 10 })).toEqual([]);
+    expect(await queryEvents(testContext(database), { traceId: 'unknown-trace', limit: 10 })).toEqual([]);
   });
 
   it('refuses unknown enum values and bad limits, naming them', async () => {
-    await expect(querySpans(database.prisma, { traceId, type: 'BOGUS', limit: 1 })).rejects.toMatchObject({
+    await expect(querySpans(testContext(database), { traceId, type: 'BOGUS', limit: 1 })).rejects.toMatchObject({
       code: 'VALIDATION',
       message: expect.stringContaining('span type'),
     });
-    await expect(querySpans(database.prisma, { traceId, status: 'DONE', limit: 1 })).rejects.toMatchObject({ code: 'VALIDATION' });
-    await expect(queryDecisionPoints(database.prisma, { traceId, type: 'X', limit: 1 })).rejects.toMatchObject({ code: 'VALIDATION' });
-    await expect(queryEvents(database.prisma, { traceId, type: 'X', limit: 1 })).rejects.toMatchObject({ code: 'VALIDATION' });
-    await expect(querySpans(database.prisma, { traceId, limit: 0 })).rejects.toMatchObject({ code: 'VALIDATION' });
+    await expect(querySpans(testContext(database), { traceId, status: 'DONE', limit: 1 })).rejects.toMatchObject({ code: 'VALIDATION' });
+    await expect(queryDecisionPoints(testContext(database), { traceId, type: 'X', limit: 1 })).rejects.toMatchObject({ code: 'VALIDATION' });
+    await expect(queryEvents(testContext(database), { traceId, type: 'X', limit: 1 })).rejects.toMatchObject({ code: 'VALIDATION' });
+    await expect(querySpans(testContext(database), { traceId, limit: 0 })).rejects.toMatchObject({ code: 'VALIDATION' });
   });
 });

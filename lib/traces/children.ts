@@ -2,7 +2,6 @@
 // for one trace, ordered as on the detail route (timestamp or startedAt ascending,
 // id breaking ties). Used by the SOAP adapter's SPAN, DECISION and EVENT objects.
 import { AppError } from '@/lib/errors';
-import type { Db } from '@/lib/db';
 import type { Prisma } from '@/lib/generated/prisma/client';
 import { toDecisionPointRecord, toEventRecord, toSpanRecord } from './serialize';
 import {
@@ -19,6 +18,7 @@ import {
   type SpanType,
 } from './types';
 import { isValidId } from './validate';
+import { requireScope, type ServiceContext } from '@/lib/context';
 
 /** Upper bound of one child query, whatever the caller asks for. */
 export const MAX_CHILD_QUERY = 1000;
@@ -41,21 +41,27 @@ function checkLimit(limit: number): number {
   return Math.min(limit, MAX_CHILD_QUERY);
 }
 
-export async function getSpanOrThrow(db: Db, traceId: string, id: string): Promise<SpanRecord> {
+export async function getSpanOrThrow(ctx: ServiceContext, traceId: string, id: string): Promise<SpanRecord> {
+  requireScope(ctx, 'read');
+  const db = ctx.db.prisma;
   checkIds(traceId, id);
   const row = await db.span.findUnique({ where: { traceId_id: { traceId, id } } });
   if (!row) throw new AppError('NOT_FOUND', 'Span not found');
   return toSpanRecord(row);
 }
 
-export async function getDecisionPointOrThrow(db: Db, traceId: string, id: string): Promise<DecisionPointRecord> {
+export async function getDecisionPointOrThrow(ctx: ServiceContext, traceId: string, id: string): Promise<DecisionPointRecord> {
+  requireScope(ctx, 'read');
+  const db = ctx.db.prisma;
   checkIds(traceId, id);
   const row = await db.decisionPoint.findUnique({ where: { traceId_id: { traceId, id } } });
   if (!row) throw new AppError('NOT_FOUND', 'Decision point not found');
   return toDecisionPointRecord(row);
 }
 
-export async function getEventOrThrow(db: Db, traceId: string, id: string): Promise<EventRecord> {
+export async function getEventOrThrow(ctx: ServiceContext, traceId: string, id: string): Promise<EventRecord> {
+  requireScope(ctx, 'read');
+  const db = ctx.db.prisma;
   checkIds(traceId, id);
   const row = await db.event.findUnique({ where: { traceId_id: { traceId, id } } });
   if (!row) throw new AppError('NOT_FOUND', 'Event not found');
@@ -70,7 +76,9 @@ export interface SpanQuery {
   limit: number;
 }
 
-export async function querySpans(db: Db, q: SpanQuery): Promise<SpanRecord[]> {
+export async function querySpans(ctx: ServiceContext, q: SpanQuery): Promise<SpanRecord[]> {
+  requireScope(ctx, 'read');
+  const db = ctx.db.prisma;
   checkIds(q.traceId);
   const where: Prisma.SpanWhereInput = { traceId: q.traceId };
   const type = checkEnum<SpanType>(q.type, SPAN_TYPES, 'span type');
@@ -92,7 +100,9 @@ export interface DecisionPointQuery {
   limit: number;
 }
 
-export async function queryDecisionPoints(db: Db, q: DecisionPointQuery): Promise<DecisionPointRecord[]> {
+export async function queryDecisionPoints(ctx: ServiceContext, q: DecisionPointQuery): Promise<DecisionPointRecord[]> {
+  requireScope(ctx, 'read');
+  const db = ctx.db.prisma;
   checkIds(q.traceId);
   const where: Prisma.DecisionPointWhereInput = { traceId: q.traceId };
   const type = checkEnum<DecisionType>(q.type, DECISION_TYPES, 'decision type');
@@ -112,7 +122,9 @@ export interface EventQuery {
   limit: number;
 }
 
-export async function queryEvents(db: Db, q: EventQuery): Promise<EventRecord[]> {
+export async function queryEvents(ctx: ServiceContext, q: EventQuery): Promise<EventRecord[]> {
+  requireScope(ctx, 'read');
+  const db = ctx.db.prisma;
   checkIds(q.traceId);
   const where: Prisma.EventWhereInput = { traceId: q.traceId };
   const type = checkEnum<EventType>(q.type, EVENT_TYPES, 'event type');

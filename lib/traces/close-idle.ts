@@ -8,7 +8,7 @@
 // A root span that arrives later still sets the final fields (upsert-spans.ts); other
 // late spans add to the totals without reopening the trace.
 // JSON API traces have no lastSpanAt and are never touched.
-import type { SqlExecutor } from '@/lib/storage/sql';
+import { requireScope, type ServiceContext } from '@/lib/context';
 
 // Bounded per call, and SKIP LOCKED: a sweep never waits on ingest holding a trace.
 const CLOSE_IDLE_SQL = `
@@ -35,7 +35,9 @@ WHERE t."id" = c."id"
 RETURNING t."id"`;
 
 /** Closes up to `max` RUNNING OTLP traces whose last span arrived before `idleSince`; returns how many. */
-export async function closeIdleTraces(sql: SqlExecutor, idleSince: Date, max = 500): Promise<number> {
+export async function closeIdleTraces(ctx: ServiceContext, idleSince: Date, max = 500): Promise<number> {
+  requireScope(ctx, 'ingest');
+  const sql = ctx.db.sql;
   const closed = await sql.query(CLOSE_IDLE_SQL, [idleSince.toISOString(), max]);
   return closed.length;
 }

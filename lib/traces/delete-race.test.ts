@@ -19,12 +19,12 @@ import type { SpanBatchTrace } from './span-batch';
 import { upsertSpanBatch } from './upsert-spans';
 import type { SpanInput } from './validate';
 import { validateIngestBody } from './validate';
+import { testContext } from '@/test/support/context';
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 const SESSIONS = ['race-a', 'race-b', 'race-c'];
 const OTLP_IDS = Array.from({ length: 6 }, () => hex(16));
 const BASE = Date.UTC(2026, 0, 2);
-const actor = { describe: 'race test' };
 
 /** An OTLP request's worth of one trace: a few spans (the root in some), each with an event and a decision. */
 function otlpBatch(traceId: string, k: number): SpanBatchTrace {
@@ -111,24 +111,24 @@ describe.each(testDatabases())('deletes racing with ingest on $name', ({ open })
       for (let k = 0; k < 24; k++) {
         const traces = jsonBatch(round * 100 + k);
         jsonIds.push(...traces.map((t) => t.id as string));
-        ops.push(ingestTraces(db.sql, validateIngestBody({ traces }, { maxBatchTraces: 10, maxChildrenPerTrace: 100 })).catch((e) => failures.push(e)));
+        ops.push(ingestTraces(testContext(db), validateIngestBody({ traces }, { maxBatchTraces: 10, maxChildrenPerTrace: 100 })).catch((e) => failures.push(e)));
         ops.push(
           upsertSpanBatch(db.sql, [otlpBatch(OTLP_IDS[k % OTLP_IDS.length], k), otlpBatch(OTLP_IDS[(k + 1) % OTLP_IDS.length], k + 1)], {
             maxChildrenPerTrace: 10_000,
           }).catch((e) => failures.push(e)),
         );
-        if (k % 3 === 0) ops.push(deleteSessionTraces(db.sql, SESSIONS[k % SESSIONS.length], actor).catch((e) => failures.push(e)));
-        if (k % 3 === 1) ops.push(tolerateNotFound(deleteTraceOrThrow(db.sql, OTLP_IDS[(k + 2) % OTLP_IDS.length], actor)));
-        if (k % 3 === 2 && jsonIds.length > 8) ops.push(tolerateNotFound(deleteTraceOrThrow(db.sql, jsonIds[jsonIds.length - 8], actor)));
-        if (k % 6 === 5) ops.push(deleteExpiredTraces(db.sql, retentionCutoff, 3).catch((e) => failures.push(e)));
-        if (k % 8 === 4) ops.push(compactInsights(db.prisma).catch((e) => failures.push(e)));
+        if (k % 3 === 0) ops.push(deleteSessionTraces(testContext(db), SESSIONS[k % SESSIONS.length]).catch((e) => failures.push(e)));
+        if (k % 3 === 1) ops.push(tolerateNotFound(deleteTraceOrThrow(testContext(db), OTLP_IDS[(k + 2) % OTLP_IDS.length])));
+        if (k % 3 === 2 && jsonIds.length > 8) ops.push(tolerateNotFound(deleteTraceOrThrow(testContext(db), jsonIds[jsonIds.length - 8])));
+        if (k % 6 === 5) ops.push(deleteExpiredTraces(testContext(db), retentionCutoff, 3).catch((e) => failures.push(e)));
+        if (k % 8 === 4) ops.push(compactInsights(testContext(db)).catch((e) => failures.push(e)));
         if (k % 4 === 1) ops.push(indexSearchBacklog(db.sql, Infinity, 5).catch((e) => failures.push(e)));
       }
       await Promise.all(ops);
       expect(failures).toEqual([]);
       await expectDerivedExact(db);
     }
-    await compactInsights(db.prisma);
+    await compactInsights(testContext(db));
     await expectRollupsExact(db, { compacted: true });
     await indexSearchBacklog(db.sql);
     await expectSearchWordsExact(db, { drained: true });

@@ -14,9 +14,10 @@ import {
 } from './delete';
 import { ingestTraces } from './ingest';
 import { validateIngestBody } from './validate';
+import { systemContext } from '@/lib/context';
+import { contextAs, testContext } from '@/test/support/context';
 
 const limits = { maxBatchTraces: 1000, maxChildrenPerTrace: 100 };
-const actor = { describe: 'user admin@example.test' };
 
 describe('parseSessionIdParam', () => {
   const parse = (q: string) => () => parseSessionIdParam(new URLSearchParams(q));
@@ -48,7 +49,7 @@ describe.each(testDatabases())('deleting traces on $name', ({ open }) => {
     info.mockImplementation(() => undefined);
   });
 
-  const store = (traces: Record<string, unknown>[]) => ingestTraces(db.sql, validateIngestBody({ traces }, limits));
+  const store = (traces: Record<string, unknown>[]) => ingestTraces(testContext(db), validateIngestBody({ traces }, limits));
   const rows = async (id: string) =>
     (
       await db.sql.query<{ traces: number; names: number; spans: number; events: number; decisions: number }>(
@@ -71,7 +72,7 @@ describe.each(testDatabases())('deleting traces on $name', ({ open }) => {
     expect(await rows(gone.id as string)).toEqual({ traces: 1, names: 1, spans: 2, events: 1, decisions: 1 });
     expect(await statusCounts()).toMatchObject({ ERROR: 2 });
 
-    expect(await deleteTraceOrThrow(db.sql, gone.id as string, actor)).toBe(1);
+    expect(await deleteTraceOrThrow(testContext(db), gone.id as string)).toBe(1);
     expect(await rows(gone.id as string)).toEqual({ traces: 0, names: 0, spans: 0, events: 0, decisions: 0 });
     expect(await rows(kept.id as string)).toEqual({ traces: 1, names: 1, spans: 2, events: 1, decisions: 1 });
     expect(await statusCounts()).toEqual({ RUNNING: 0, COMPLETED: 0, ERROR: 1 });
@@ -80,8 +81,8 @@ describe.each(testDatabases())('deleting traces on $name', ({ open }) => {
 
   it('an unknown id is NOT_FOUND, an impossible one VALIDATION, and neither changes anything', async () => {
     await store([makeTrace()]);
-    await expect(deleteTraceOrThrow(db.sql, 'no-such-trace', actor)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Trace not found' });
-    await expect(deleteTraceOrThrow(db.sql, '', actor)).rejects.toMatchObject({ code: 'VALIDATION', message: 'Invalid trace ID' });
+    await expect(deleteTraceOrThrow(testContext(db), 'no-such-trace')).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Trace not found' });
+    await expect(deleteTraceOrThrow(testContext(db), '')).rejects.toMatchObject({ code: 'VALIDATION', message: 'Invalid trace ID' });
     expect(await statusCounts()).toEqual({ RUNNING: 0, COMPLETED: 1, ERROR: 0 });
     expect(info).not.toHaveBeenCalled();
   });
@@ -101,21 +102,23 @@ describe.each(testDatabases())('deleting traces on $name', ({ open }) => {
     const none = makeTrace({ sessionId: null });
     await store([other, none]);
 
-    expect(await deleteSessionTraces(db.sql, session, actor)).toBe(many + 2);
+    expect(await deleteSessionTraces(testContext(db), session)).toBe(many + 2);
     const [{ n }] = await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM "Trace"');
     expect(n).toBe(2);
     expect((await rows(other.id as string)).traces).toBe(1);
     expect(await statusCounts()).toEqual({ RUNNING: 0, COMPLETED: 2, ERROR: 0 });
     await expectDerivedExact(db);
     // Idempotent: nothing left is 0, not an error.
-    expect(await deleteSessionTraces(db.sql, session, actor)).toBe(0);
+    expect(await deleteSessionTraces(testContext(db), session)).toBe(0);
   });
 
   it('logs who, what and how many, without names or content', async () => {
     const trace = makeTrace({ name: 'private-name', sessionId: 'private-session' });
     await store([trace]);
-    await deleteTraceOrThrow(db.sql, trace.id as string, { describe: 'key "cleanup" (k1)' });
-    await deleteSessionTraces(db.sql, 'private-session', actor);
+    const key = { mode: 'protected', keysOnly: false, credential: { kind: 'key', identity: { keyId: 'k1', keyName: 'cleanup', scopes: ['delete'] } } } as const;
+    const admin = { userId: 'u1', email: 'admin@example.test', name: 'admin', role: 'admin' } as const;
+    await deleteTraceOrThrow(contextAs(db, key), trace.id as string);
+    await deleteSessionTraces(contextAs(db, { mode: 'protected', keysOnly: false, credential: { kind: 'session', identity: admin } }), 'private-session');
     const lines = info.mock.calls.map((c) => String(c[0]));
     expect(lines).toEqual([
       expect.stringMatching(new RegExp(`^\\[crossroads\\] deleted 1 trace \\(trace "${trace.id}"\\) by key "cleanup" \\(k1\\) in \\d+ ms$`)),
@@ -136,7 +139,7 @@ describe.each(testDatabases())('deleting traces on $name', ({ open }) => {
     );
     const cutoff = new Date(now - 30 * 86_400_000);
 
-    expect(await deleteExpiredTraces(db.sql, cutoff, 500)).toBe(1205);
+    expect(await deleteExpiredTraces(systemContext(db, 'retention'), cutoff, 500)).toBe(1205);
     for (const t of old) expect((await rows(t.id as string)).traces).toBe(0);
     for (const t of recent) expect(await rows(t.id as string)).toEqual({ traces: 1, names: 1, spans: 2, events: 1, decisions: 1 });
     expect(await statusCounts()).toEqual({ RUNNING: 1, COMPLETED: 1, ERROR: 0 });
@@ -145,7 +148,7 @@ describe.each(testDatabases())('deleting traces on $name', ({ open }) => {
       expect.stringMatching(new RegExp(`^\\[crossroads\\] deleted 1205 traces \\(started before ${cutoff.toISOString()}\\) by retention in \\d+ ms$`)),
     ]);
     // Nothing more to do: nothing deleted, nothing logged.
-    expect(await deleteExpiredTraces(db.sql, cutoff)).toBe(0);
+    expect(await deleteExpiredTraces(systemContext(db, 'retention'), cutoff)).toBe(0);
     expect(info).toHaveBeenCalledTimes(1);
   });
 

@@ -20,15 +20,13 @@
 import { AppError } from '@/lib/errors';
 import type { SqlExecutor } from '@/lib/storage/sql';
 import { isValidId } from './validate';
+import { describeActor, type Actor } from '@/lib/access/decide';
+import { requireScope, type ServiceContext } from '@/lib/context';
 
 /** Traces deleted per statement (and transaction) by session and retention deletes. */
 export const DELETE_BATCH_SIZE = 500;
 
 /** Who asked, as it goes to the log: "user a@b.c", "key ci-cleanup (id)", "retention". */
-export interface DeletionActor {
-  describe: string;
-}
-
 const LOCK_ONE_SQL = `SELECT "id" FROM "Trace" WHERE "id" = $1 FOR UPDATE`;
 
 const LOCK_SESSION_BATCH_SQL = `
@@ -58,8 +56,8 @@ async function deleteLocked(sql: SqlExecutor, lockSql: string, params: unknown[]
 }
 
 /** One line per deletion: who, what, how many; never names, payloads or ids beyond the one asked for. */
-export function logDeletion(actor: DeletionActor, what: string, count: number, ms: number): void {
-  console.info(`[crossroads] deleted ${count} trace${count === 1 ? '' : 's'} (${what}) by ${actor.describe} in ${Math.round(ms)} ms`);
+export function logDeletion(actor: Actor, what: string, count: number, ms: number): void {
+  console.info(`[crossroads] deleted ${count} trace${count === 1 ? '' : 's'} (${what}) by ${describeActor(actor)} in ${Math.round(ms)} ms`);
 }
 
 /** A printable, bounded form of a client-supplied id for the log (ids may hold any character but controls). */
@@ -68,7 +66,9 @@ function logSafe(id: string): string {
 }
 
 /** Deletes one trace and everything it holds; returns 1. Unknown id: NOT_FOUND; an id that cannot exist: VALIDATION. */
-export async function deleteTraceOrThrow(sql: SqlExecutor, id: string, actor: DeletionActor): Promise<number> {
+export async function deleteTraceOrThrow(ctx: ServiceContext, id: string): Promise<number> {
+  const actor = requireScope(ctx, 'delete');
+  const sql = ctx.db.sql;
   if (!isValidId(id)) throw new AppError('VALIDATION', 'Invalid trace ID');
   const started = performance.now();
   const deleted = await deleteLocked(sql, LOCK_ONE_SQL, [id]);
@@ -99,7 +99,9 @@ export function parseSessionIdParam(query: URLSearchParams): string {
  * Deletes every trace of a session, DELETE_BATCH_SIZE per transaction; returns how many.
  * A session without traces is 0, not an error: erasure is idempotent.
  */
-export async function deleteSessionTraces(sql: SqlExecutor, sessionId: string, actor: DeletionActor): Promise<number> {
+export async function deleteSessionTraces(ctx: ServiceContext, sessionId: string): Promise<number> {
+  const actor = requireScope(ctx, 'delete');
+  const sql = ctx.db.sql;
   const started = performance.now();
   let count = 0;
   for (;;) {
@@ -121,7 +123,9 @@ export async function deleteExpiredBatch(sql: SqlExecutor, cutoff: Date, max = D
  * statement its own transaction), until a batch comes back short; logs the total when
  * anything went. Traces held by ingest during a batch are left for the next run.
  */
-export async function deleteExpiredTraces(sql: SqlExecutor, cutoff: Date, batchSize = DELETE_BATCH_SIZE): Promise<number> {
+export async function deleteExpiredTraces(ctx: ServiceContext, cutoff: Date, batchSize = DELETE_BATCH_SIZE): Promise<number> {
+  const actor = requireScope(ctx, 'delete');
+  const sql = ctx.db.sql;
   const started = performance.now();
   let count = 0;
   for (;;) {
@@ -130,7 +134,7 @@ export async function deleteExpiredTraces(sql: SqlExecutor, cutoff: Date, batchS
     if (n < batchSize) break;
   }
   if (count > 0) {
-    logDeletion({ describe: 'retention' }, `started before ${cutoff.toISOString()}`, count, performance.now() - started);
+    logDeletion(actor, `started before ${cutoff.toISOString()}`, count, performance.now() - started);
   }
   return count;
 }

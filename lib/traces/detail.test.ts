@@ -9,6 +9,7 @@ import { makeTrace, uid } from '@/test/support/fixtures';
 import { getTraceJsonOrThrow } from './detail';
 import { ingestTraces } from './ingest';
 import { validateIngestBody } from './validate';
+import { testContext } from '@/test/support/context';
 
 const limits = { maxBatchTraces: 10, maxChildrenPerTrace: 10_000 };
 
@@ -29,15 +30,15 @@ describe.each(testDatabases())('trace detail on $name', (target) => {
       startedAt: `2026-01-02T03:04:0${k % 10}.000Z`,
       input: { k, text: 'x'.repeat(k % 50) },
     }));
-    await ingestTraces(database.sql, validateIngestBody({ traces: [makeTrace({ id, spans }), makeTrace()] }, limits));
+    await ingestTraces(testContext(database), validateIngestBody({ traces: [makeTrace({ id, spans }), makeTrace()] }, limits));
   });
 
   afterAll(async () => {
     await database?.close();
   });
 
-  const inOneStatement = () => getTraceJsonOrThrow({ kind: 'pglite', sql: database.sql }, id);
-  const inRanges = () => getTraceJsonOrThrow({ kind: 'postgres', sql: database.sql }, id);
+  const inOneStatement = () => getTraceJsonOrThrow(testContext({ ...database, kind: 'pglite' }), id);
+  const inRanges = () => getTraceJsonOrThrow(testContext({ ...database, kind: 'postgres' }), id);
 
   it('reads a large trace in ranges as the same JSON as in one statement, in startedAt then id order', async () => {
     const whole = await inOneStatement();
@@ -64,7 +65,7 @@ describe.each(testDatabases())('trace detail on $name', (target) => {
       status: 'COMPLETED',
       startedAt: '2026-01-02T03:04:05.000Z',
     }));
-    await ingestTraces(database.sql, validateIngestBody({ traces: [makeTrace({ id: doomed, spans })] }, limits));
+    await ingestTraces(testContext(database), validateIngestBody({ traces: [makeTrace({ id: doomed, spans })] }, limits));
     // The trace is deleted just before the second range statement runs.
     const sql: SqlExecutor = {
       ...database.sql,
@@ -75,7 +76,7 @@ describe.each(testDatabases())('trace detail on $name', (target) => {
         return database.sql.query(text, params);
       },
     };
-    const got = JSON.parse(await getTraceJsonOrThrow({ kind: 'postgres', sql }, doomed)) as { spans: unknown[] };
+    const got = JSON.parse(await getTraceJsonOrThrow(testContext({ ...database, kind: 'postgres', sql }), doomed)) as { spans: unknown[] };
     // The halves no longer add up, so the spans were read again in one statement.
     expect(got.spans).toHaveLength(0);
   });

@@ -8,10 +8,11 @@
 import { processBudget } from '@/lib/budget';
 import { getLimits } from '@/lib/env';
 import { AppError } from '@/lib/errors';
-import type { Database } from '@/lib/storage/open';
 import type { SqlExecutor } from '@/lib/storage/sql';
 import type { TraceDetail } from './types';
 import { isValidId } from './validate';
+import { requireScope, type ServiceContext } from '@/lib/context';
+import type { Database } from '@/lib/db';
 
 /** Empty, longer than 256 characters, or holding control characters: not an id we could have stored. */
 export function isValidTraceId(id: string): boolean {
@@ -117,9 +118,6 @@ const SPANS_IN_ONE_STATEMENT = 2_000;
 // (four clients reading 10,000-span traces took the server to 547 MB).
 const LARGE_BUILDS_AT_ONCE = 2;
 
-/** The database handle the detail needs: raw SQL, and whether statements can run in parallel. */
-export type DetailDatabase = Pick<Database, 'kind' | 'sql'>;
-
 async function spansInRanges(sql: SqlExecutor, id: string, spanCount: number): Promise<string> {
   type Range = { n: number; spans: string };
   const [split] = await sql.query<{ startedAt: Date; id: string }>(SPAN_SPLIT_SQL, [id, Math.floor(spanCount / 2)]);
@@ -137,7 +135,12 @@ async function spansInRanges(sql: SqlExecutor, id: string, spanCount: number): P
 }
 
 /** The trace as the JSON text of a TraceDetail, built by the database. */
-export async function getTraceJsonOrThrow(db: DetailDatabase, id: string): Promise<string> {
+export async function getTraceJsonOrThrow(ctx: ServiceContext, id: string): Promise<string> {
+  requireScope(ctx, 'read');
+  return traceJson(ctx.db, id);
+}
+
+async function traceJson(db: Database, id: string): Promise<string> {
   if (!isValidTraceId(id)) throw new AppError('VALIDATION', 'Invalid trace ID');
   const oneStatementUpTo = db.kind === 'postgres' ? SPANS_IN_ONE_STATEMENT : null;
   const rows = await db.sql.query<{ trace: string; decisionPoints: string; events: string; spanCount: number; spans: string | null }>(
@@ -164,6 +167,15 @@ export function traceJsonText(trace: string, decisionPoints: string, spans: stri
   return `${trace.slice(0, -1)}, "decisionPoints": ${decisionPoints}, "spans": ${spans}, "events": ${events}}`;
 }
 
-export async function getTraceOrThrow(db: DetailDatabase, id: string): Promise<TraceDetail> {
-  return JSON.parse(await getTraceJsonOrThrow(db, id)) as TraceDetail;
+export async function getTraceOrThrow(ctx: ServiceContext, id: string): Promise<TraceDetail> {
+  return JSON.parse(await getTraceJsonOrThrow(ctx, id)) as TraceDetail;
+}
+
+/**
+ * The trace a writer has just saved, as stored: SOAP's save answers with the record it
+ * wrote, so this needs the ingest scope, not read. Only a save's answer calls it.
+ */
+export async function getSavedTraceOrThrow(ctx: ServiceContext, id: string): Promise<TraceDetail> {
+  requireScope(ctx, 'ingest');
+  return JSON.parse(await traceJson(ctx.db, id)) as TraceDetail;
 }

@@ -21,6 +21,7 @@
 import { AppError } from '@/lib/errors';
 import type { SqlExecutor } from '@/lib/storage/sql';
 import { storableJson, type ValidatedBatch } from './validate';
+import { requireScope, type ServiceContext } from '@/lib/context';
 
 type Column = readonly [name: string, sqlType: string];
 
@@ -225,7 +226,9 @@ export function isUniqueViolation(err: unknown): boolean {
 const JSONB_INPUT_ERRORS = new Set(['22P05', '22P02', '22003']);
 
 /** Stores every trace of the batch with its children, or none; returns how many traces were stored. */
-export function ingestTraces(sql: SqlExecutor, batch: ValidatedBatch): Promise<number> {
+export function ingestTraces(ctx: ServiceContext, batch: ValidatedBatch): Promise<number> {
+  requireScope(ctx, 'ingest');
+  const sql = ctx.db.sql;
   // From here on only the text and the rows are needed, so the parsed body (~40 MB for a
   // 100-trace batch) can be collected while PostgreSQL stores it.
   return store(sql, batch.json, rowsJson(batch), batch.traces.length);

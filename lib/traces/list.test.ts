@@ -8,6 +8,7 @@ import { ingestTraces } from './ingest';
 import { countTraces, parseListParams } from './list';
 import { RUN_STATUSES } from './types';
 import { validateIngestBody } from './validate';
+import { testContext } from '@/test/support/context';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 };
 const batch = (statuses: string[]) =>
@@ -37,7 +38,7 @@ describe.each(testDatabases())('trace totals on $name', ({ open }) => {
   }
 
   it('match count(*) after ingest, concurrent batches, deletes, updates and truncate', async () => {
-    await ingestTraces(db.sql, batch(['RUNNING', 'COMPLETED', 'COMPLETED', 'ERROR']));
+    await ingestTraces(testContext(db), batch(['RUNNING', 'COMPLETED', 'COMPLETED', 'ERROR']));
     await expectExactTotals();
     expect(await countTraces(db.prisma, { status: 'COMPLETED' })).toBe(2);
 
@@ -47,17 +48,17 @@ describe.each(testDatabases())('trace totals on $name', ({ open }) => {
       ['COMPLETED', 'ERROR', 'RUNNING'],
       ['RUNNING', 'COMPLETED', 'ERROR'],
     ];
-    await Promise.all(Array.from({ length: 12 }, (_, i) => ingestTraces(db.sql, batch(orders[i % 3]))));
+    await Promise.all(Array.from({ length: 12 }, (_, i) => ingestTraces(testContext(db), batch(orders[i % 3]))));
     await expectExactTotals();
     expect(await countTraces(db.prisma, {})).toBe(40);
 
     // A failed batch (duplicate id) leaves the totals untouched.
     const dup = batch(['ERROR']);
-    await ingestTraces(db.sql, dup);
+    await ingestTraces(testContext(db), dup);
     const withDup = batch(['ERROR', 'RUNNING', 'COMPLETED']);
     withDup.traces[2] = dup.traces[0];
     withDup.json = JSON.stringify({ traces: withDup.traces });
-    await expect(ingestTraces(db.sql, withDup)).rejects.toThrow(
+    await expect(ingestTraces(testContext(db), withDup)).rejects.toThrow(
       'Duplicate trace ID detected',
     );
     await expectExactTotals();
@@ -86,7 +87,7 @@ describe.each(testDatabases())('trace totals on $name', ({ open }) => {
         expect(await countTraces(db.prisma, { search }), `${when}: ${search}`).toBe(n);
       }
     };
-    await ingestTraces(db.sql, validateIngestBody({ traces: names.map((name) => makeTrace({ name })) }, LIMITS));
+    await ingestTraces(testContext(db), validateIngestBody({ traces: names.map((name) => makeTrace({ name })) }, LIMITS));
     await expectSameAsIlike('after ingest');
     expect(await countTraces(db.prisma, { search: 'refund' })).toBe(2);
     expect(await countTraces(db.prisma, { search: '%' })).toBe(1);
@@ -112,7 +113,7 @@ describe.each(testDatabases())('trace totals on $name', ({ open }) => {
       makeTrace({ name: 'Alpha', sessionId: 'x', tags: ['a', 'b'] }),
       makeTrace({ name: 'beta', sessionId: 'x', tags: ['b'] }),
     ];
-    await ingestTraces(db.sql, validateIngestBody({ traces }, LIMITS));
+    await ingestTraces(testContext(db), validateIngestBody({ traces }, LIMITS));
     expect(await countTraces(db.prisma, { search: 'ALP' })).toBe(1);
     expect(await countTraces(db.prisma, { sessionId: 'x' })).toBe(2);
     expect(await countTraces(db.prisma, { tag: ['b'] })).toBe(2);

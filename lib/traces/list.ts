@@ -1,6 +1,7 @@
 // GET /api/traces: parameter parsing and the paginated, filtered list.
 import { AppError } from '@/lib/errors';
 import { Prisma } from '@/lib/generated/prisma/client';
+import { requireScope, type ServiceContext } from '@/lib/context';
 import type { Db } from '@/lib/db';
 import { enumParam, escapeLike, parseTraceFilters, TRACE_FILTER_NAMES, traceWhereSql } from './filters';
 import { LIST_COLUMNS, toListItem, type ListRow } from './list-row';
@@ -87,7 +88,9 @@ export interface ListOptions {
   search?: { probeCap?: number; walkChunk?: number };
 }
 
-export async function listTraces(db: Db, params: ListParams, options: ListOptions = {}): Promise<TraceList> {
+export async function listTraces(ctx: ServiceContext, params: ListParams, options: ListOptions = {}): Promise<TraceList> {
+  requireScope(ctx, 'read');
+  const db = ctx.db.prisma;
   const orderBy = listOrderSql(params.sort, params.order);
   const offset = (params.page - 1) * params.limit;
   const { q, ...filters } = filtersOf(params);

@@ -13,6 +13,7 @@ import { listTraces, parseListParams } from './list';
 import { needlePieces, wordsDecide } from './search-sql';
 import { SEARCH_INDEX_SLOTS, indexSearchBacklog, searchBacklog, searchLagMs } from './search-index';
 import { validateIngestBody } from './validate';
+import { testContext } from '@/test/support/context';
 
 const LIMITS = { maxBatchTraces: 100, maxChildrenPerTrace: 1000 };
 const at = '2026-03-01T10:00:00.000Z';
@@ -46,11 +47,11 @@ describe.each(testDatabases())('search indexing on $name', ({ name, open }) => {
   });
   beforeEach(() => truncateAll(db));
 
-  const ingest = (traces: Record<string, unknown>[]) => ingestTraces(db.sql, validateIngestBody({ traces }, LIMITS));
+  const ingest = (traces: Record<string, unknown>[]) => ingestTraces(testContext(db), validateIngestBody({ traces }, LIMITS));
   const words = async (id: string) =>
     (await db.sql.query<{ words: string }>('SELECT "words" FROM "SearchDoc" WHERE "traceId" = $1', [id]))[0]?.words.split(' ') ?? null;
   const found = async (q: string) =>
-    (await listTraces(db.prisma, parseListParams(new URLSearchParams({ q, limit: '100' })))).traces.map((t) => t.id).sort();
+    (await listTraces(testContext(db), parseListParams(new URLSearchParams({ q, limit: '100' })))).traces.map((t) => t.id).sort();
 
   it("keeps each trace's distinct words of 3+ characters, from every field, once", async () => {
     await ingest([

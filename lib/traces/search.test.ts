@@ -13,6 +13,7 @@ import { wordsMatchSql } from './search-sql';
 import { indexSearchBacklog } from './search-index';
 import { listTraces, parseListParams, type ListOptions } from './list';
 import { parseIngestBody } from './validate';
+import { testContext } from '@/test/support/context';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
 
@@ -124,7 +125,7 @@ describe.each(testDatabases())('full-text search on $name', ({ open }) => {
 
   const seed = async (indexed: boolean) => {
     await truncateAll(db);
-    await ingestTraces(db.sql, parseIngestBody(JSON.stringify({ traces: [GERMAN, JAPANESE, QUOTES, PLAIN] }), LIMITS));
+    await ingestTraces(testContext(db), parseIngestBody(JSON.stringify({ traces: [GERMAN, JAPANESE, QUOTES, PLAIN] }), LIMITS));
     if (indexed) expect(await indexSearchBacklog(db.sql)).toEqual({ traces: 4, drained: true });
     const [{ queued, docs }] = await db.sql.query<{ queued: number; docs: number }>(
       'SELECT (SELECT count(DISTINCT "traceId") FROM "SearchQueue")::int AS queued, (SELECT count(*) FROM "SearchDoc")::int AS docs',
@@ -139,7 +140,7 @@ describe.each(testDatabases())('full-text search on $name', ({ open }) => {
     await db.close();
   });
 
-  const search = (query: string, options: ListOptions = {}) => listTraces(db.prisma, parseListParams(new URLSearchParams(query)), options);
+  const search = (query: string, options: ListOptions = {}) => listTraces(testContext(db), parseListParams(new URLSearchParams(query)), options);
   const ids = async (query: string, options?: ListOptions) => (await search(query, options)).traces.map((t) => t.id);
   const q = (text: string) => `q=${encodeURIComponent(text)}`;
 
@@ -231,7 +232,7 @@ describe.each(testDatabases())('full-text search on $name', ({ open }) => {
       decisionPoints: [],
       events: [],
     });
-    await ingestTraces(db.sql, parseIngestBody(JSON.stringify({ traces: [long] }), LIMITS));
+    await ingestTraces(testContext(db), parseIngestBody(JSON.stringify({ traces: [long] }), LIMITS));
     const [hit] = (await search(q('needle'))).traces;
     const snippet = hit.matches?.[0].snippet ?? '';
     expect(snippet).toMatch(/^…a+ NEEDLE b+…$/);

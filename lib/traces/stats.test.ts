@@ -5,6 +5,7 @@ import { makeTrace, uid } from '@/test/support/fixtures';
 import { ingestTraces } from './ingest';
 import { traceStats } from './stats';
 import { validateIngestBody } from './validate';
+import { testContext } from '@/test/support/context';
 
 const limits = { maxBatchTraces: 100, maxChildrenPerTrace: 10_000 };
 
@@ -21,7 +22,7 @@ describe.each(testDatabases())('traceStats on $name', (target) => {
   });
 
   it('is all zeros on an empty store, with no average', async () => {
-    expect(await traceStats(database.prisma)).toEqual({
+    expect(await traceStats(testContext(database))).toEqual({
       traceCount: 0,
       runningCount: 0,
       completedCount: 0,
@@ -39,9 +40,9 @@ describe.each(testDatabases())('traceStats on $name', (target) => {
       makeTrace({ sessionId: session, status: 'RUNNING', totalCost: null, totalTokens: null, totalDuration: null, startedAt: '2026-03-03T00:00:00.000Z' }),
       makeTrace({ sessionId: 'other', status: 'COMPLETED', totalCost: 10, totalTokens: 1, totalDuration: 5, startedAt: '2026-03-02T12:00:00.000Z' }),
     ];
-    await ingestTraces(database.sql, validateIngestBody({ traces }, limits));
+    await ingestTraces(testContext(database), validateIngestBody({ traces }, limits));
 
-    expect(await traceStats(database.prisma, { sessionId: session })).toEqual({
+    expect(await traceStats(testContext(database), { sessionId: session })).toEqual({
       traceCount: 3,
       runningCount: 1,
       completedCount: 1,
@@ -50,26 +51,26 @@ describe.each(testDatabases())('traceStats on $name', (target) => {
       totalTokens: 150,
       avgDuration: 2000,
     });
-    const all = await traceStats(database.prisma);
+    const all = await traceStats(testContext(database));
     expect(all.traceCount).toBe(4);
     expect(all.completedCount).toBe(2);
     expect(all.totalCost).toBeCloseTo(10.75);
 
     // from and to are inclusive bounds on startedAt.
-    const window = await traceStats(database.prisma, { from: '2026-03-02T00:00:00.000Z', to: '2026-03-02T12:00:00Z' });
+    const window = await traceStats(testContext(database), { from: '2026-03-02T00:00:00.000Z', to: '2026-03-02T12:00:00Z' });
     expect(window).toMatchObject({ traceCount: 2, errorCount: 1, completedCount: 1, totalTokens: 51 });
-    const sessionWindow = await traceStats(database.prisma, { sessionId: session, from: '2026-03-02T00:00:00.001Z' });
+    const sessionWindow = await traceStats(testContext(database), { sessionId: session, from: '2026-03-02T00:00:00.001Z' });
     expect(sessionWindow).toMatchObject({ traceCount: 1, runningCount: 1, avgDuration: null, totalCost: 0 });
   });
 
   it('refuses dates that are not ISO 8601 and a reversed window', async () => {
-    await expect(traceStats(database.prisma, { from: 'yesterday' })).rejects.toMatchObject({
+    await expect(traceStats(testContext(database), { from: 'yesterday' })).rejects.toMatchObject({
       code: 'VALIDATION',
       message: expect.stringContaining('from'),
     });
-    await expect(traceStats(database.prisma, { to: '2026-02-30T00:00:00Z' })).rejects.toMatchObject({ code: 'VALIDATION' });
+    await expect(traceStats(testContext(database), { to: '2026-02-30T00:00:00Z' })).rejects.toMatchObject({ code: 'VALIDATION' });
     await expect(
-      traceStats(database.prisma, { from: '2026-03-02T00:00:00Z', to: '2026-03-01T00:00:00Z' }),
+      traceStats(testContext(database), { from: '2026-03-02T00:00:00Z', to: '2026-03-01T00:00:00Z' }),
     ).rejects.toMatchObject({ message: 'from must not be after to' });
   });
 });

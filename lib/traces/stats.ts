@@ -1,6 +1,6 @@
 // Aggregates over traces (SOAP run TRACE_STATS): one SQL statement, never a row load.
 import { AppError } from '@/lib/errors';
-import type { Db } from '@/lib/db';
+import { requireScope, type ServiceContext } from '@/lib/context';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { isValidId, parseIsoDateTime } from './validate';
 
@@ -31,7 +31,9 @@ function dateParam(value: string, name: string): Date {
   return date;
 }
 
-export async function traceStats(db: Db, params: TraceStatsParams = {}): Promise<TraceStats> {
+export async function traceStats(ctx: ServiceContext, params: TraceStatsParams = {}): Promise<TraceStats> {
+  requireScope(ctx, 'read');
+  const db = ctx.db.prisma;
   const conditions: Prisma.Sql[] = [];
   if (params.sessionId !== undefined) {
     if (!isValidId(params.sessionId)) throw new AppError('VALIDATION', 'Invalid sessionId');

@@ -12,6 +12,7 @@ import type { LazySpanBatch, SpanBatchTrace } from './span-batch';
 import { STORE_CHUNK_SPANS, upsertSpanBatch } from './upsert-spans';
 import { validateIngestBody } from './validate';
 import type { SpanInput } from './validate';
+import { testContext } from '@/test/support/context';
 
 const limits = { maxChildrenPerTrace: 10_000 };
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
@@ -166,7 +167,7 @@ describe.each(testDatabases())('span upserts on $name', (target) => {
 
   it('stores a request in chunks of whole traces, each trace counted once, the limits and owners checked per trace', async () => {
     const api = makeTrace({ id: hex(16) });
-    await ingestTraces(db.sql, validateIngestBody({ traces: [api] }, { maxBatchTraces: 10, maxChildrenPerTrace: 100 }));
+    await ingestTraces(testContext(db), validateIngestBody({ traces: [api] }, { maxBatchTraces: 10, maxChildrenPerTrace: 100 }));
     const ids = Array.from({ length: 5 }, () => hex(16));
     const traces = ids.map((id, k) => {
       const root = hex(8);
@@ -223,7 +224,7 @@ describe.each(testDatabases())('span upserts on $name', (target) => {
                 if (!raced && sql.includes('INSERT INTO "Trace" AS t')) {
                   raced = true;
                   const body = validateIngestBody({ traces: [makeTrace({ id: taken })] }, { maxBatchTraces: 10, maxChildrenPerTrace: 100 });
-                  await ingestTraces(db.sql, body);
+                  await ingestTraces(testContext(db), body);
                 }
                 return tx.query(sql, params, options);
               },
@@ -255,7 +256,7 @@ describe.each(testDatabases())('span upserts on $name', (target) => {
 
   it('refuses spans for a trace the JSON API stored, and the JSON API refuses an id OTLP created', async () => {
     const body = makeTrace({ id: hex(16) });
-    await ingestTraces(db.sql, validateIngestBody({ traces: [body] }, { maxBatchTraces: 10, maxChildrenPerTrace: 100 }));
+    await ingestTraces(testContext(db), validateIngestBody({ traces: [body] }, { maxBatchTraces: 10, maxChildrenPerTrace: 100 }));
     const traceId = body.id as string;
     const result = await upsertSpanBatch(db.sql, [batch(traceId, [span(hex(8), null, 0)])], limits);
     expect(result.acceptedSpans).toBe(0);
@@ -265,7 +266,7 @@ describe.each(testDatabases())('span upserts on $name', (target) => {
     const otlpId = hex(16);
     await upsertSpanBatch(db.sql, [batch(otlpId, [span(hex(8), null, 0)])], limits);
     const clash = validateIngestBody({ traces: [makeTrace({ id: otlpId })] }, { maxBatchTraces: 10, maxChildrenPerTrace: 100 });
-    await expect(ingestTraces(db.sql, clash)).rejects.toThrow('Duplicate trace ID detected');
+    await expect(ingestTraces(testContext(db), clash)).rejects.toThrow('Duplicate trace ID detected');
   });
 
   it('refuses the spans that would take a trace past the per-trace limit, and stores the other traces', async () => {
@@ -297,10 +298,10 @@ describe.each(testDatabases())('span upserts on $name', (target) => {
       limits,
     );
     // Not idle yet: nothing closes.
-    expect(await closeIdleTraces(db.sql, new Date(Date.now() - 60_000))).toBe(0);
+    expect(await closeIdleTraces(testContext(db), new Date(Date.now() - 60_000))).toBe(0);
     expect((await stored(ok)).status).toBe('RUNNING');
 
-    expect(await closeIdleTraces(db.sql, new Date(Date.now() + 1000))).toBeGreaterThanOrEqual(2);
+    expect(await closeIdleTraces(testContext(db), new Date(Date.now() + 1000))).toBeGreaterThanOrEqual(2);
     expect(await stored(ok)).toMatchObject({ status: 'COMPLETED', totalDuration: 600 });
     expect((await stored(ok)).endedAt?.toISOString()).toBe(at(600).toISOString());
     expect(await stored(failed)).toMatchObject({ status: 'ERROR', totalDuration: 900 });
@@ -312,8 +313,8 @@ describe.each(testDatabases())('span upserts on $name', (target) => {
 
   it('never closes RUNNING traces sent whole to POST /api/traces', async () => {
     const body = makeTrace({ id: hex(16), status: 'RUNNING', endedAt: null });
-    await ingestTraces(db.sql, validateIngestBody({ traces: [body] }, { maxBatchTraces: 10, maxChildrenPerTrace: 100 }));
-    await closeIdleTraces(db.sql, new Date(Date.now() + 1000));
+    await ingestTraces(testContext(db), validateIngestBody({ traces: [body] }, { maxBatchTraces: 10, maxChildrenPerTrace: 100 }));
+    await closeIdleTraces(testContext(db), new Date(Date.now() + 1000));
     expect((await stored(body.id as string)).status).toBe('RUNNING');
   });
 });

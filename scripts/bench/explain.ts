@@ -12,6 +12,8 @@ import type { ListParams } from '@/lib/traces/types';
 import { decisionInsights, parseDecisionParams } from '@/lib/insights/decisions';
 import { overviewInsights, parseOverviewParams } from '@/lib/insights/overview';
 import { INSIGHTS_WORK_MEM } from '@/lib/insights/no-jit';
+import { systemContext } from '@/lib/context';
+import type { Database } from '@/lib/db';
 
 export interface ExplainCase {
   name: string;
@@ -19,11 +21,16 @@ export interface ExplainCase {
 }
 
 export function listCase(name: string, params: Partial<ListParams>): ExplainCase {
-  return { name, run: (db) => listTraces(db.prisma as never, { page: 1, limit: 20, ...params }) };
+  return { name, run: (db) => listTraces(benchContext(db), { page: 1, limit: 20, ...params }) };
 }
 
 export function detailCase(name: string, id: string): ExplainCase {
-  return { name, run: (db) => getTraceOrThrow({ kind: 'postgres', sql: db.sql }, id) };
+  return { name, run: (db) => getTraceOrThrow(benchContext(db), id) };
+}
+
+/** The bench reads as the server itself would for a caller with every scope. */
+function benchContext(db: { prisma: PrismaClient; sql: SqlExecutor }) {
+  return systemContext({ kind: 'postgres', ...db } as unknown as Database, 'bench');
 }
 
 /**
@@ -38,8 +45,8 @@ export function insightsCase(name: string, path: string): ExplainCase {
     name,
     run: (db) =>
       call === 'decisions'
-        ? decisionInsights(db.prisma as never, parseDecisionParams(url.searchParams))
-        : overviewInsights(db.prisma as never, parseOverviewParams(url.searchParams)),
+        ? decisionInsights(benchContext(db), parseDecisionParams(url.searchParams))
+        : overviewInsights(benchContext(db), parseOverviewParams(url.searchParams)),
   };
 }
 

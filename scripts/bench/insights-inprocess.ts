@@ -8,6 +8,7 @@ import { decisionsFromRollups, decisionsFromTraces } from '@/lib/insights/decisi
 import { overviewFromRollups } from '@/lib/insights/overview';
 import { rollupPlan } from '@/lib/insights/rollups';
 import { openDatabase } from '@/lib/storage/open';
+import { systemContext } from '@/lib/context';
 
 const url = process.argv[2];
 if (!url) throw new Error('usage: insights-inprocess.ts <postgresql:// URL>');
@@ -32,10 +33,10 @@ for (const [window, length, bucket] of [['24h', DAY, 'hour'], ['30d', 30 * DAY, 
   for (const status of [undefined, 'ERROR'] as const) {
     const params = { from: new Date(Date.parse(to) - length).toISOString(), to, bucket, ...(status ? { status } : {}) };
     const plan = rollupPlan(params, bucket)!;
-    await time(`overview ${window} ${status ?? ''}`, () => overviewFromRollups(db.prisma, params, plan));
-    const fromRollups = await time(`decisions ${window} ${status ?? ''}`, () => decisionsFromRollups(db.prisma, params, plan));
+    await time(`overview ${window} ${status ?? ''}`, () => overviewFromRollups(systemContext(db, 'bench'), params, plan));
+    const fromRollups = await time(`decisions ${window} ${status ?? ''}`, () => decisionsFromRollups(systemContext(db, 'bench'), params, plan));
     if (process.env.CHECK && window === '24h') {
-      const fromRows = await decisionsFromTraces(db.prisma, params);
+      const fromRows = await decisionsFromTraces(systemContext(db, 'bench'), params);
       console.log('  same as from the rows:', JSON.stringify(fromRows) === JSON.stringify(fromRollups));
     }
   }

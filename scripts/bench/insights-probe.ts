@@ -7,7 +7,8 @@
 //   npx tsx scripts/bench/insights-probe.ts [--traces 100000] [--runs 15] [--seed 42]
 import pg from 'pg';
 import { Prisma } from '@/lib/generated/prisma/client';
-import type { Db } from '@/lib/db';
+import { systemContext } from '@/lib/context';
+import type { Database, Db } from '@/lib/db';
 import { decisionInsights, parseDecisionParams } from '@/lib/insights/decisions';
 import { offeredLabelsSql, optionLabelSql } from '@/lib/insights/label-sql';
 import { overviewInsights, parseOverviewParams } from '@/lib/insights/overview';
@@ -106,6 +107,11 @@ const READS: Record<string, string> = {
      GROUP BY 1 ORDER BY traces DESC, t."name" COLLATE "C" LIMIT 100`,
 };
 
+/** A context whose database is only the statement-capturing client. */
+function probeContext(prisma: Db) {
+  return systemContext({ kind: 'postgres', prisma } as unknown as Database, 'bench');
+}
+
 /** The one statement an insights verb sends, captured instead of run. */
 async function statementOf(run: (db: Db) => Promise<unknown>): Promise<{ text: string; values: unknown[] }> {
   let captured: Prisma.Sql | undefined;
@@ -153,8 +159,8 @@ async function main() {
       const query = new URLSearchParams({ from: new Date(data.end - ms).toISOString(), to: new Date(data.end).toISOString() });
       query.set('bucket', label === '24h' ? 'hour' : 'day');
       for (const [call, run] of [
-        ['overview', (db: Db) => overviewInsights(db, parseOverviewParams(query))],
-        ['decisions', (db: Db) => decisionInsights(db, parseDecisionParams(query))],
+        ['overview', (db: Db) => overviewInsights(probeContext(db), parseOverviewParams(query))],
+        ['decisions', (db: Db) => decisionInsights(probeContext(db), parseDecisionParams(query))],
       ] as const) {
         const { text, values } = await statementOf(run);
         const times: number[] = [];

@@ -17,6 +17,8 @@ import { ingestTraces } from '@/lib/traces/ingest';
 import { parseIngestBody } from '@/lib/traces/validate';
 import { proxy } from '@/proxy';
 import { makeUser, resetAccess, truncateAccess } from '@/test/support/access';
+import { decodeStatus } from '@/test/support/otlp-status';
+import { testContext } from '@/test/support/context';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const APP = path.join(ROOT, 'app');
@@ -158,6 +160,22 @@ const ALLOWED: Record<string, { reason: string; check: (route: RouteFile) => Pro
       }
     },
   },
+  ...Object.fromEntries(
+    METHODS.map((method) => [
+      `${method} /api/otel/[...path]`,
+      {
+        reason: 'OTLP paths this server does not serve (/v1/metrics, /v1/logs): a 404 google.rpc.Status naming the traces path, no data',
+        async check(route: RouteFile) {
+          const res = await call(route, method, '/api/otel/v1/metrics', { headers: { 'content-type': 'application/x-protobuf' } }, { path: ['v1', 'metrics'] });
+          expect(res.status).toBe(404);
+          expect(decodeStatus(res.headers.get('content-type'), new Uint8Array(await res.arrayBuffer()))).toMatchObject({
+            code: 5,
+            message: 'Not found: /api/otel/v1/metrics (this server accepts OTLP traces at /api/otel/v1/traces)',
+          });
+        },
+      },
+    ]),
+  ),
 };
 
 /** A google.rpc.Status in either OTLP encoding. */
@@ -261,7 +279,7 @@ describe.each(testDatabases())('anonymous requests on $name', ({ open }) => {
       resetAccess();
       await truncateAccess(db);
       const batch = parseIngestBody(JSON.stringify({ traces: [makeTrace({ id: `${MARKER}-trace`, name: MARKER })] }), getLimits());
-      await ingestTraces(db.sql, batch);
+      await ingestTraces(testContext(db), batch);
       await setup();
     });
 
@@ -327,9 +345,28 @@ describe('pages', () => {
     expect(outside).toEqual([]);
   });
 
-  it('the app layout refuses a visit without a principal', () => {
-    const layout = readFileSync(path.join(APP, '(app)', 'layout.tsx'), 'utf8');
-    expect(layout).toMatch(/const principal = await pagePrincipal\(/);
-    expect(layout).toMatch(/if \(!principal\) redirect\(signInPath\(/);
+  // The protection of a page is its own pageContext() (or settingsAccess(), built on it) and
+  // the verbs it reads through, never the layout: Next renders a page without its layout on
+  // client-side navigation. e2e/page-gate.spec.ts tries it from outside.
+  const REDIRECT_ONLY: Record<string, string> = { 'app/(app)/page.tsx': 'redirects to /traces, reads nothing' };
+
+  it('every page of the app builds its page context, except the ones that read nothing', () => {
+    for (const page of pages.filter((p) => p.startsWith('app/(app)/'))) {
+      const source = readFileSync(path.join(ROOT, page), 'utf8');
+      if (REDIRECT_ONLY[page]) {
+        expect(source, page).not.toMatch(/@\/lib\/(traces|insights|access\/(users|api-keys))/);
+        continue;
+      }
+      expect(source, `${page} must call pageContext() or settingsAccess()`).toMatch(/\b(pageContext|settingsAccess)\(/);
+    }
+  });
+
+  it('no page, layout or route opens the database itself: data is reached through verbs that take a context', () => {
+    const modules = filesNamed(APP, /\.(tsx?|jsx?)$/).filter((f) => !/\.test\.tsx?$/.test(f));
+    expect(modules.length).toBeGreaterThan(10);
+    for (const file of modules) {
+      const source = readFileSync(path.join(ROOT, file), 'utf8');
+      expect(source, file).not.toMatch(/from '@\/lib\/(db|storage\/[\w-]+)'/);
+    }
   });
 });

@@ -38,7 +38,8 @@ describe.each(testDatabases())('SOAP scopes on $name', ({ open }) => {
     ingestKey = (await makeKey(['ingest'], admin.id)).key;
     readKey = (await makeKey(['read'], admin.id)).key;
     traceId = uid('soap');
-    expect(parseResult(await (await soap('save', { password: ingestKey }, saveParts(traceId))).text()).status).toBe(1);
+    const saved = parseResult(await (await soap('save', { password: ingestKey }, saveParts(traceId))).text());
+    expect(saved.status, JSON.stringify(saved)).toBe(1);
   });
   afterAll(async () => {
     await db.close();

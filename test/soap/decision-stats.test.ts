@@ -15,6 +15,8 @@ import { formatDecimal } from '@/lib/soap/codec';
 import { handleSoapPost, type ServiceDeps } from '@/lib/soap/service';
 import { STYLES, parseResult, str, type Ctx } from '@/test/support/soap';
 import { elementChildren, getAttr, parseXml, textContent, type XmlElement } from '@/lib/soap/xml';
+import { testContext } from '@/test/support/context';
+import { resolvePrincipal } from '@/lib/access/principal';
 
 const KEY = 'soap-decision-stats-key';
 const good: Ctx = { codeUser: 'tester', password: KEY };
@@ -94,10 +96,10 @@ describe.each(testDatabases())('SOAP run DECISION_STATS on $name', (target) => {
     database = await target.open();
     useDatabase(database);
     deps = {
-      getDatabase: async () => database,
+      context: async (headers, envelopeKey) => ({ principal: await resolvePrincipal(headers, { kind: 'soap', envelopeKey }), db: database }),
       limits: () => ({ maxBodyBytes: 5_000_000, maxBatchTraces: 10, maxChildrenPerTrace: 500, maxInflightBodyBytes: 24_000_000, admissionWaitMs: 1_000 }),
     };
-    await ingestTraces(database.sql, parseIngestBody(insightsDataset().body, LIMITS));
+    await ingestTraces(testContext(database), parseIngestBody(insightsDataset().body, LIMITS));
     vi.spyOn(console, 'info').mockImplementation(() => undefined);
   });
 

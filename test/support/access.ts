@@ -5,6 +5,8 @@ import { expect } from 'vitest';
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
 import type { Database } from '@/lib/storage/open';
 import { createApiKey } from '@/lib/access/api-keys';
+import { getDatabase } from '@/lib/db';
+import { contextAs } from './context';
 import { getAuth, resetAuth } from '@/lib/access/auth';
 import { resetAccessMode } from '@/lib/access/mode';
 import type { KeyScope, Role } from '@/lib/access/scopes';
@@ -97,7 +99,12 @@ export async function makeUser(role: Role, password = 'correct horse battery'): 
 
 /** A key made through the api-key plugin (as POST /api/api-keys does), owned by `ownerId`. */
 export async function makeKey(scopes: KeyScope[], ownerId: string): Promise<{ id: string; key: string }> {
-  const created = await createApiKey(await getAuth(), { name: `test ${scopes.join('+')}`, scopes }, ownerId);
+  const owner = contextAs(await getDatabase(), {
+    mode: 'protected',
+    keysOnly: false,
+    credential: { kind: 'session', identity: { userId: ownerId, email: 'owner@example.test', name: 'owner', role: 'admin' } },
+  });
+  const created = await createApiKey(owner, { name: `test ${scopes.join('+')}`, scopes });
   return { id: created.id, key: created.key };
 }
 

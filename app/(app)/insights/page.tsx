@@ -1,7 +1,7 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
-import { getDb } from '@/lib/db';
+import { pageContext } from '@/lib/http/page-context';
 import { decisionInsights } from '@/lib/insights/decisions';
 import { overviewInsights } from '@/lib/insights/overview';
 import { insightsQueries, readInsightsState, resolveInsightsRequest } from '@/lib/queries/insights';
@@ -16,6 +16,7 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 export default async function InsightsPage({ searchParams }: { searchParams: SearchParams }) {
   // Never prerendered: the build must not open the database.
   await connection();
+  const { ctx } = await pageContext();
   const now = requestTime();
   const state = readInsightsState(toSearchParams(await searchParams));
   const queryClient = new QueryClient();
@@ -23,8 +24,7 @@ export default async function InsightsPage({ searchParams }: { searchParams: Sea
   // entries are exactly the ones it asks for: no second fetch, no skeleton.
   const req = state.problem ? null : resolveInsightsRequest(state, now);
   if (req && !('problem' in req)) {
-    const db = await getDb();
-    const [overview, decisions] = await Promise.all([overviewInsights(db, req), decisionInsights(db, req)]);
+    const [overview, decisions] = await Promise.all([overviewInsights(ctx, req), decisionInsights(ctx, req)]);
     queryClient.setQueryData(insightsQueries.overview(req).queryKey, overview);
     queryClient.setQueryData(insightsQueries.decisions(req).queryKey, decisions);
   }

@@ -1,11 +1,11 @@
-import { json, route } from '@/lib/http/respond';
+import { json, publicRoute } from '@/lib/http/respond';
 import { checkHealth } from '@/lib/traces/health';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
 // GET /api/health - liveness with a real database round-trip; public, and says only status, database, version and mode
-export const GET = route('public', async () => {
+export const GET = publicRoute(async () => {
   const report = await checkHealth();
   return json(report, report.status === 'ok' ? 200 : 503);
 });

@@ -1,21 +1,26 @@
 // GET /api/soap?wsdl - the WSDL (?xsd=soapenc: the schema it imports); POST /api/soap - SOAP 1.1 envelopes (lib/soap)
 import { BusyError } from '@/lib/budget';
-import { getDatabase } from '@/lib/db';
+import { requestContext } from '@/lib/context';
 import { getLimits } from '@/lib/env';
 import { isAppError } from '@/lib/errors';
 import { withBodyAdmission } from '@/lib/http/admission';
 import { readBodyText } from '@/lib/http/body';
-import { route } from '@/lib/http/respond';
+import { publicRoute } from '@/lib/http/respond';
 import { SoapFault, faultResponse, type SoapHttpResponse } from '@/lib/soap/fault';
 import { handleSoapPost, soapencXsdResponse, wantsSoapencXsd, wantsWsdl, wsdlResponse } from '@/lib/soap/service';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
+const SOAP_DEPS = {
+  context: (headers: Headers, envelopeKey: string) => requestContext(headers, { kind: 'soap', envelopeKey }),
+  limits: getLimits,
+};
+
 const send = (r: SoapHttpResponse) => new Response(r.body, { status: r.status, headers: r.headers });
 
 // Public: the WSDL and its schema hold no data, and legacy toolkits fetch them anonymously.
-export const GET = route('public', async (req: Request) => {
+export const GET = publicRoute(async (req: Request) => {
   if (wantsWsdl(req.url)) return send(wsdlResponse(req.url, req.headers));
   if (wantsSoapencXsd(req.url)) return send(soapencXsdResponse());
   return new Response('SOAP 1.1 endpoint. The WSDL is at ?wsdl\n', {
@@ -24,15 +29,15 @@ export const GET = route('public', async (req: Request) => {
   });
 });
 
-// Every call names its key in its envelope (callContext) or Authorization header; lib/soap
-// checks it per operation through lib/access (save: ingest, the others: read).
-export const POST = route('public', async (req: Request) => {
+// Every call names its key in its envelope (callContext) or Authorization header; each
+// call's context is built from both (lib/context.ts) and its verbs check the scope.
+export const POST = publicRoute(async (req: Request) => {
   const limits = getLimits();
   try {
     // Same per-process budget for large bodies as POST /api/traces (lib/http/admission.ts).
     return await withBodyAdmission(req, limits, async () => {
       const body = await readBodyText(req, limits.maxBodyBytes);
-      return send(await handleSoapPost({ getDatabase, limits: getLimits }, body, req.headers));
+      return send(await handleSoapPost(SOAP_DEPS, body, req.headers));
     });
   } catch (err) {
     if (isAppError(err) && err.code === 'PAYLOAD_TOO_LARGE') return send(faultResponse(new SoapFault('Client', err.message)));

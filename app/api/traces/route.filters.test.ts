@@ -11,6 +11,7 @@ import { ingestTraces } from '@/lib/traces/ingest';
 import { parseListParams } from '@/lib/traces/list';
 import { parseIngestBody } from '@/lib/traces/validate';
 import { GET } from './route';
+import { testContext } from '@/test/support/context';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
 const IN_WINDOW = `from=${WINDOW.from}&to=${WINDOW.to}`;
@@ -34,7 +35,7 @@ describe.each(testDatabases())('GET /api/traces filters on $name', ({ open }) =>
     await truncateAll(db);
     const dataset = insightsDataset();
     T = dataset.ids;
-    await ingestTraces(db.sql, parseIngestBody(dataset.body, LIMITS));
+    await ingestTraces(testContext(db), parseIngestBody(dataset.body, LIMITS));
   });
   afterAll(async () => {
     await db.close();
@@ -176,7 +177,7 @@ describe.each(testDatabases())('GET /api/traces filters on $name', ({ open }) =>
         { id: 'c', type: 'CUSTOM', chosen: { query: 'a b', k: 5 }, alternatives: [], timestamp: '2026-01-02T03:04:05Z' },
       ],
     });
-    await ingestTraces(db.sql, parseIngestBody(JSON.stringify({ traces: [trace] }), LIMITS));
+    await ingestTraces(testContext(db), parseIngestBody(JSON.stringify({ traces: [trace] }), LIMITS));
     try {
       const q = (label: string) => ids(`chosen=${encodeURIComponent(label)}`);
       expect(await q(long.slice(0, 200))).toEqual([trace.id]);

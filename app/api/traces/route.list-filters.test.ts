@@ -11,6 +11,7 @@ import { makeTrace } from '@/test/support/fixtures';
 import { ingestTraces } from '@/lib/traces/ingest';
 import { listTraces, parseListParams } from '@/lib/traces/list';
 import { parseIngestBody } from '@/lib/traces/validate';
+import { testContext } from '@/test/support/context';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
 const at = (minute: number) => `2026-02-01T10:0${minute}:00.000Z`;
@@ -61,7 +62,7 @@ describe.each(testDatabases())('list filters and sorts on $name', ({ open }) => 
   beforeAll(async () => {
     db = await open();
     await truncateAll(db);
-    await ingestTraces(db.sql, parseIngestBody(JSON.stringify({ traces: TRACES }), LIMITS));
+    await ingestTraces(testContext(db), parseIngestBody(JSON.stringify({ traces: TRACES }), LIMITS));
   });
   afterAll(async () => {
     await db.close();
@@ -71,7 +72,7 @@ describe.each(testDatabases())('list filters and sorts on $name', ({ open }) => 
   });
 
   async function ids(query: string): Promise<string[]> {
-    const list = await listTraces(db.prisma, parseListParams(new URLSearchParams(`${query}&limit=100`)));
+    const list = await listTraces(testContext(db), parseListParams(new URLSearchParams(`${query}&limit=100`)));
     expect(list.total, query).toBe(list.traces.length);
     return list.traces.map((t) => t.id);
   }
@@ -119,7 +120,7 @@ describe.each(testDatabases())('list filters and sorts on $name', ({ open }) => 
   it('pages a sort without overlap or gaps', async () => {
     const pages = [];
     for (let page = 1; page <= 3; page++) {
-      const list = await listTraces(db.prisma, parseListParams(new URLSearchParams(`sort=duration&limit=2&page=${page}`)));
+      const list = await listTraces(testContext(db), parseListParams(new URLSearchParams(`sort=duration&limit=2&page=${page}`)));
       pages.push(...list.traces.map((t) => t.id));
     }
     expect(pages).toEqual(['E', 'B', 'D', 'A', 'C']);

@@ -1,16 +1,14 @@
-import { getAuth } from '@/lib/access/auth';
-import { createUser, listUsers, parseNewUser } from '@/lib/access/users';
-import { getDb } from '@/lib/db';
+import { addUser, listUsers, parseNewUser } from '@/lib/access/users';
 import { json, route } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
 // GET /api/users - everyone who can sign in (admins only)
-export const GET = route({ scope: 'admin' }, async () => json({ users: await listUsers(await getDb()) }));
+export const GET = route({ scope: 'admin' }, async (_req, _params, ctx) => json({ users: await listUsers(ctx) }));
 
 // POST /api/users - add a person with a password and a role (admins only)
-export const POST = route({ scope: 'admin' }, async (req: Request) => {
+export const POST = route({ scope: 'admin' }, async (req, _params, ctx) => {
   const input = parseNewUser(await req.json().catch(() => null));
-  return json(await createUser(await getAuth(), input), 201);
+  return json(await addUser(ctx, input), 201);
 });

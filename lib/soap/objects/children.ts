@@ -48,10 +48,10 @@ export const spanObject = childObject(
   'SPAN',
   SPAN_FIELDS,
   { names: ['traceId', 'type', 'status', 'parentSpanId'], required: ['traceId'] },
-  (ctx, traceId, id) => ctx.withDb((db) => getSpanOrThrow(db.prisma, traceId, id)),
+  (ctx, traceId, id) => ctx.withContext((service) => getSpanOrThrow(service, traceId, id)),
   (ctx, f, limit) =>
-    ctx.withDb((db) =>
-      querySpans(db.prisma, { traceId: f.traceId, type: opt(f.type), status: opt(f.status), parentSpanId: opt(f.parentSpanId), limit }),
+    ctx.withContext((service) =>
+      querySpans(service, { traceId: f.traceId, type: opt(f.type), status: opt(f.status), parentSpanId: opt(f.parentSpanId), limit }),
     ),
 );
 
@@ -59,15 +59,15 @@ export const decisionObject = childObject(
   'DECISION',
   DECISION_FIELDS,
   { names: ['traceId', 'type'], required: ['traceId'] },
-  (ctx, traceId, id) => ctx.withDb((db) => getDecisionPointOrThrow(db.prisma, traceId, id)),
-  (ctx, f, limit) => ctx.withDb((db) => queryDecisionPoints(db.prisma, { traceId: f.traceId, type: opt(f.type), limit })),
+  (ctx, traceId, id) => ctx.withContext((service) => getDecisionPointOrThrow(service, traceId, id)),
+  (ctx, f, limit) => ctx.withContext((service) => queryDecisionPoints(service, { traceId: f.traceId, type: opt(f.type), limit })),
 );
 
 export const eventObject = childObject(
   'EVENT',
   EVENT_FIELDS,
   { names: ['traceId', 'type', 'spanId'], required: ['traceId'] },
-  (ctx, traceId, id) => ctx.withDb((db) => getEventOrThrow(db.prisma, traceId, id)),
+  (ctx, traceId, id) => ctx.withContext((service) => getEventOrThrow(service, traceId, id)),
   (ctx, f, limit) =>
-    ctx.withDb((db) => queryEvents(db.prisma, { traceId: f.traceId, type: opt(f.type), spanId: opt(f.spanId), limit })),
+    ctx.withContext((service) => queryEvents(service, { traceId: f.traceId, type: opt(f.type), spanId: opt(f.spanId), limit })),
 );

@@ -75,7 +75,7 @@ export const decisionStatsObject: PublicObject = {
   async run(ctx, params) {
     // Invalid values are the insights API's VALIDATION errors, naming the parameter.
     const input = parseInsightsParams(insightsQuery(ctx, params));
-    const stats = await ctx.withDb((db) => decisionInsights(db.prisma, input));
+    const stats = await ctx.withContext((service) => decisionInsights(service, input));
     // The aggregate scans the window's traces and their decision points.
     ctx.meter.recordsRead += stats.totals.traces + stats.totals.decisionPoints;
     return {

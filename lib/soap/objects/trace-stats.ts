@@ -40,7 +40,7 @@ export const traceStatsObject: PublicObject = {
         input[name] = name === 'sessionId' ? value : value.trim();
       }
     }
-    const stats = await ctx.withDb((db) => traceStats(db.prisma, input));
+    const stats = await ctx.withContext((service) => traceStats(service, input));
     // The aggregate scans the matching traces.
     ctx.meter.recordsRead += stats.traceCount;
     return {

@@ -1,6 +1,6 @@
 // TRACE: read by id, query with the JSON list's filters, save like POST /api/traces.
 import { AppError } from '@/lib/errors';
-import { getTraceOrThrow } from '@/lib/traces/detail';
+import { getSavedTraceOrThrow, getTraceOrThrow } from '@/lib/traces/detail';
 import { ingestTraces } from '@/lib/traces/ingest';
 import { listTraces, parseListParams } from '@/lib/traces/list';
 import type { TraceDetail } from '@/lib/traces/types';
@@ -84,7 +84,7 @@ export const traceObject: PublicObject = {
   },
 
   async read(ctx, keys) {
-    const trace = await ctx.withDb((db) => getTraceOrThrow(db, keys.id));
+    const trace = await ctx.withContext((service) => getTraceOrThrow(service, keys.id));
     ctx.meter.recordsRead += countRecords(trace);
     return tracePayload(trace);
   },
@@ -97,7 +97,7 @@ export const traceObject: PublicObject = {
     }
     const params = parseListParams(query);
     const tag = filters.tag !== undefined && filters.tag !== '' ? [filters.tag] : undefined;
-    const list = await ctx.withDb((db) => listTraces(db.prisma, { ...params, page: 1, limit: listSize, tag }));
+    const list = await ctx.withContext((service) => listTraces(service, { ...params, page: 1, limit: listSize, tag }));
     ctx.meter.recordsRead += list.traces.length;
     const rows = list.traces.map(({ _count, ...trace }) => ({
       ...trace,
@@ -116,8 +116,10 @@ export const traceObject: PublicObject = {
     const raw = parseObject(objectXml, (m) => ctx.warn(m));
     const batch = validateIngestBody({ traces: [raw] }, ctx.limits);
     const [trace] = batch.traces;
-    await ctx.withDb((db) => ingestTraces(db.sql, batch));
+    await ctx.withContext((service) => ingestTraces(service, batch));
     ctx.meter.recordsWritten += 1 + trace.decisionPoints.length + trace.spans.length + trace.events.length;
-    return this.read!(ctx, { id: trace.id });
+    const saved = await ctx.withContext((service) => getSavedTraceOrThrow(service, trace.id));
+    ctx.meter.recordsRead += countRecords(saved);
+    return tracePayload(saved);
   },
 };

@@ -8,7 +8,8 @@
 // skipped; no trace appears twice, because the cursor only moves forward.
 import { isAppError } from '@/lib/errors';
 import { Prisma } from '@/lib/generated/prisma/client';
-import type { Database } from '@/lib/storage/open';
+import { requireScope, type ServiceContext } from '@/lib/context';
+import type { Database } from '@/lib/db';
 import { getTraceJsonOrThrow } from '../detail';
 import { traceWhereSql } from '../filters';
 import { LIST_COLUMNS, toListItem, type ListRow } from '../list-row';
@@ -51,7 +52,9 @@ async function searchScope(db: Pick<Database, 'prisma'>, filters: TraceFilterPar
 }
 
 /** The list rows of every trace matching the filters, in the list's order, in batches of at most `batchSize`. */
-export async function* listRowBatches(db: Pick<Database, 'prisma'>, filters: TraceFilterParams, options: BatchOptions = {}): AsyncGenerator<TraceListItem[]> {
+export async function* listRowBatches(ctx: ServiceContext, filters: TraceFilterParams, options: BatchOptions = {}): AsyncGenerator<TraceListItem[]> {
+  requireScope(ctx, 'read');
+  const db = ctx.db;
   const size = options.batchSize ?? EXPORT_BATCH_SIZE;
   const { where, ids } = await searchScope(db, filters, options.probeCap);
   if (ids !== null && ids.length === 0) return;
@@ -101,12 +104,13 @@ function childRuns(rows: TraceListItem[]): TraceListItem[][] {
  * in the list's order, in batches. Children are read by one statement per run of traces
  * that together hold at most CHILDREN_PER_STATEMENT of them, so memory holds one run.
  */
-export async function* detailBatches(db: Pick<Database, 'prisma' | 'kind' | 'sql'>, filters: TraceFilterParams, options: BatchOptions = {}): AsyncGenerator<string[]> {
-  for await (const rows of listRowBatches(db, filters, options)) {
+export async function* detailBatches(ctx: ServiceContext, filters: TraceFilterParams, options: BatchOptions = {}): AsyncGenerator<string[]> {
+  requireScope(ctx, 'read');
+  for await (const rows of listRowBatches(ctx, filters, options)) {
     for (const run of childRuns(rows)) {
       if (options.signal?.aborted) return;
       const single = run.length === 1 && run[0]._count.decisionPoints + run[0]._count.spans + run[0]._count.events > CHILDREN_PER_STATEMENT;
-      const texts = single ? await largeTrace(db, run[0].id) : await childrenJson(db.sql, run.map((r) => r.id));
+      const texts = single ? await largeTrace(ctx, run[0].id) : await childrenJson(ctx.db.sql, run.map((r) => r.id));
       // A trace deleted since its row was read is left out.
       const lines = run.map((r) => texts.get(r.id)).filter((t): t is string => t !== undefined);
       if (lines.length > 0) yield lines;
@@ -114,9 +118,9 @@ export async function* detailBatches(db: Pick<Database, 'prisma' | 'kind' | 'sql
   }
 }
 
-async function largeTrace(db: Pick<Database, 'kind' | 'sql'>, id: string): Promise<Map<string, string>> {
+async function largeTrace(ctx: ServiceContext, id: string): Promise<Map<string, string>> {
   try {
-    return new Map([[id, oneLine(await getTraceJsonOrThrow(db, id))]]);
+    return new Map([[id, oneLine(await getTraceJsonOrThrow(ctx, id))]]);
   } catch (err) {
     if (isAppError(err) && err.code === 'NOT_FOUND') return new Map();
     throw err;

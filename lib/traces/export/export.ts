@@ -2,7 +2,7 @@
 // and the file's text produced batch by batch (lib/http/stream.ts sends it as it comes).
 import { stringify } from 'csv-stringify/sync';
 import { AppError } from '@/lib/errors';
-import type { Database } from '@/lib/storage/open';
+import { requireScope, type ServiceContext } from '@/lib/context';
 import { parseTraceFilters, TRACE_FILTER_NAMES } from '../filters';
 import type { TraceFilterParams, TraceListItem } from '../types';
 import { detailBatches, listRowBatches, type BatchOptions } from './batches';
@@ -106,20 +106,25 @@ export function ndjsonLines(values: unknown[]): string {
  * when the consumer asks for the next piece, so a slow client slows the queries down
  * instead of filling memory.
  */
-export async function* exportTraces(db: Pick<Database, 'prisma' | 'kind' | 'sql'>, params: ExportParams, options: BatchOptions = {}): AsyncGenerator<string> {
+export function exportTraces(ctx: ServiceContext, params: ExportParams, options: BatchOptions = {}): AsyncGenerator<string> {
+  requireScope(ctx, 'read');
+  return exportPieces(ctx, params, options);
+}
+
+async function* exportPieces(ctx: ServiceContext, params: ExportParams, options: BatchOptions): AsyncGenerator<string> {
   if (params.format === 'csv') {
     // The header goes out with the first batch: until that statement has succeeded the
     // answer can still be an error status (lib/http/stream.ts).
     let header = csvHeader();
-    for await (const rows of listRowBatches(db, params.filters, options)) {
+    for await (const rows of listRowBatches(ctx, params.filters, options)) {
       yield header + csvRows(rows);
       header = '';
     }
     if (header) yield header;
   } else if (params.children) {
     // The database's JSON text, sent as it is (see lib/traces/detail.ts).
-    for await (const texts of detailBatches(db, params.filters, options)) yield texts.map((t) => `${t}\n`).join('');
+    for await (const texts of detailBatches(ctx, params.filters, options)) yield texts.map((t) => `${t}\n`).join('');
   } else {
-    for await (const rows of listRowBatches(db, params.filters, options)) yield ndjsonLines(rows);
+    for await (const rows of listRowBatches(ctx, params.filters, options)) yield ndjsonLines(rows);
   }
 }

@@ -1,19 +1,18 @@
-// The admin check of the settings pages. Next renders a page in parallel with its
-// layouts, so each page checks for itself rather than trusting app/(app)/layout.tsx.
-import { headers } from 'next/headers';
-import { redirect } from 'next/navigation';
-import { pagePrincipal, type Principal } from '@/lib/access/check';
-import { signInPath } from '@/lib/access/pages';
+// The admin check of the settings pages: each page checks for itself (Next renders a page
+// without its layout on client-side navigation), through the page context, and reads
+// through verbs that check the admin scope again.
+import type { Actor } from '@/lib/access/decide';
+import type { ServiceContext } from '@/lib/context';
+import { pageContext } from '@/lib/http/page-context';
 
 export type SettingsAccess =
-  | { admin: Extract<Principal, { kind: 'user' }> }
+  | { ctx: ServiceContext; admin: Extract<Actor, { kind: 'user' }> }
   | { denied: 'open' | 'viewer'; email?: string };
 
 export async function settingsAccess(path: string): Promise<SettingsAccess> {
-  const principal = await pagePrincipal(await headers());
-  if (!principal) redirect(signInPath(path));
-  if (principal.kind === 'user' && principal.role === 'admin') return { admin: principal };
-  if (principal.kind === 'user') return { denied: 'viewer', email: principal.email };
+  const { ctx, actor } = await pageContext(path);
+  if (actor.kind === 'user' && actor.role === 'admin') return { ctx, admin: actor };
+  if (actor.kind === 'user') return { denied: 'viewer', email: actor.email };
   // Open mode (pages never see a key): there is no one to be an admin.
   return { denied: 'open' };
 }

@@ -2,7 +2,6 @@ import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import { listApiKeys } from '@/lib/access/api-keys';
-import { getDb } from '@/lib/db';
 import { getApiKeyEntries } from '@/lib/env';
 import { settingsQueries } from '@/lib/queries/settings';
 import { ApiKeysView } from '@/components/settings/ApiKeysView';
@@ -19,7 +18,7 @@ export default async function ApiKeysPage() {
   if ('denied' in access) return <SettingsDenied reason={access.denied} email={access.email} />;
 
   const queryClient = new QueryClient();
-  queryClient.setQueryData(settingsQueries.apiKeys().queryKey, await listApiKeys(await getDb()));
+  queryClient.setQueryData(settingsQueries.apiKeys().queryKey, await listApiKeys(access.ctx));
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <ApiKeysView serverNow={requestTime()} configuredKeys={getApiKeyEntries().length} />

@@ -2,7 +2,6 @@ import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import { listUsers } from '@/lib/access/users';
-import { getDb } from '@/lib/db';
 import { settingsQueries } from '@/lib/queries/settings';
 import { SettingsDenied } from '@/components/settings/SettingsDenied';
 import { UsersView } from '@/components/settings/UsersView';
@@ -18,7 +17,7 @@ export default async function UsersPage() {
   if ('denied' in access) return <SettingsDenied reason={access.denied} email={access.email} />;
 
   const queryClient = new QueryClient();
-  queryClient.setQueryData(settingsQueries.users().queryKey, await listUsers(await getDb()));
+  queryClient.setQueryData(settingsQueries.users().queryKey, await listUsers(access.ctx));
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <UsersView currentUserId={access.admin.userId} serverNow={requestTime()} />

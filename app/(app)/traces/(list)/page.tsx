@@ -2,7 +2,7 @@ import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { connection } from 'next/server';
-import { getDb } from '@/lib/db';
+import { pageContext } from '@/lib/http/page-context';
 import { readListState, traceQueries } from '@/lib/queries/traces';
 import { listTraces } from '@/lib/traces/list';
 import { TraceListView } from '@/components/traces/list/TraceListView';
@@ -16,13 +16,14 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 export default async function TracesPage({ searchParams }: { searchParams: SearchParams }) {
   // Never prerendered: the build must not open the database.
   await connection();
+  const { ctx } = await pageContext();
   const query = toSearchParams(await searchParams);
   // The browser reads the URL with the same function, so the seeded cache entry is
   // exactly the one the list asks for: no second fetch, no flash of a skeleton.
   const state = readListState(query);
   const queryClient = new QueryClient();
   if (state.problem === null) {
-    queryClient.setQueryData(traceQueries.list(state.params).queryKey, await listTraces(await getDb(), state.params));
+    queryClient.setQueryData(traceQueries.list(state.params).queryKey, await listTraces(ctx, state.params));
   }
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>

@@ -4,8 +4,8 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { cache } from 'react';
-import { getDatabase } from '@/lib/db';
 import { isAppError } from '@/lib/errors';
+import { pageContext } from '@/lib/http/page-context';
 import { traceQueries } from '@/lib/queries/traces';
 import { getTraceOrThrow } from '@/lib/traces/detail';
 import type { TraceDetail } from '@/lib/traces/types';
@@ -16,10 +16,12 @@ type Params = Promise<{ id: string }>;
 
 type Loaded = { trace: TraceDetail } | { invalid: true; message: string };
 
-// One database read per request, shared by the page and its metadata.
+// One database read per request, shared by the page and its metadata; both are refused
+// without the read scope (a redirect to sign-in), however the page is requested.
 const loadTrace = cache(async (id: string): Promise<Loaded> => {
+  const { ctx } = await pageContext();
   try {
-    return { trace: await getTraceOrThrow(await getDatabase(), id) };
+    return { trace: await getTraceOrThrow(ctx, id) };
   } catch (err) {
     if (isAppError(err) && err.code === 'NOT_FOUND') notFound();
     if (isAppError(err) && err.code === 'VALIDATION') return { invalid: true, message: err.message };

@@ -10,6 +10,7 @@ import { insightsDataset, WINDOW } from '@/test/support/insights-dataset';
 import { ingestTraces } from '@/lib/traces/ingest';
 import { parseIngestBody } from '@/lib/traces/validate';
 import { GET } from './route';
+import { testContext } from '@/test/support/context';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
 const IN_WINDOW = `from=${WINDOW.from}&to=${WINDOW.to}`;
@@ -34,7 +35,7 @@ describe.each(testDatabases())('GET /api/insights/decisions?bucket= on $name', (
     db = await open();
     useDatabase(db);
     await truncateAll(db);
-    await ingestTraces(db.sql, parseIngestBody(insightsDataset().body, LIMITS));
+    await ingestTraces(testContext(db), parseIngestBody(insightsDataset().body, LIMITS));
   });
   afterAll(async () => {
     process.env.API_KEYS = savedKeys;

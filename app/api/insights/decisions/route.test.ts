@@ -12,6 +12,7 @@ import { insightsDataset, WINDOW, type DatasetIds } from '@/test/support/insight
 import { ingestTraces } from '@/lib/traces/ingest';
 import { parseIngestBody } from '@/lib/traces/validate';
 import { GET } from './route';
+import { testContext } from '@/test/support/context';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
 const IN_WINDOW = `from=${WINDOW.from}&to=${WINDOW.to}`;
@@ -50,7 +51,7 @@ describe.each(testDatabases())('GET /api/insights/decisions on $name', ({ open }
     await truncateAll(db);
     const dataset = insightsDataset();
     ids = dataset.ids;
-    await ingestTraces(db.sql, parseIngestBody(dataset.body, LIMITS));
+    await ingestTraces(testContext(db), parseIngestBody(dataset.body, LIMITS));
   });
   afterAll(async () => {
     await db.close();
@@ -243,7 +244,7 @@ describe.each(testDatabases())('GET /api/insights/decisions on $name', ({ open }
       Array.from({ length: k }, (_, n) => ({ id: `${label}-${n}`, type: 'PLANNING', chosen: label, alternatives, timestamp: '2026-04-01T00:00:01Z' })),
     );
     const trace = makeTrace({ id: `many-${db.kind}`, startedAt: '2026-04-01T00:00:00Z', decisionPoints });
-    await ingestTraces(db.sql, parseIngestBody(JSON.stringify({ traces: [trace] }), LIMITS));
+    await ingestTraces(testContext(db), parseIngestBody(JSON.stringify({ traces: [trace] }), LIMITS));
     const body = await figures('from=2026-04-01T00:00:00Z&to=2026-04-02T00:00:00Z');
     expect(body.options).toHaveLength(OPTIONS_PER_TYPE);
     expect(body.options.slice(0, 3).map((o) => [o.label, o.chosen, o.offered])).toEqual([

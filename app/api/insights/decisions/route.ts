@@ -1,4 +1,3 @@
-import { getDb } from '@/lib/db';
 import { json, route } from '@/lib/http/respond';
 import { decisionInsights, parseDecisionParams } from '@/lib/insights/decisions';
 
@@ -6,7 +5,7 @@ export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
 // GET /api/insights/decisions - decisions by type (per bucket when asked), options chosen and offered, retry/escalation rates
-export const GET = route({ scope: 'read', basic: true }, async (req: Request) => {
+export const GET = route({ scope: 'read', basic: true }, async (req, _params, ctx) => {
   const params = parseDecisionParams(new URL(req.url).searchParams);
-  return json(await decisionInsights(await getDb(), params));
+  return json(await decisionInsights(ctx, params));
 });

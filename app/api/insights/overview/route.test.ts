@@ -10,6 +10,7 @@ import { OVERVIEW_WINDOW as WINDOW, overviewDataset } from '@/test/support/overv
 import { ingestTraces } from '@/lib/traces/ingest';
 import { parseIngestBody } from '@/lib/traces/validate';
 import { GET } from './route';
+import { testContext } from '@/test/support/context';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
 const IN_WINDOW = `from=${WINDOW.from}&to=${WINDOW.to}`;
@@ -69,7 +70,7 @@ describe.each(testDatabases())('GET /api/insights/overview on $name', ({ open })
     db = await open();
     useDatabase(db);
     await truncateAll(db);
-    await ingestTraces(db.sql, parseIngestBody(JSON.stringify(overviewDataset()), LIMITS));
+    await ingestTraces(testContext(db), parseIngestBody(JSON.stringify(overviewDataset()), LIMITS));
   });
   afterAll(async () => {
     await db.close();

@@ -1,4 +1,3 @@
-import { getDb } from '@/lib/db';
 import { json, route } from '@/lib/http/respond';
 import { overviewInsights, parseOverviewParams } from '@/lib/insights/overview';
 
@@ -6,7 +5,7 @@ export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
 // GET /api/insights/overview - traces, errors, cost, tokens and duration percentiles per time bucket
-export const GET = route({ scope: 'read', basic: true }, async (req: Request) => {
+export const GET = route({ scope: 'read', basic: true }, async (req, _params, ctx) => {
   const params = parseOverviewParams(new URL(req.url).searchParams);
-  return json(await overviewInsights(await getDb(), params));
+  return json(await overviewInsights(ctx, params));
 });

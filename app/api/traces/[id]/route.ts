@@ -1,5 +1,3 @@
-import { describePrincipal } from '@/lib/access/check';
-import { getDatabase } from '@/lib/db';
 import { json, jsonText, route } from '@/lib/http/respond';
 import { deleteTraceOrThrow } from '@/lib/traces/delete';
 import { getTraceJsonOrThrow } from '@/lib/traces/detail';
@@ -7,16 +5,17 @@ import { getTraceJsonOrThrow } from '@/lib/traces/detail';
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
+type Params = { params: Promise<{ id: string }> };
+
 // GET /api/traces/{id} - one trace with its decision points, spans and events
-export const GET = route({ scope: 'read', basic: true }, async (_req: Request, ctx: { params: Promise<{ id: string }> }) => {
-  const { id } = await ctx.params;
+export const GET = route({ scope: 'read', basic: true }, async (_req, { params }: Params, ctx) => {
+  const { id } = await params;
   // The database builds the JSON (see lib/traces/detail.ts); it is sent without re-parsing.
-  return jsonText(`{"trace": ${await getTraceJsonOrThrow(await getDatabase(), id)}}`);
+  return jsonText(`{"trace": ${await getTraceJsonOrThrow(ctx, id)}}`);
 });
 
 // DELETE /api/traces/{id} - delete one trace with everything it holds (admins and delete-scope keys)
-export const DELETE = route({ scope: 'delete' }, async (_req: Request, ctx: { params: Promise<{ id: string }> }, principal) => {
-  const { id } = await ctx.params;
-  const count = await deleteTraceOrThrow((await getDatabase()).sql, id, { describe: describePrincipal(principal) });
-  return json({ success: true, count });
+export const DELETE = route({ scope: 'delete' }, async (_req, { params }: Params, ctx) => {
+  const { id } = await params;
+  return json({ success: true, count: await deleteTraceOrThrow(ctx, id) });
 });

@@ -12,6 +12,7 @@ import { makeTrace } from '@/test/support/fixtures';
 import { ingestTraces } from '@/lib/traces/ingest';
 import { parseIngestBody } from '@/lib/traces/validate';
 import { CHILDREN_PER_STATEMENT, EXPORT_BATCH_SIZE, listRowBatches } from '@/lib/traces/export/batches';
+import { testContext } from '@/test/support/context';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
 const TRACES = 2_600;
@@ -37,7 +38,7 @@ describe.each(testDatabases())('export streaming on $name', ({ open }) => {
       for (let i = start; i < Math.min(TRACES, start + 1000); i++) {
         traces.push(makeTrace({ id: `bulk-${i}`, name: `bulk ${i % 3}`, startedAt: new Date(BASE - Math.floor(i / 7) * 1000).toISOString(), endedAt: undefined }));
       }
-      await ingestTraces(db.sql, parseIngestBody(JSON.stringify({ traces }), LIMITS));
+      await ingestTraces(testContext(db), parseIngestBody(JSON.stringify({ traces }), LIMITS));
     }
     const rows = await db.sql.query<{ id: string }>('SELECT id FROM "Trace" ORDER BY "startedAt" DESC, id DESC');
     order = rows.map((r) => r.id);
@@ -57,7 +58,7 @@ describe.each(testDatabases())('export streaming on $name', ({ open }) => {
     const statements = vi.spyOn(db.prisma, '$queryRaw');
     const sizes: number[] = [];
     const ids: string[] = [];
-    for await (const batch of listRowBatches(db, {})) {
+    for await (const batch of listRowBatches(testContext(db), {})) {
       sizes.push(batch.length);
       ids.push(...batch.map((r) => r.id));
     }
@@ -71,14 +72,14 @@ describe.each(testDatabases())('export streaming on $name', ({ open }) => {
   it('a count that is a multiple of the batch size ends with one empty statement', async () => {
     const statements = vi.spyOn(db.prisma, '$queryRaw');
     const sizes: number[] = [];
-    for await (const batch of listRowBatches(db, {}, { batchSize: 650 })) sizes.push(batch.length);
+    for await (const batch of listRowBatches(testContext(db), {}, { batchSize: 650 })) sizes.push(batch.length);
     expect(sizes).toEqual([650, 650, 650, 650]);
     expect(statements).toHaveBeenCalledTimes(5);
   });
 
   it('keyset pages with a filter follow the filtered order', async () => {
     const ids: string[] = [];
-    for await (const batch of listRowBatches(db, { name: 'bulk 1' }, { batchSize: 97 })) ids.push(...batch.map((r) => r.id));
+    for await (const batch of listRowBatches(testContext(db), { name: 'bulk 1' }, { batchSize: 97 })) ids.push(...batch.map((r) => r.id));
     const expected = (await db.sql.query<{ id: string }>(`SELECT id FROM "Trace" WHERE name = 'bulk 1' ORDER BY "startedAt" DESC, id DESC`)).map((r) => r.id);
     expect(ids).toEqual(expected);
     expect(ids.length).toBe(867);
@@ -87,14 +88,14 @@ describe.each(testDatabases())('export streaming on $name', ({ open }) => {
   it('q: the rare-term plan (ids from the indexes) and the common-term plan (tested as walked) give the same batches', async () => {
     const collect = async (probeCap?: number) => {
       const ids: string[] = [];
-      for await (const batch of listRowBatches(db, { q: 'WEATHER', name: 'bulk 2' }, { batchSize: 100, probeCap })) ids.push(...batch.map((r) => r.id));
+      for await (const batch of listRowBatches(testContext(db), { q: 'WEATHER', name: 'bulk 2' }, { batchSize: 100, probeCap })) ids.push(...batch.map((r) => r.id));
       return ids;
     };
     const expected = (await db.sql.query<{ id: string }>(`SELECT id FROM "Trace" WHERE name = 'bulk 2' ORDER BY "startedAt" DESC, id DESC`)).map((r) => r.id);
     expect(await collect()).toEqual(expected);
     expect(await collect(1)).toEqual(expected);
     const none: unknown[] = [];
-    for await (const batch of listRowBatches(db, { q: 'no trace says this' })) none.push(...batch);
+    for await (const batch of listRowBatches(testContext(db), { q: 'no trace says this' })) none.push(...batch);
     expect(none).toEqual([]);
   });
 
@@ -215,7 +216,7 @@ describe.each(testDatabases())('export streaming on $name', ({ open }) => {
     }));
     const big = makeTrace({ id: 'big-one', name: 'big one', startedAt: new Date(BASE + 10_000).toISOString(), spans, decisionPoints: [] });
     const small = makeTrace({ id: 'small-one', name: 'big one', startedAt: new Date(BASE + 5_000).toISOString() });
-    await ingestTraces(db.sql, parseIngestBody(JSON.stringify({ traces: [big, small] }), LIMITS));
+    await ingestTraces(testContext(db), parseIngestBody(JSON.stringify({ traces: [big, small] }), LIMITS));
     try {
       const lines = (await (await exportOf('name=big%20one&include=children')).text()).trimEnd().split('\n');
       const parsed = lines.map((l) => JSON.parse(l) as { id: string; spans: unknown[] });

@@ -16,6 +16,7 @@ import { ingestTraces } from '@/lib/traces/ingest';
 import type { TraceListItem } from '@/lib/traces/types';
 import { parseIngestBody } from '@/lib/traces/validate';
 import { GET } from './route';
+import { testContext } from '@/test/support/context';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
 const BASE = 'http://test';
@@ -63,7 +64,7 @@ describe.each(testDatabases())('GET /api/traces/export on $name', ({ open }) => 
     await truncateAll(db);
     const dataset = insightsDataset();
     T = dataset.ids;
-    await ingestTraces(db.sql, parseIngestBody(dataset.body, LIMITS));
+    await ingestTraces(testContext(db), parseIngestBody(dataset.body, LIMITS));
     const trickyTrace = makeTrace({
       name: TRICKY_NAME,
       sessionId: 'sess "quoted", with comma',
@@ -77,7 +78,7 @@ describe.each(testDatabases())('GET /api/traces/export on $name', ({ open }) => 
     bare = bareTrace.id;
     // The number as written (1.0) must reach an include=children line as the detail sends it.
     const body = JSON.stringify({ traces: [trickyTrace, bareTrace] }).replace('"n":1.5', '"n":1.50');
-    await ingestTraces(db.sql, parseIngestBody(body, LIMITS));
+    await ingestTraces(testContext(db), parseIngestBody(body, LIMITS));
   });
   afterAll(async () => {
     await db.close();

@@ -1,4 +1,3 @@
-import { getDatabase } from '@/lib/db';
 import { streamDownload } from '@/lib/http/stream';
 import { route } from '@/lib/http/respond';
 import { EXPORT_CONTENT_TYPES, exportFilename, exportTraces, parseExportParams } from '@/lib/traces/export/export';
@@ -7,8 +6,8 @@ export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
 // GET /api/traces/export - every trace matching the list's filters, streamed as NDJSON or CSV
-export const GET = route({ scope: 'read', basic: true }, async (req: Request) => {
+export const GET = route({ scope: 'read', basic: true }, async (req, _params, ctx) => {
   const params = parseExportParams(new URL(req.url).searchParams);
-  const pieces = exportTraces(await getDatabase(), params, { signal: req.signal });
+  const pieces = exportTraces(ctx, params, { signal: req.signal });
   return streamDownload(pieces, { contentType: EXPORT_CONTENT_TYPES[params.format], filename: exportFilename(params) }, req.signal);
 });

@@ -1,6 +1,4 @@
-import { getDatabase } from '@/lib/db';
 import { getLimits, getOtlpConfig } from '@/lib/env';
-import { runHousekeepingIfDue, scheduleRetentionIfDue, scheduleSearchIndexIfDue } from '@/lib/housekeeping';
 import { withBodyAdmission } from '@/lib/http/admission';
 import { readBodyBytes } from '@/lib/http/body';
 import { receiveOtlpTraces } from '@/lib/otlp/receive';
@@ -10,14 +8,10 @@ export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
 // POST /api/otel/v1/traces - OTLP/HTTP trace export (protobuf or JSON, gzip or deflate)
-export const POST = otlpRoute({ scope: 'ingest', basic: true }, async (req, format) => {
+export const POST = otlpRoute({ scope: 'ingest', basic: true }, async (req, format, ctx) => {
   const limits = { ...getLimits(), ...getOtlpConfig() };
-  const receipt = await withBodyAdmission(req, limits, async () => {
+  return withBodyAdmission(req, limits, async () => {
     const body = await readBodyBytes(req, limits.maxBodyBytes);
-    return receiveOtlpTraces((await getDatabase()).sql, format, body, limits);
+    return receiveOtlpTraces(ctx, format, body, limits);
   });
-  await runHousekeepingIfDue();
-  scheduleRetentionIfDue();
-  scheduleSearchIndexIfDue();
-  return receipt;
 });

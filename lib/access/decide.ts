@@ -1,0 +1,110 @@
+// The access decision: who is calling (a Principal, as far as their credentials show)
+// and the scope an operation needs, in; the Actor the operation runs as, or the 401/403,
+// out. Pure: every transport resolves credentials with lib/access/principal.ts and every
+// domain verb asks this function (through requireScope in lib/context.ts), so there is
+// one rule, tested as a table in decide.test.ts.
+//
+// The rules:
+// - Open mode (nothing configured, no user or key stored): reads need nothing; writes
+//   (ingest, and delete) name any non-empty key, as the seed contract says of
+//   POST /api/traces; nobody is an admin. SOAP calls always name a key.
+// - Protected mode: a key this server knows, with the scope; or a live session (people
+//   read, admins also delete and administer; people never ingest).
+// - An Authorization header that names no key is a 401 whatever the mode. A request for
+//   ingest always authenticates by key: a session cookie does not count there.
+import { AppError } from '@/lib/errors';
+import type { AccessMode } from './mode';
+import type { KeyScope, Role, Scope } from './scopes';
+
+export interface KeyIdentity {
+  /** null for a key of API_KEYS. */
+  keyId: string | null;
+  keyName: string | null;
+  scopes: readonly KeyScope[];
+}
+
+export interface UserIdentity {
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+}
+
+/** What a request presented, checked against what the server stores. */
+export type Credential =
+  | { kind: 'none' }
+  /** An Authorization header that names no key; message is the 401's. */
+  | { kind: 'malformed'; message: string }
+  /** A key; identity null when the server does not know it (in open mode keys are not looked up). */
+  | { kind: 'key'; identity: KeyIdentity | null }
+  /** A session cookie; identity null when it names no live session (signed out, expired, user removed, forged). */
+  | { kind: 'session'; identity: UserIdentity | null }
+  /** The server's own housekeeping (retention, indexing), never a request. */
+  | { kind: 'system'; task: string };
+
+/** Who is calling: the server's mode and the credential, before any scope is asked for. */
+export interface Principal {
+  mode: AccessMode;
+  credential: Credential;
+  /** The transport authenticates machines by key only (SOAP): no key is a 401 even in open mode. */
+  keysOnly: boolean;
+}
+
+/** Who an allowed operation runs as. */
+export type Actor =
+  | { kind: 'open' }
+  | ({ kind: 'key' } & KeyIdentity)
+  | ({ kind: 'user' } & UserIdentity)
+  | { kind: 'system'; task: string };
+
+export const MISSING_CREDENTIALS = 'Missing or invalid Authorization header';
+export const INVALID_KEY = 'Invalid API key';
+
+/** The Actor the principal acts as for this scope; throws AppError UNAUTHENTICATED / FORBIDDEN. */
+export function decide(principal: Principal, scope: Scope): Actor {
+  const { mode, credential } = principal;
+  if (credential.kind === 'system') return { kind: 'system', task: credential.task };
+  if (credential.kind === 'malformed') throw new AppError('UNAUTHENTICATED', credential.message);
+
+  // Nobody is an admin in open mode, so the admin scope is decided as if protected: the
+  // "any key" of open mode must never make the first admin.
+  const open = mode === 'open' && scope !== 'admin';
+  const needsKey = scope === 'ingest' || principal.keysOnly || (scope === 'delete' && mode === 'open');
+
+  if (credential.kind === 'key') {
+    if (open) return { kind: 'open' };
+    if (!credential.identity) throw new AppError('UNAUTHENTICATED', INVALID_KEY);
+    return allowKey(credential.identity, scope);
+  }
+  if (needsKey) throw new AppError('UNAUTHENTICATED', MISSING_CREDENTIALS);
+  if (open) return { kind: 'open' };
+  if (credential.kind === 'session' && credential.identity) return allowUser(credential.identity, scope);
+  throw new AppError('UNAUTHENTICATED', MISSING_CREDENTIALS);
+}
+
+function allowKey(identity: KeyIdentity, scope: Scope): Actor {
+  if (scope !== 'admin' && identity.scopes.includes(scope)) return { kind: 'key', ...identity };
+  throw new AppError('FORBIDDEN', `API key lacks the ${scope} scope`);
+}
+
+function allowUser(identity: UserIdentity, scope: Scope): Actor {
+  if (scope === 'read' || ((scope === 'admin' || scope === 'delete') && identity.role === 'admin')) return { kind: 'user', ...identity };
+  throw new AppError(
+    'FORBIDDEN',
+    scope === 'admin' || scope === 'delete' ? 'This needs the admin role' : `Signed-in users cannot ${scope}; use an API key`,
+  );
+}
+
+/** Whether the viewer offers deleting to this actor: admins only (open mode deletes through the API, with a key). */
+export function mayDeleteTraces(actor: Actor): boolean {
+  return actor.kind === 'user' && actor.role === 'admin';
+}
+
+/** Who did it, for the logs: never a key or a session token. */
+export function describeActor(actor: Actor): string {
+  if (actor.kind === 'open') return 'open mode (any key)';
+  if (actor.kind === 'user') return `user ${actor.email}`;
+  if (actor.kind === 'system') return actor.task;
+  if (actor.keyId === null) return 'an API_KEYS key';
+  return `key ${JSON.stringify(actor.keyName ?? '')} (${actor.keyId})`;
+}
