@@ -89,7 +89,7 @@ export default defineConfig({
     server(
       DB_ONLY_PORT,
       { API_KEYS: '', ADMIN_EMAIL: '', ADMIN_PASSWORD: '', OIDC_ISSUER: '', OIDC_CLIENT_ID: '', OIDC_CLIENT_SECRET: '' },
-      `npx tsx e2e/seed-db-user.ts ${DB_ONLY_ADMIN.email} ${DB_ONLY_ADMIN.password}`,
+      `npx tsx --conditions=react-server e2e/seed-db-user.ts ${DB_ONLY_ADMIN.email} ${DB_ONLY_ADMIN.password}`,
     ),
   ],
 });

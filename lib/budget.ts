@@ -1,6 +1,7 @@
 // A FIFO budget of units (bytes, builds) shared by the requests of one process: a request
 // over the budget waits its turn and, after a bounded wait, gets BusyError (503 with
 // Retry-After) instead of pushing the server out of memory.
+import 'server-only';
 import { AppError } from '@/lib/errors';
 
 export class BusyError extends AppError {

@@ -3,6 +3,7 @@
 // lib/http/page-context.ts), or for the server's own housekeeping by systemContext.
 // A verb's first line is requireScope(ctx, scope): reading or writing data without a
 // principal is impossible, and the rule applied is lib/access/decide.ts's, whoever calls.
+import 'server-only';
 import { decide, type Actor, type Principal } from '@/lib/access/decide';
 import { resolvePrincipal, type Transport } from '@/lib/access/principal';
 import type { Scope } from '@/lib/access/scopes';

@@ -2,6 +2,7 @@
 // depending on DATABASE_URL (see lib/storage/url.ts). It is cached on globalThis, in
 // production too: Next bundles pages and route handlers into separate module graphs,
 // and two PGlite instances on one data directory would corrupt it.
+import 'server-only';
 import { openDatabase, type Database } from './storage/open';
 import { getDatabaseUrl } from './env';
 

@@ -20,6 +20,7 @@
 //   interval, in whichever instance serves it.
 // Everything here acts as the server itself (systemContext), never as a request's caller.
 // Several processes may run retention at once: each batch skips traces another holds.
+import 'server-only';
 import { after } from 'next/server';
 import { systemContext } from '@/lib/context';
 import { getDatabase } from '@/lib/db';

@@ -1,6 +1,7 @@
 // API keys made by admins in /settings/api-keys, through Better Auth's api-key plugin:
 // the key is shown once, stored only as its SHA-256 hash, listed by name, first
 // characters, scopes, creation and last use, and revoked (deleted) at once.
+import 'server-only';
 import { AppError } from '@/lib/errors';
 import { API_KEY_PREFIX, getAuth } from './auth';
 import { isKeyScope, KEY_SCOPES, PERMISSION_RESOURCE, scopesOf, type KeyScope } from './scopes';

@@ -3,6 +3,7 @@
 // callback. Everything else the library would serve (sign-up, key management by any
 // signed-in user, password reset without mail) answers 404: accounts and keys are made
 // by admins through /api/users and /api/api-keys.
+import 'server-only';
 import { getDatabase } from '@/lib/db';
 import { getAuth } from './auth';
 import { assertSignInAllowed, clearAccountFailures, recordSignInFailure, throttleKeys } from './throttle';

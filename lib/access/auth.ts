@@ -6,6 +6,7 @@
 //
 // Better Auth over Auth.js: its Prisma adapter uses our client and migrations, and it
 // ships the API-key and generic-OIDC pieces this product needs, so none is hand-made.
+import 'server-only';
 import { apiKey } from '@better-auth/api-key';
 import { betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';

@@ -2,6 +2,7 @@
 // API_KEYS holds accepted keys (ingest and read scopes), comma-separated, each the key itself or
 // sha256:<hex> of it (so a deployment need not store keys in clear). Keys made in the UI
 // are Better Auth's (check.ts asks it).
+import 'server-only';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { getApiKeyEntries } from '@/lib/env';
 import { AppError } from '@/lib/errors';

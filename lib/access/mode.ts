@@ -1,6 +1,7 @@
 // Open mode only while nothing is configured: no API_KEYS, no ADMIN_EMAIL, no OIDC, and
 // no user or API key in the database. The moment any credential exists, every read and
 // write needs one (protected mode), and it never goes back while the process lives.
+import 'server-only';
 import { getDatabase, type Database } from '@/lib/db';
 import { configuredProtected } from './configured';
 

@@ -1,6 +1,7 @@
 // Who is calling: the one place where a request's credentials (an Authorization header,
 // a SOAP envelope's key, a session cookie) are read and checked against what the server
 // stores. It decides nothing: lib/access/decide.ts does, for the scope each verb needs.
+import 'server-only';
 import { getAuth } from './auth';
 import { bearerKey, bearerOrBasicKey, isConfiguredKey } from './credentials';
 import type { Credential, KeyIdentity, Principal, UserIdentity } from './decide';

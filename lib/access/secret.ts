@@ -1,6 +1,7 @@
 // The secret Better Auth signs session cookies with. AUTH_SECRET when set; otherwise one
 // made at first start and kept in the database, so every instance of a deployment (and
 // every restart) shares it with no variable to configure.
+import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { getAuthSecret } from '@/lib/env';
 import type { SqlExecutor } from '@/lib/storage/sql';

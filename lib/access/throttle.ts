@@ -2,6 +2,7 @@
 // every instance of a deployment counts together: after too many failures in a window,
 // sign-in answers 429 with Retry-After until the window ends, right password or not.
 // The account key is the email as typed, known or not, so a 429 reveals nothing.
+import 'server-only';
 import { AppError } from '@/lib/errors';
 import type { SqlExecutor } from '@/lib/storage/sql';
 

@@ -1,6 +1,7 @@
 // People: listed, added and changed by admins (/settings/users), and the first admin from
 // ADMIN_EMAIL/ADMIN_PASSWORD. Passwords are hashed by Better Auth (scrypt) and stored on
 // its credential account; nothing here sees a hash.
+import 'server-only';
 import { runWithEndpointContext, type AuthEndpointContext } from '@better-auth/core/context';
 import { AppError } from '@/lib/errors';
 import type { Db } from '@/lib/db';

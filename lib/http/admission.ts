@@ -4,6 +4,7 @@
 // same records/s, see docs/benchmarks.md). So the bytes of bodies being processed are
 // bounded per process; a request over the budget waits its turn (FIFO) and, after a
 // bounded wait, gets 503 with Retry-After instead of pushing the server out of memory.
+import 'server-only';
 import { existingProcessBudget, processBudget } from '@/lib/budget';
 
 const BODIES = 'request bodies';

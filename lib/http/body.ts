@@ -9,6 +9,7 @@
 // route handler is the only place that holds the body under both `next start` and a bare
 // node:http server. (`next start` today reads the whole upload for proxy.ts before the
 // route runs, see next.config.ts; the discard then reads from memory and costs nothing.)
+import 'server-only';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { AppError } from '@/lib/errors';

@@ -3,6 +3,7 @@
 // and generateMetadata of the viewer starts here, because Next renders a page without
 // its shared layout on client-side navigation: app/(app)/layout.tsx and proxy.ts only
 // redirect earlier, as a convenience.
+import 'server-only';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';

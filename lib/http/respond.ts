@@ -1,5 +1,6 @@
 // The JSON transport's error mapping and response helpers. Every API response is
 // uncacheable: traces change (RUNNING ones) and carry private data.
+import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { isAppError, type AppErrorCode } from '@/lib/errors';
 import type { Actor } from '@/lib/access/decide';

@@ -1,5 +1,6 @@
 // A download streamed from an async source of text pieces, with the backpressure and
 // cancellation a long export needs, and a defined behaviour for failures mid-way.
+import 'server-only';
 export interface Download {
   contentType: string;
   filename: string;

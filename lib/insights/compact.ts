@@ -5,6 +5,7 @@
 // compaction in this process is COMPACT_INTERVAL_MS old, and with the housekeeping timer
 // (lib/housekeeping.ts). One statement, in its own transaction: a try-lock makes concurrent callers (other
 // requests, other instances) skip instead of queueing behind the one compacting.
+import 'server-only';
 import { requireScope, type ServiceContext } from '@/lib/context';
 
 /** At most one compaction per process this often after requests. */

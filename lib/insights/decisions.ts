@@ -2,6 +2,7 @@
 // decision type, per option, and retry/escalation rates per trace name. One SQL statement
 // computes every figure (one snapshot, so the parts agree with each other under ingest);
 // no decision point is loaded into JavaScript.
+import 'server-only';
 import type { FilterQuery } from '@/lib/traces/filters';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { traceWhereSql } from '@/lib/traces/filters';

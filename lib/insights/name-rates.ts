@@ -16,6 +16,7 @@
 //   read in that order from the totals' names of one trace (InsightsNameTotal_single_idx).
 // The list is the first RATE_NAMES of both together: the same answer as summing every name
 // (rollups.test.ts compares it with the one computed from the traces).
+import 'server-only';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { windowHoursSql, type RollupPlan } from './rollups';
 

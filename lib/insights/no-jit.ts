@@ -5,6 +5,7 @@
 // 1-4 s at 100k traces: more than running them (docs/benchmarks.md, "Insights"). SET
 // LOCAL keeps the setting to this one transaction; every other statement keeps JIT.
 // (PGlite has no JIT; the setting exists there and changes nothing.)
+import 'server-only';
 import type { Db } from '@/lib/db';
 import type { Prisma } from '@/lib/generated/prisma/client';
 

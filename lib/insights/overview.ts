@@ -2,6 +2,7 @@
 // tokens and duration percentiles per UTC minute, hour or day of the window, and for the
 // whole window. One SQL statement computes every figure (one snapshot, so the buckets add
 // up to the totals under ingest); no trace is loaded into JavaScript.
+import 'server-only';
 import type { FilterQuery } from '@/lib/traces/filters';
 import { AppError } from '@/lib/errors';
 import { Prisma } from '@/lib/generated/prisma/client';

@@ -11,6 +11,7 @@
 //
 // What stays raw: the duration percentiles (an exact percentile cannot be summed from
 // parts), read from the window's traces alone.
+import 'server-only';
 import { Prisma } from '@/lib/generated/prisma/client';
 import type { RunStatus } from '@/lib/traces/types';
 import type { InsightsParams, OverviewBucket } from './types';

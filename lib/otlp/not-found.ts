@@ -1,6 +1,7 @@
 // The answer to a request for a path under /api/otel/ that no route serves. An exporter
 // given OTEL_EXPORTER_OTLP_ENDPOINT also sends /v1/metrics and /v1/logs there; it reads a
 // google.rpc.Status, not Next's HTML page, and 404 is final for it (no retries).
+import 'server-only';
 import { AppError } from '@/lib/errors';
 import { otlpFormat, type OtlpFormat } from './receive';
 import { otlpFailure } from './respond';

@@ -1,6 +1,7 @@
 // One OTLP/HTTP export request, from its bytes to what the exporter is told: decode
 // (protobuf or JSON), refuse what cannot be stored span by span, map to the domain's
 // records and upsert them. Route-independent so tests and the bench can call it too.
+import 'server-only';
 import { AppError } from '@/lib/errors';
 import { requireScope, type ServiceContext } from '@/lib/context';
 import type { SpanRejection } from '@/lib/traces/span-batch';

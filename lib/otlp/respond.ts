@@ -1,6 +1,7 @@
 // The OTLP transport's answers: ExportTraceServiceResponse on success, google.rpc.Status
 // on failure, each in the request's encoding (JSON when the request's is unknown), with
 // the HTTP statuses OTLP/HTTP prescribes (lib/http/respond.ts classifies the failure).
+import 'server-only';
 import { requestContext, requireScope, type ServiceContext } from '@/lib/context';
 import { errorAnswer, type AccessRule } from '@/lib/http/respond';
 import { exportResponse, grpcCodeForHttpStatus, statusBody } from './response';

@@ -2,6 +2,7 @@
 // key (the keys of POST /api/traces), HTTP Basic (user:apikey) and Bearer carry one too
 // (lib/access/principal.ts, transport soap); `save` needs the ingest scope, every other
 // operation the read scope.
+import 'server-only';
 import type { CallContext } from './args';
 
 /** Who is calling, for the log line only: the envelope's codeUser, else the Basic user name, else "anonymous". */

@@ -2,6 +2,7 @@
 // a method; the method only captures the operation and node-soap's raw arguments, which
 // args.ts then normalises. node-soap's own response is discarded: it is not valid
 // rpc/encoded (see response.ts). One server per process; it holds no request state.
+import 'server-only';
 import { listen, type Server } from 'soap';
 import { OPERATIONS, PORT_TYPE, SERVICE_NAME, type OperationName } from './namespaces';
 import { buildWsdl } from './wsdl';

@@ -1,6 +1,7 @@
 // Runs one normalised call: credentials, requestConfig, the public name's operation,
 // the result as XML or JSON, technical infos, one log line. Business failures come
 // back as status 0 through toSoapResult; anything unexpected propagates (Server fault).
+import 'server-only';
 import type { ServiceContext } from '@/lib/context';
 import { requireScope } from '@/lib/context';
 import type { Limits } from '@/lib/env';

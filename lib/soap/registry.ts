@@ -1,5 +1,6 @@
 // The public names (business objects) the service knows, and the checks every object
 // shares: keys for read and filters for query must be known, required ones present.
+import 'server-only';
 import { AppError } from '@/lib/errors';
 import type { ServiceContext } from '@/lib/context';
 import type { Limits } from '@/lib/env';

@@ -1,6 +1,7 @@
 // The SOAP service as plain functions over a request's text and headers, so the route
 // stays thin and tests can run it on any database: envelope check, node-soap dispatch,
 // argument normalising, the call, the typed response or a fault.
+import 'server-only';
 import { checkEnvelope } from './envelope';
 import { INTERNAL_FAULT, SoapFault, faultResponse, type SoapHttpResponse } from './fault';
 import { normalizeArgs } from './args';

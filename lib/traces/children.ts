@@ -1,6 +1,7 @@
 // One decision point, span or event by its trace and id, and filtered lists of them
 // for one trace, ordered as on the detail route (timestamp or startedAt ascending,
 // id breaking ties). Used by the SOAP adapter's SPAN, DECISION and EVENT objects.
+import 'server-only';
 import { AppError } from '@/lib/errors';
 import type { Prisma } from '@/lib/generated/prisma/client';
 import { toDecisionPointRecord, toEventRecord, toSpanRecord } from './serialize';

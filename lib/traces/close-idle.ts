@@ -8,6 +8,7 @@
 // A root span that arrives later still sets the final fields (upsert-spans.ts); other
 // late spans add to the totals without reopening the trace.
 // JSON API traces have no lastSpanAt and are never touched.
+import 'server-only';
 import { requireScope, type ServiceContext } from '@/lib/context';
 
 // Bounded per call, and SKIP LOCKED: a sweep never waits on ingest holding a trace.

@@ -17,6 +17,7 @@
 //   waits at most for one batch.
 //
 // Every deletion is logged (who, what, how many) without any of the deleted content.
+import 'server-only';
 import { AppError } from '@/lib/errors';
 import type { SqlExecutor } from '@/lib/storage/sql';
 import { isValidId } from './validate';

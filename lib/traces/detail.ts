@@ -5,6 +5,7 @@
 // JSON): loading it through Prisma rows and re-serialising took ~250 ms on PostgreSQL
 // and ~450-900 ms on PGlite, nearly all of it materialising and re-encoding JSON values
 // in Node; the raw driver also skips Prisma's handling of the 16 MB result.
+import 'server-only';
 import { processBudget } from '@/lib/budget';
 import { getLimits } from '@/lib/env';
 import { AppError } from '@/lib/errors';

@@ -122,6 +122,23 @@ function metadataParams(query: Query): Record<string, string> | undefined {
  * Reads the named filters from query parameters, in the order given (the first invalid
  * one is reported). Invalid values are a VALIDATION error naming the parameter.
  */
+/**
+ * The same rules over plain named values (one string, or several for tag), for adapters
+ * whose wire format is not a query string (SOAP's filter keys): no query string is built.
+ */
+export function traceFiltersFromValues(values: Partial<Record<TraceFilterName, string | readonly string[]>>, names: readonly TraceFilterName[]): TraceFilterParams {
+  const all = (name: string): string[] => {
+    const value = values[name as TraceFilterName];
+    return value === undefined ? [] : typeof value === 'string' ? [value] : [...value];
+  };
+  const query: Query = {
+    get: (name) => all(name)[0] ?? null,
+    getAll: all,
+    keys: () => Object.keys(values)[Symbol.iterator]() as URLSearchParamsIterator<string>,
+  };
+  return parseTraceFilters(query, names);
+}
+
 export function parseTraceFilters(query: Query, names: readonly TraceFilterName[]): TraceFilterParams {
   const filters: TraceFilterParams = {};
   for (const name of names) {

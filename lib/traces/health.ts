@@ -1,4 +1,5 @@
 // GET /api/health: a real round-trip to the database, cheap enough to poll every second.
+import 'server-only';
 import { accessMode, configuredProtected, type AccessMode } from '@/lib/access/mode';
 import { APP_VERSION } from '@/lib/env';
 import { getDatabase } from '@/lib/db';

@@ -18,6 +18,7 @@
 // The same SQL runs on PGlite and PostgreSQL. Measured after: the server's part fell to
 // ~210 ms of CPU a batch; where the rest goes, and why this stays below COPY, is in
 // docs/benchmarks.md ("Why ingest stays at ~0.45 of COPY").
+import 'server-only';
 import { AppError } from '@/lib/errors';
 import type { SqlExecutor } from '@/lib/storage/sql';
 import { storableJson, type ValidatedBatch } from './validate';

@@ -1,4 +1,5 @@
 // GET /api/traces: parameter parsing and the paginated, filtered list.
+import 'server-only';
 import { AppError } from '@/lib/errors';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { requireScope, type ServiceContext } from '@/lib/context';

@@ -9,6 +9,7 @@
 // is split into SEARCH_INDEX_SLOTS partitions by trace id, each with its own try-lock, so
 // concurrent callers take different partitions, never the same trace, and return at once
 // when every partition with work is taken.
+import 'server-only';
 import type { SqlExecutor } from '@/lib/storage/sql';
 
 /** Partitions of the queue: at most this many sessions index at once, across all instances. */

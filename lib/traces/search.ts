@@ -16,6 +16,7 @@
 // punctuation) has no words to look up, so the walk tests every trace's rows until the
 // page is full; and a large backlog of queued traces (ingest faster than the indexer) is
 // tested row by row on every search. Both documented in the README.
+import 'server-only';
 import { Prisma } from '@/lib/generated/prisma/client';
 import type { Db } from '@/lib/db';
 import { LIST_COLUMNS, type ListRow } from './list-row';

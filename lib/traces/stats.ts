@@ -1,4 +1,5 @@
 // Aggregates over traces (SOAP run TRACE_STATS): one SQL statement, never a row load.
+import 'server-only';
 import { AppError } from '@/lib/errors';
 import { requireScope, type ServiceContext } from '@/lib/context';
 import { Prisma } from '@/lib/generated/prisma/client';

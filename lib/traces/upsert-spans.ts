@@ -25,6 +25,7 @@
 // A JSON batch that creates the same trace id between 1 and 3 leaves the upsert with a
 // row it must not touch: the transaction is rolled back and run again, and step 1 then
 // refuses those spans.
+import 'server-only';
 import type { SqlExecutor } from '@/lib/storage/sql';
 import type { LazySpanBatch, SpanBatchTrace, SpanRejection } from './span-batch';
 import type { JsonValue, RunStatus } from './types';

@@ -2,7 +2,7 @@
 // database, for the 24-hour and 30-day windows ending at its newest trace, unfiltered and
 // with status=ERROR: 5 calls each, sorted ms. With CHECK=1 it also compares the 24-hour
 // answers from rollups with the ones computed from the rows.
-//   npx tsx scripts/bench/insights-inprocess.ts postgresql://localhost/crossroads
+//   npx tsx --conditions=react-server scripts/bench/insights-inprocess.ts postgresql://localhost/crossroads
 // Used to measure each step of the rollup work at 1M traces (docs/benchmarks.md, "Insights").
 import { decisionsFromRollups, decisionsFromTraces } from '@/lib/insights/decisions';
 import { overviewFromRollups } from '@/lib/insights/overview';

@@ -4,7 +4,7 @@
 // backfill would run, timed), then times the statements the two insights calls would run
 // against them for a 24-hour and a 30-day window ending at the newest trace, and the duration
 // percentiles from raw rows over a covering index. Nothing here is used by the app.
-//   npx tsx scripts/bench/insights-probe.ts [--traces 100000] [--runs 15] [--seed 42]
+//   npx tsx --conditions=react-server scripts/bench/insights-probe.ts [--traces 100000] [--runs 15] [--seed 42]
 import pg from 'pg';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { systemContext } from '@/lib/context';

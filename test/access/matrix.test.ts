@@ -5,6 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { DELETE as deleteKeyRoute } from '@/app/api/api-keys/[id]/route';
 import { GET as listKeysRoute, POST as createKeyRoute } from '@/app/api/api-keys/route';
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
+import { GET as decisionsRoute } from '@/app/api/insights/decisions/route';
+import { GET as overviewRoute } from '@/app/api/insights/overview/route';
 import { POST as otlpRoute } from '@/app/api/otel/v1/traces/route';
 import { DELETE as deleteTraceRoute, GET as detailRoute } from '@/app/api/traces/[id]/route';
 import { GET as exportRoute } from '@/app/api/traces/export/route';
@@ -82,6 +84,22 @@ const ROUTES: RouteCase[] = [
       expect(res.status).toBe(200);
       const ids = (await res.text()).trimEnd().split('\n').map((line) => (JSON.parse(line) as { id: string }).id);
       expect(ids).toContain(w.traceId);
+    },
+  },
+  {
+    name: 'GET /api/insights/overview',
+    call: (h) => overviewRoute(get('/api/insights/overview?from=2026-01-01T00:00:00Z&to=2026-01-03T00:00:00Z', h)),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { totals: { traces: number } }).totals.traces).toBeGreaterThan(0);
+    },
+  },
+  {
+    name: 'GET /api/insights/decisions',
+    call: (h) => decisionsRoute(get('/api/insights/decisions?from=2026-01-01T00:00:00Z&to=2026-01-03T00:00:00Z', h)),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { totals: { traces: number } }).totals.traces).toBeGreaterThan(0);
     },
   },
   {
@@ -209,6 +227,8 @@ const EXPECTED: Record<string, Expected[]> = {
   'GET /api/traces': READ_ROW,
   'GET /api/traces/{id}': READ_ROW,
   'GET /api/traces/export': READ_ROW,
+  'GET /api/insights/overview': READ_ROW,
+  'GET /api/insights/decisions': READ_ROW,
   'POST /api/otel/v1/traces': INGEST_ROW,
   'GET /api/users': ADMIN_ROW,
   'POST /api/users': ADMIN_ROW,

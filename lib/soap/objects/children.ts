@@ -1,4 +1,5 @@
 // SPAN, DECISION and EVENT: one child by traceId + id, or one trace's children filtered.
+import 'server-only';
 import {
   getDecisionPointOrThrow,
   getEventOrThrow,

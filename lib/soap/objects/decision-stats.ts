@@ -3,6 +3,7 @@
 // decision type, per option (type and label) and retry/escalation rates per trace name.
 // Parameters are read as the insights API reads its query: from/to (ISO 8601, a
 // half-open window on startedAt, default the last 24 hours), name (exact) and tag.
+import 'server-only';
 import { decisionInsights } from '@/lib/insights/decisions';
 import { parseInsightsParams } from '@/lib/insights/params';
 import { DECISION_TYPES } from '@/lib/traces/types';

@@ -1,4 +1,5 @@
 // getDescription payloads built from field definitions.
+import 'server-only';
 import type { OutElement } from '../codec';
 import { describeFieldJson, describeGroup, type FieldDef } from '../fields';
 import type { KeySpec, Payload } from '../registry';

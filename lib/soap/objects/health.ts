@@ -1,4 +1,5 @@
 // HEALTH: run reports the service and database state (as GET /api/health does).
+import 'server-only';
 import { checkHealth } from '@/lib/traces/health';
 import { fld, resultElement } from '../codec';
 import type { FieldDef } from '../fields';

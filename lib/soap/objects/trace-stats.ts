@@ -1,5 +1,6 @@
 // TRACE_STATS: run returns counts by status, total cost and tokens, average duration,
 // optionally for one session and a startedAt window (from/to, inclusive).
+import 'server-only';
 import { traceStats, type TraceStatsParams } from '@/lib/traces/stats';
 import { fld, resultElement } from '../codec';
 import type { FieldDef } from '../fields';

@@ -1,8 +1,10 @@
 // TRACE: read by id, query with the JSON list's filters, save like POST /api/traces.
+import 'server-only';
 import { AppError } from '@/lib/errors';
 import { getSavedTraceOrThrow, getTraceOrThrow } from '@/lib/traces/detail';
 import { ingestTraces } from '@/lib/traces/ingest';
-import { listTraces, parseListParams } from '@/lib/traces/list';
+import { traceFiltersFromValues, type TraceFilterName } from '@/lib/traces/filters';
+import { listTraces } from '@/lib/traces/list';
 import type { TraceDetail } from '@/lib/traces/types';
 import { validateIngestBody } from '@/lib/traces/validate';
 import { readParamXml, resultElement, tabNode, type ParamDoc, type ResultNode } from '../codec';
@@ -17,6 +19,9 @@ import {
 } from '../fields';
 import type { ObjectContext, Payload, PublicObject } from '../registry';
 import { description } from './describe';
+
+/** TRACE query's filter keys: the list's filters of the same names. */
+const SOAP_FILTERS = ['status', 'sessionId', 'search', 'tag'] as const satisfies readonly TraceFilterName[];
 
 // TAB ids of the children, with the JSON API's array names.
 const TABS = [
@@ -70,7 +75,7 @@ function parseObject(objectXml: string, warn: (m: string) => void): unknown {
 export const traceObject: PublicObject = {
   name: 'TRACE',
   keys: { names: ['id'], required: ['id'] },
-  filters: { names: ['status', 'sessionId', 'search', 'tag'], required: [] },
+  filters: { names: SOAP_FILTERS, required: [] },
 
   describe() {
     return description(
@@ -90,14 +95,10 @@ export const traceObject: PublicObject = {
   },
 
   async query(ctx, filters, listSize) {
-    // The JSON list's own parameter rules (status must be a known value, ...).
-    const query = new URLSearchParams();
-    for (const name of ['status', 'sessionId', 'search'] as const) {
-      if (filters[name] !== undefined && filters[name] !== '') query.set(name, filters[name]);
-    }
-    const params = parseListParams(query);
-    const tag = filters.tag !== undefined && filters.tag !== '' ? [filters.tag] : undefined;
-    const list = await ctx.withContext((service) => listTraces(service, { ...params, page: 1, limit: listSize, tag }));
+    // The list's own filter rules (status must be a known value, an empty filter is absent, ...).
+    const values = Object.fromEntries(SOAP_FILTERS.filter((name) => filters[name] !== undefined).map((name) => [name, filters[name]]));
+    const params = traceFiltersFromValues(values, SOAP_FILTERS);
+    const list = await ctx.withContext((service) => listTraces(service, { ...params, page: 1, limit: listSize }));
     ctx.meter.recordsRead += list.traces.length;
     const rows = list.traces.map(({ _count, ...trace }) => ({
       ...trace,

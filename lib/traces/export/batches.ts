@@ -6,6 +6,7 @@
 // would pin a pool connection and, on PGlite, the only connection, for minutes). A trace
 // ingested meanwhile appears if it sorts after the cursor; one deleted meanwhile is
 // skipped; no trace appears twice, because the cursor only moves forward.
+import 'server-only';
 import { isAppError } from '@/lib/errors';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { requireScope, type ServiceContext } from '@/lib/context';

@@ -1,6 +1,7 @@
 // Full traces for the export, many per statement: the same JSON fragments as
 // GET /api/traces/{id} (lib/traces/detail.ts), so a line of `include=children` is that
 // route's `trace`, numbers and all, built by the database in one round trip per run.
+import 'server-only';
 import type { SqlExecutor } from '@/lib/storage/sql';
 import { childArray, DECISION_JSON, EVENT_JSON, SPAN_JSON, TRACE_JSON, traceJsonText } from '../detail';
 

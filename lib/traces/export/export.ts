@@ -1,5 +1,6 @@
 // Export of every trace matching the list's filters, as NDJSON or CSV: the parameters,
 // and the file's text produced batch by batch (lib/http/stream.ts sends it as it comes).
+import 'server-only';
 import { stringify } from 'csv-stringify/sync';
 import { AppError } from '@/lib/errors';
 import { requireScope, type ServiceContext } from '@/lib/context';
