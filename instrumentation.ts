@@ -4,13 +4,9 @@
 // anyone, and starts housekeeping (with retention, when RETENTION_DAYS is set).
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { getAccessConfig, getRetentionDays, validateConfig } = await import('./lib/env');
-  try {
-    validateConfig();
-  } catch (err) {
-    console.error(`[crossroads] configuration error: ${err instanceof Error ? err.message : String(err)}. The server stops.`);
-    process.exit(1);
-  }
+  const { validateConfigOrStop } = await import('./lib/startup');
+  validateConfigOrStop();
+  const { getAccessConfig, getRetentionDays } = await import('./lib/env');
   const { configuredProtected } = await import('./lib/access/configured');
   if (configuredProtected()) {
     if (getAccessConfig().adminEmail) {

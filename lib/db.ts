@@ -24,10 +24,6 @@ export function getDatabase(): Promise<Database> {
   return globalForDb.crossroadsDb;
 }
 
-export async function getDb(): Promise<Db> {
-  return (await getDatabase()).prisma;
-}
-
 /** Installs an already opened database as this process's database (tests, scripts). */
 export function useDatabase(db: Database): void {
   globalForDb.crossroadsDb = Promise.resolve(db);

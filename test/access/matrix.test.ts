@@ -397,6 +397,14 @@ describe.each(testDatabases())('access matrix on $name', ({ open }) => {
       await expectError(await listRoute(get('/api/traces', { cookie })), 401, MISSING);
     });
 
+    it('an expired session is no session, whatever its cookie says', async () => {
+      const person = await makeUser('viewer');
+      const cookie = await signIn(person.email, person.password);
+      expect((await listRoute(get('/api/traces', { cookie }))).status).toBe(200);
+      await db.prisma.session.updateMany({ where: { userId: person.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+      await expectError(await listRoute(get('/api/traces', { cookie })), 401, MISSING);
+    });
+
     it('an admin made a viewer loses the admin routes at once', async () => {
       const person = await makeUser('admin');
       const cookie = await signIn(person.email, person.password);
