@@ -1,8 +1,11 @@
 // Records the OTLP/JSON fixtures of test/fixtures/otlp from the real SDKs (no network):
-//   npx tsx scripts/record-otlp-fixtures.ts
+//   npx tsx --conditions=react-server scripts/record-otlp-fixtures.ts [fixture names, e.g. mastra]
 // Each fixture is an ExportTraceServiceRequest body as JsonTraceSerializer writes it
 // (what @opentelemetry/exporter-trace-otlp-http sends), pretty-printed. Ids and times
-// change on every run: tests find spans by name, never by id or time.
+// change on every run: tests find spans by name, never by id or time. The frameworks'
+// own pipelines are used as they ship (OpenLLMetry's span processor, Langfuse's
+// LangfuseSpanProcessor, Mastra's OtelExporter), each given an in-memory exporter and
+// a fake model.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -18,10 +21,18 @@ import {
   traceTool,
   withSpan,
 } from '@arizeai/openinference-core';
-import { context, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import { Mastra } from '@mastra/core';
+import { Agent } from '@mastra/core/agent';
+import { createTool } from '@mastra/core/tools';
+import { Observability } from '@mastra/observability';
+import { OtelExporter } from '@mastra/otel-exporter';
+import { LangfuseSpanProcessor } from '@langfuse/otel';
+import { propagateAttributes, setActiveTraceIO, setLangfuseTracerProvider, startActiveObservation, startObservation } from '@langfuse/tracing';
+import { context, propagation, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import type { ExportResult } from '@opentelemetry/core';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
@@ -43,9 +54,11 @@ const provider = new NodeTracerProvider({
 });
 provider.register();
 
-function save(file: string): void {
-  const spans = exporter.getFinishedSpans();
-  exporter.reset();
+const RESOURCE = { 'service.name': 'fixture-agent', 'service.version': '1.2.3', 'deployment.environment.name': 'test' };
+
+function save(file: string, from: InMemorySpanExporter = exporter): void {
+  const spans = from.getFinishedSpans();
+  from.reset();
   const body = JsonTraceSerializer.serializeRequest(spans);
   if (!body) throw new Error(`${file}: the serializer returned nothing`);
   const json = JSON.parse(new TextDecoder().decode(body));
@@ -358,8 +371,234 @@ async function recordCrossroads(): Promise<void> {
   save('crossroads.json');
 }
 
-await recordVercelAi();
-await recordOpenInference();
-await recordGenAi();
-await recordCrossroads();
+/**
+ * Langfuse (@langfuse/tracing observations through its LangfuseSpanProcessor): an agent
+ * whose generation calls a tool (usage with cache reads, cost details), the tool, a tool
+ * at level ERROR, an event; trace name, user, session, tags, metadata, input and output.
+ */
+async function recordLangfuse(): Promise<void> {
+  const memory = new InMemorySpanExporter();
+  const langfuse = new NodeTracerProvider({
+    resource: resourceFromAttributes(RESOURCE),
+    spanProcessors: [
+      new LangfuseSpanProcessor({ exporter: memory, publicKey: 'pk-lf-fixture', secretKey: 'sk-lf-fixture', baseUrl: 'http://127.0.0.1:9', exportMode: 'immediate' }),
+    ],
+  });
+  // Langfuse's own tracer provider: no global registration needed.
+  setLangfuseTracerProvider(langfuse);
+  const tools = [
+    { type: 'function', function: { name: 'lookup_order', description: 'Find an order by id' } },
+    { type: 'function', function: { name: 'issue_refund', description: 'Refund an order' } },
+  ];
+  await propagateAttributes(
+    { userId: 'user-lf-1', sessionId: 'session-lf-1', tags: ['fixture', 'langfuse'], metadata: { plan: 'pro' }, traceName: 'refund-request' },
+    () =>
+      startActiveObservation(
+        'support-agent',
+        async (agent) => {
+          agent.update({ input: { question: 'Where is order 7?' } });
+          setActiveTraceIO({ input: { question: 'Where is order 7?' } });
+          await startActiveObservation(
+            'chat-completion',
+            async (generation) => {
+              generation.update({
+                model: 'gpt-4o',
+                modelParameters: { temperature: 0 },
+                input: { messages: [{ role: 'user', content: 'Where is order 7?' }], tools },
+                output: {
+                  role: 'assistant',
+                  content: 'Let me look that order up.',
+                  tool_calls: [{ id: 'call_lf_1', type: 'function', function: { name: 'lookup_order', arguments: '{"id":7}' } }],
+                },
+                usageDetails: { input: 70, input_cached_tokens: 30, output: 20, total: 120 },
+                costDetails: { input: 0.0002, output: 0.0004, total: 0.0006 },
+              });
+            },
+            { asType: 'generation' },
+          );
+          await startActiveObservation(
+            'lookup_order',
+            async (tool) => {
+              tool.update({ input: { id: 7 }, output: { id: 7, status: 'shipped' } });
+            },
+            { asType: 'tool' },
+          );
+          await startActiveObservation(
+            'issue_refund',
+            async (tool) => {
+              tool.update({ input: { id: 7 }, level: 'ERROR', statusMessage: 'Refund service unavailable' });
+            },
+            { asType: 'tool' },
+          );
+          startObservation('user-feedback', { input: { rating: 'up' } }, { asType: 'event' });
+          agent.update({ output: { answer: 'Order 7 has shipped.' } });
+          setActiveTraceIO({ output: { answer: 'Order 7 has shipped.' } });
+        },
+        { asType: 'agent' },
+      ),
+  );
+  await langfuse.forceFlush();
+  save('langfuse.json', memory);
+  await langfuse.shutdown();
+  setLangfuseTracerProvider(null);
+}
+
+/** Collects what a framework exports; unlike InMemorySpanExporter, keeps it when the framework shuts the exporter down. */
+class KeepingExporter implements SpanExporter {
+  readonly memory = new InMemorySpanExporter();
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    this.memory.export(spans, done);
+  }
+  async shutdown(): Promise<void> {}
+  async forceFlush(): Promise<void> {}
+}
+
+const usageWithCache = (input: number, cacheRead: number, output: number) => ({
+  inputTokens: { total: input, noCache: input - cacheRead, cacheRead, cacheWrite: 0 },
+  outputTokens: { total: output, text: output, reasoning: 0 },
+});
+
+/** The weather run's two model answers: a tool call (no text, as OpenAI often answers), then the reply. */
+function weatherModel(provider: string, modelId: string) {
+  return new MockLanguageModelV3({
+    provider,
+    modelId,
+    doGenerate: [
+      {
+        content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: 'getWeather', input: '{"city":"Paris"}' }],
+        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+        usage: usageWithCache(120, 20, 18),
+        warnings: [],
+      },
+      {
+        content: [{ type: 'text', text: 'It is sunny in Paris.' }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: usageWithCache(160, 20, 12),
+        warnings: [],
+      },
+    ],
+  });
+}
+
+/**
+ * Mastra (an Agent with two tools and a fake model; @mastra/observability with
+ * @mastra/otel-exporter's OtelExporter): agent run, model generation, model steps with
+ * their prompt and tool calls, the model inferences with usage, the tool call.
+ */
+async function recordMastra(): Promise<void> {
+  const exported = new KeepingExporter();
+  const getWeather = createTool({
+    id: 'getWeather',
+    description: 'Current weather for a city',
+    inputSchema: z.object({ city: z.string() }),
+    execute: async ({ city }) => ({ city, condition: 'sunny' }),
+  });
+  const getTime = createTool({
+    id: 'getTime',
+    description: 'Local time in a city',
+    inputSchema: z.object({ city: z.string() }),
+    execute: async ({ city }) => ({ city, time: '14:05' }),
+  });
+  const agent = new Agent({
+    id: 'weather-agent',
+    name: 'Weather Agent',
+    instructions: 'You are a weather assistant.',
+    model: weatherModel('openai.chat', 'gpt-4o-mini'),
+    tools: { getWeather, getTime },
+  });
+  const mastra = new Mastra({
+    agents: { agent },
+    logger: false,
+    observability: new Observability({
+      configs: {
+        otel: {
+          serviceName: RESOURCE['service.name'],
+          exporters: [
+            new OtelExporter({
+              exporter: exported,
+              // Required by the exporter, never dialled: the exporter above replaces it.
+              provider: { custom: { endpoint: 'http://127.0.0.1:9/v1/traces', protocol: 'http/json' } },
+              resourceAttributes: { 'service.version': RESOURCE['service.version'], 'deployment.environment.name': 'test' },
+            }),
+          ],
+        },
+      },
+    }),
+  });
+  await mastra.getAgent('agent').generate('What is the weather in Paris?', {
+    tracingOptions: { metadata: { userId: 'user-ma-1', sessionId: 'session-ma-1' } },
+  });
+  await mastra.shutdown();
+  save('mastra.json', exported.memory);
+}
+
+/**
+ * OpenLLMetry (@traceloop/node-server-sdk, initialised as documented, its span processor
+ * given an in-memory exporter): a workflow, an agent, a tool and a task made with its
+ * decorators, and the AI SDK's generateText (fake model) inside, which its processor
+ * rewrites to GenAI attributes; session and user as association properties.
+ */
+async function recordTraceloop(): Promise<void> {
+  // Traceloop registers its own NodeSDK globally; the resource comes from the environment
+  // (its other detectors would add host and process attributes that change per machine).
+  process.env.OTEL_NODE_RESOURCE_DETECTORS = 'env';
+  process.env.OTEL_RESOURCE_ATTRIBUTES = `service.version=${RESOURCE['service.version']},deployment.environment.name=test`;
+  const memory = new InMemorySpanExporter();
+  const traceloop = await import('@traceloop/node-server-sdk');
+  traceloop.initialize({
+    appName: RESOURCE['service.name'],
+    exporter: memory,
+    disableBatch: true,
+    silenceInitializationMessage: true,
+    // No provider client is instrumented: the model calls are the AI SDK's.
+    instrumentModules: {},
+    traceloopSyncEnabled: false,
+    baseUrl: 'http://127.0.0.1:9',
+  });
+  await traceloop.withAssociationProperties({ session_id: 'session-tl-1', user_id: 'user-tl-1' }, () =>
+    traceloop.withWorkflow({ name: 'trip_planner' }, async () =>
+      traceloop.withAgent({ name: 'weather_agent' }, async () => {
+        await traceloop.withTool({ name: 'lookup_city' }, async ({ query }: { query: string }) => ({ city: 'Paris', query }), { query: 'paris' });
+        const { text } = await generateText({
+          model: weatherModel('openai.chat', 'gpt-4o-mini'),
+          prompt: 'What is the weather in Paris?',
+          tools: {
+            getWeather: tool({
+              description: 'Current weather for a city',
+              inputSchema: z.object({ city: z.string() }),
+              execute: async ({ city }) => ({ city, condition: 'sunny' }),
+            }),
+            getTime: tool({
+              description: 'Local time in a city',
+              inputSchema: z.object({ city: z.string() }),
+              execute: async ({ city }) => ({ city, time: '14:05' }),
+            }),
+          },
+          stopWhen: stepCountIs(3),
+          experimental_telemetry: { isEnabled: true },
+        });
+        return traceloop.withTask({ name: 'summarise' }, async (answer: string) => answer.toUpperCase(), text);
+      }),
+    ),
+  );
+  await traceloop.forceFlush();
+  save('traceloop.json', memory);
+}
+
+// Every fixture, or those named on the command line.
+const wanted = new Set(process.argv.slice(2));
+const want = (name: string) => wanted.size === 0 || wanted.has(name);
+if (want('vercel-ai')) await recordVercelAi();
+if (want('openinference')) await recordOpenInference();
+if (want('genai')) await recordGenAi();
+if (want('crossroads')) await recordCrossroads();
 await provider.shutdown();
+if (want('langfuse')) await recordLangfuse();
+if (want('mastra')) await recordMastra();
+// OpenLLMetry installs its own global provider, context manager and propagator.
+trace.disable();
+context.disable();
+propagation.disable();
+if (want('traceloop')) await recordTraceloop();
+// Its NodeSDK keeps no timers alive that matter to a one-off script.
+process.exit(0);

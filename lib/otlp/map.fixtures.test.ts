@@ -33,7 +33,9 @@ const answering = (s: SpanInput) => !callingTools(s);
 const firstChat = (s: SpanInput) => s.costUsd !== null;
 const secondChat = (s: SpanInput) => s.costUsd === null;
 
-const FIXTURES = ['vercel-ai', 'openinference', 'genai', 'crossroads'];
+const FIXTURES = ['vercel-ai', 'openinference', 'genai', 'crossroads', 'langfuse', 'mastra', 'traceloop'];
+/** Mastra exports its model calls as CLIENT spans. */
+const KINDS: Record<string, string> = { 'chat gpt-4o-mini@mastra': 'CLIENT' };
 
 describe.each(FIXTURES)('%s fixture', (name) => {
   it('throws nothing away: each attribute is in input/output or metadata, with kind, scope and resource', () => {
@@ -46,7 +48,7 @@ describe.each(FIXTURES)('%s fixture', (name) => {
         expect(consumed.includes(key) || metadata[key] === span.attributes[key], `${span.name}: ${key}`).toBe(true);
       }
       expect(metadata.otel).toMatchObject({
-        kind: 'INTERNAL',
+        kind: KINDS[`${span.name}@${name}`] ?? 'INTERNAL',
         scope: { name: span.scope.name },
         resource: { 'service.name': 'fixture-agent', 'service.version': '1.2.3' },
       });
@@ -208,5 +210,161 @@ describe("Crossroads' own attributes", () => {
     expect(trace.decisionPoints[1]).toMatchObject({ chosen: 'human agent', alternatives: ['bot', 'email'] });
     expect(trace.decisionPoints[2].contextSnapshot).toEqual({ context: null, declaredType: 'vibes' });
     expect(trace.events).toEqual([expect.objectContaining({ id: `${router.id}:e3`, type: 'CUSTOM', name: 'cache warmed' })]);
+  });
+});
+
+/** Every span of that name (OpenLLMetry and Mastra name each model call alike). */
+const all = (trace: { spans: SpanInput[] }, spanName: string) => trace.spans.filter((s) => s.name === spanName);
+
+describe('Langfuse (@langfuse/tracing through LangfuseSpanProcessor)', () => {
+  it('types observations, reads their input, output, model usage and cost', () => {
+    const { named } = load('langfuse');
+    expect(named('support-agent')).toMatchObject({
+      type: 'AGENT',
+      parentSpanId: null,
+      input: { question: 'Where is order 7?' },
+      output: { answer: 'Order 7 has shipped.' },
+    });
+    const generation = named('chat-completion');
+    // 70 new + 30 cached input tokens + 20 output; cost_details.total is the span's cost.
+    expect(generation).toMatchObject({ type: 'LLM_CALL', tokenCount: 120, costUsd: 0.0006 });
+    expect(generation.input).toMatchObject({ messages: [{ role: 'user', content: 'Where is order 7?' }] });
+    expect(meta(generation)).toMatchObject({
+      'langfuse.observation.model.name': 'gpt-4o',
+      'langfuse.observation.usage_details': '{"input":70,"input_cached_tokens":30,"output":20,"total":120}',
+    });
+    expect(named('lookup_order')).toMatchObject({ type: 'TOOL_CALL', input: { id: 7 }, output: { id: 7, status: 'shipped' } });
+    expect(named('user-feedback')).toMatchObject({ type: 'CUSTOM', input: { rating: 'up' } });
+  });
+
+  it('makes level ERROR a failed span with its status message', () => {
+    const { named } = load('langfuse');
+    expect(named('issue_refund')).toMatchObject({ type: 'TOOL_CALL', status: 'ERROR', statusMessage: 'Refund service unavailable' });
+  });
+
+  it('infers the tool selection from the OpenAI tool_calls of the output, alternatives from the input tools', () => {
+    const { trace, named } = load('langfuse');
+    expect(trace.decisionPoints).toEqual([
+      expect.objectContaining({
+        type: 'TOOL_SELECTION',
+        chosen: { tool: 'lookup_order', arguments: { id: 7 } },
+        alternatives: [{ tool: 'issue_refund', description: 'Refund an order' }],
+        reasoning: 'Let me look that order up.',
+        parentSpanId: named('chat-completion').id,
+        contextSnapshot: { inferredFrom: 'langfuse.observation.output', toolCallId: 'call_lf_1' },
+      }),
+    ]);
+  });
+
+  it('puts langfuse.trace.* on the trace: name, tags, user, session, input, output, metadata', () => {
+    const { trace } = load('langfuse');
+    expect(trace).toMatchObject({ sessionId: 'session-lf-1', tags: ['fixture', 'langfuse'] });
+    expect(trace.root).toMatchObject({
+      name: 'refund-request',
+      status: 'COMPLETED',
+      userId: 'user-lf-1',
+      metadata: {
+        'service.name': 'fixture-agent',
+        input: { question: 'Where is order 7?' },
+        output: { answer: 'Order 7 has shipped.' },
+        metadata: { plan: 'pro' },
+      },
+    });
+  });
+});
+
+describe('Mastra (an Agent through @mastra/observability and OtelExporter)', () => {
+  it('types agent run, model generation, model steps, model calls and the tool call', () => {
+    const { trace, named } = load('mastra');
+    expect(named('invoke_agent Weather Agent')).toMatchObject({
+      type: 'AGENT',
+      parentSpanId: null,
+      input: 'What is the weather in Paris?',
+      output: { text: 'It is sunny in Paris.' },
+    });
+    expect(named('model_generation gpt-4o-mini').type).toBe('AGENT');
+    const steps = all(trace, 'agent_step Weather Agent');
+    expect(steps.map((s) => s.type)).toEqual(['LLM_CALL', 'LLM_CALL']);
+    // The step holds the prompt and the tool calls; the model call inside it the usage.
+    expect(steps[0].input).toEqual([
+      { role: 'system', content: 'You are a weather assistant.' },
+      { role: 'user', content: 'What is the weather in Paris?' },
+    ]);
+    expect(steps[0].output).toMatchObject({ toolCalls: [{ toolCallId: 'call-1', toolName: 'getWeather', args: { city: 'Paris' } }] });
+    const calls = all(trace, 'chat gpt-4o-mini');
+    expect(calls.map((s) => [s.type, s.tokenCount, s.parentSpanId])).toEqual([
+      ['LLM_CALL', 138, steps[0].id],
+      ['LLM_CALL', 172, steps[1].id],
+    ]);
+    expect(named('execute_tool getWeather')).toMatchObject({ type: 'TOOL_CALL', input: { city: 'Paris' }, output: { city: 'Paris', condition: 'sunny' } });
+    // Each model call is counted once: the steps, the generation and the agent carry no usage.
+    expect(trace.spans.reduce((sum, s) => sum + (s.tokenCount ?? 0), 0)).toBe(310);
+  });
+
+  it("infers the tool selection from the step's tool calls, offered tools from the agent's list of names", () => {
+    const { trace } = load('mastra');
+    const [step] = all(trace, 'agent_step Weather Agent');
+    expect(trace.decisionPoints).toEqual([
+      expect.objectContaining({
+        type: 'TOOL_SELECTION',
+        chosen: { tool: 'getWeather', arguments: { city: 'Paris' } },
+        alternatives: [{ tool: 'getTime' }],
+        parentSpanId: step.id,
+        contextSnapshot: {
+          inferredFrom: 'mastra.model_step.output',
+          toolCallId: 'call-1',
+          toolsFromSpan: load('mastra').named('invoke_agent Weather Agent').id,
+        },
+      }),
+    ]);
+  });
+
+  it('names the trace by the agent; user and session from the tracing metadata; cache reads kept', () => {
+    const { trace } = load('mastra');
+    expect(trace).toMatchObject({ sessionId: 'session-ma-1', root: { name: 'Weather Agent', userId: 'user-ma-1' } });
+    expect(meta(all(trace, 'chat gpt-4o-mini')[0])).toMatchObject({ 'gen_ai.usage.cache_read.input_tokens': 20 });
+  });
+});
+
+describe('OpenLLMetry (Traceloop: workflow, agent, tool, task, and the AI SDK inside)', () => {
+  it('types the decorated spans, reads their entity input and output, names tools', () => {
+    const { named } = load('traceloop');
+    expect(named('trip_planner.workflow')).toMatchObject({ type: 'CHAIN', parentSpanId: null, tokenCount: null });
+    expect(named('weather_agent.agent')).toMatchObject({ type: 'AGENT', output: 'IT IS SUNNY IN PARIS.' });
+    expect(named('lookup_city')).toMatchObject({ type: 'TOOL_CALL', input: { query: 'paris' }, output: { city: 'Paris', query: 'paris' } });
+    expect(named('summarise.task')).toMatchObject({ type: 'CHAIN', input: 'It is sunny in Paris.', output: 'IT IS SUNNY IN PARIS.' });
+    expect(named('execute_tool getWeather')).toMatchObject({ type: 'TOOL_CALL', input: { city: 'Paris' }, output: { city: 'Paris', condition: 'sunny' } });
+  });
+
+  it('counts the model calls its processor rewrote to GenAI, not the generateText around them', () => {
+    const { trace } = load('traceloop');
+    const chats = all(trace, 'chat gpt-4o-mini');
+    expect(chats.map((s) => [s.type, s.tokenCount])).toEqual([
+      ['CHAIN', null],
+      ['LLM_CALL', 138],
+      ['LLM_CALL', 172],
+    ]);
+    expect(chats[1].output).toEqual([
+      { role: 'assistant', finish_reason: 'tool_call', parts: [{ type: 'tool_call', name: 'getWeather', id: 'call-1', arguments: { city: 'Paris' } }] },
+    ]);
+    expect(trace.decisionPoints).toEqual([
+      expect.objectContaining({
+        chosen: { tool: 'getWeather', arguments: { city: 'Paris' } },
+        alternatives: [{ tool: 'getTime', description: 'Local time in a city' }],
+        parentSpanId: chats[1].id,
+        contextSnapshot: { inferredFrom: 'gen_ai.output.messages', toolCallId: 'call-1' },
+      }),
+    ]);
+  });
+
+  it('takes session and user from the association properties and names the trace by its workflow', () => {
+    const { trace } = load('traceloop');
+    expect(trace).toMatchObject({ sessionId: 'session-tl-1', root: { name: 'trip_planner', userId: 'user-tl-1', status: 'COMPLETED' } });
+  });
+});
+
+describe('Vercel AI SDK telemetry metadata', () => {
+  it('gives the trace its user (ai.telemetry.metadata.userId)', () => {
+    expect(load('vercel-ai').trace.root).toMatchObject({ userId: 'user-7' });
   });
 });

@@ -147,8 +147,63 @@ describe('mapOtlpSpans: traces', () => {
       endedAt: new Date('2026-01-01T00:00:00.010Z'),
       totalDuration: 10,
       metadata: { 'service.name': 'test-agent', resource: resource.attributes },
+      userId: null,
     });
     expect(trace.provisionalName).toBe('early child');
+  });
+
+  it.each([
+    'user.id',
+    'langfuse.user.id',
+    'traceloop.association.properties.user_id',
+    'ai.telemetry.metadata.userId',
+    'mastra.metadata.userId',
+  ])('gives the trace its user from %s, on the root or else the first span that has one', (key) => {
+    expect(only([span({ attributes: { [key]: 'u-1' } })]).root?.userId).toBe('u-1');
+    const root = span({ startTimeUnixNano: START + 5n * MS });
+    expect(only([root, span({ parentSpanId: root.spanId, attributes: { [key]: 'u-2' } })]).root?.userId).toBe('u-2');
+    // An id unfit for a filter (too long, control characters) is no user.
+    expect(only([span({ attributes: { [key]: 'x\n' } })]).root?.userId).toBeNull();
+  });
+
+  it("takes the session from each convention's key", () => {
+    for (const key of ['langfuse.session.id', 'traceloop.association.properties.session_id', 'ai.telemetry.metadata.sessionId', 'mastra.metadata.sessionId']) {
+      expect(only([span({ attributes: { [key]: 's-1' } })]).sessionId, key).toBe('s-1');
+    }
+  });
+
+  it('fails a span whose Langfuse level is ERROR, with its status message', () => {
+    const failed = one(span({ attributes: { 'langfuse.observation.level': 'ERROR', 'langfuse.observation.status_message': 'boom' } }));
+    expect(failed).toMatchObject({ status: 'ERROR', statusMessage: 'boom' });
+    expect(one(span({ attributes: { 'langfuse.observation.level': 'WARNING', 'langfuse.observation.status_message': 'hm' } }))).toMatchObject({ status: 'COMPLETED', statusMessage: null });
+    // OTel's ERROR without a message takes the convention's.
+    expect(one(span({ status: { code: 2, message: '' }, attributes: { 'langfuse.observation.status_message': 'down' } })).statusMessage).toBe('down');
+  });
+
+  it('offers a model call the tools of its nearest ancestor that lists some', () => {
+    const agent = span({ name: 'agent', attributes: { 'gen_ai.tool.definitions': '["search","mail"]' } });
+    const loop = span({ name: 'loop', parentSpanId: agent.spanId, startTimeUnixNano: START + MS });
+    const step = span({
+      name: 'step',
+      parentSpanId: loop.spanId,
+      startTimeUnixNano: START + 2n * MS,
+      attributes: { 'mastra.span.type': 'model_step', 'mastra.model_step.output': '{"text":"","toolCalls":[{"toolName":"search","args":{"q":"x"}}]}' },
+    });
+    const [decision] = only([step, loop, agent]).decisionPoints;
+    expect(decision).toMatchObject({ chosen: { tool: 'search', arguments: { q: 'x' } }, alternatives: [{ tool: 'mail' }] });
+    expect(decision.contextSnapshot).toMatchObject({ toolsFromSpan: agent.spanId });
+    // Without the ancestors in the batch: no alternatives, nothing invented.
+    expect(only([step]).decisionPoints[0].alternatives).toEqual([]);
+  });
+
+  it('marks a model call reported twice (same model and usage, overlapping) as a duplicate of the outer one', () => {
+    const usage = { 'gen_ai.request.model': 'gpt-4o', 'gen_ai.usage.input_tokens': 10, 'gen_ai.usage.output_tokens': 5 };
+    const chain = span({ name: 'ChatOpenAI.chat', attributes: { ...usage, 'llm.request.type': 'chat', 'gen_ai.operation.name': 'chat' } });
+    const client = span({ name: 'openai.chat', parentSpanId: chain.spanId, startTimeUnixNano: START + MS, attributes: { ...usage, 'gen_ai.operation.name': 'chat' } });
+    const trace = only([chain, client]);
+    const [outer, inner] = trace.spans;
+    expect(outer.metadata).not.toHaveProperty('duplicateOf');
+    expect(inner.metadata).toMatchObject({ duplicateOf: chain.spanId });
   });
 
   it('names the trace by ai.telemetry.functionId, else by the root span', () => {

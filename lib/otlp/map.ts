@@ -11,12 +11,22 @@ import type { DecisionPointUpsert, LazySpanBatch, RootFields, SpanBatchTrace, Sp
 import type { JsonValue, RunStatus } from '@/lib/traces/types';
 import type { EventInput, SpanInput } from '@/lib/traces/validate';
 import { setKey, SpanAttributes, truncate } from './attributes';
-import { explicitDecision, inferredToolSelection, DECISION_EVENT } from './conventions/decisions';
+import { explicitDecision, inferredToolSelection, offeredToolsOf, DECISION_EVENT, type OfferedTool } from './conventions/decisions';
+import { markDuplicateCalls } from './conventions/duplicates';
 import { eventNameOf, eventTypeOf, exceptionMessageOf } from './conventions/events';
 import { inputOutputOf } from './conventions/io';
 import { spanTypeOf, toolNameFor } from './conventions/span-type';
-import { costOf, tokenCountOf } from './conventions/tokens';
-import { sessionIdOf, tagsOf, traceMetadataOf, traceNameOf } from './conventions/trace-fields';
+import { conventionErrorOf, conventionMessageOf } from './conventions/status';
+import { costOf, tokenCountOf, usageOf } from './conventions/tokens';
+import {
+  sessionIdOf,
+  tagsOf,
+  TRACE_PAYLOAD_KEYS,
+  traceMetadataOf,
+  traceNameOf,
+  tracePayloadOf,
+  userIdOf,
+} from './conventions/trace-fields';
 import { parentIdOf, spanChecker } from './refusals';
 import type { OtlpScope, OtlpSpan } from './types';
 
@@ -114,12 +124,14 @@ function mapTrace(traceId: string, spans: OtlpSpan[], scopes: WeakMap<OtlpScope,
   };
   let root: MappedSpan | undefined;
   const mapped: MappedSpan[] = [];
+  const inherited = ancestorTools(spans);
   for (const span of spans) {
-    const one = mapSpan(span, trace.events, trace.decisionPoints, scopes);
+    const one = mapSpan(span, trace.events, trace.decisionPoints, scopes, inherited);
     trace.spans.push(one.record);
     mapped.push(one);
     if (!root && one.record.parentSpanId === null) root = one;
   }
+  trace.spans = markDuplicateCalls(trace.spans);
   trace.provisionalName = mapped[0].record.name;
 
   // The root's session and tags first, else the first span's (in start order) that has them.
@@ -129,17 +141,48 @@ function mapTrace(traceId: string, spans: OtlpSpan[], scopes: WeakMap<OtlpScope,
     trace.tags ??= tagsOf(attributes) ?? null;
     if (trace.sessionId !== null && trace.tags !== null) break;
   }
-  if (root) trace.root = rootFieldsOf(root);
+  if (root) trace.root = rootFieldsOf(root, candidates);
   return trace;
 }
 
-function rootFieldsOf({ span, attributes, record }: MappedSpan): RootFields {
+/** The user and the trace payloads, like the session: the root's first, else the first span's that has each. */
+function rootFieldsOf({ span, attributes, record }: MappedSpan, candidates: MappedSpan[]): RootFields {
+  let userId: string | null = null;
+  const payloads: Partial<Record<'input' | 'output' | 'metadata', JsonValue>> = {};
+  for (const candidate of candidates) {
+    userId ??= userIdOf(candidate.attributes) ?? null;
+    for (const { key, as } of TRACE_PAYLOAD_KEYS) payloads[as] ??= tracePayloadOf(candidate.attributes, key);
+  }
   return {
     name: traceNameOf(attributes, record.name),
     status: record.status === 'ERROR' ? 'ERROR' : 'COMPLETED',
     endedAt: record.endedAt,
     totalDuration: record.durationMs,
-    metadata: traceMetadataOf(span.resource.attributes),
+    metadata: traceMetadataOf(span.resource.attributes, payloads),
+    userId,
+  };
+}
+
+type InheritedTools = (spanId: string) => { spanId: string; tools: OfferedTool[] } | undefined;
+
+/** The tools the nearest ancestor (in this batch) of a span offers its model; each span read once. */
+function ancestorTools(spans: OtlpSpan[]): InheritedTools {
+  const byId = new Map(spans.map((span) => [span.spanId, span]));
+  const offered = new Map<string, OfferedTool[] | undefined>();
+  const toolsOf = (span: OtlpSpan) => {
+    if (!offered.has(span.spanId)) offered.set(span.spanId, offeredToolsOf(new SpanAttributes(span.attributes)));
+    return offered.get(span.spanId);
+  };
+  return (spanId) => {
+    const seen = new Set<string>([spanId]);
+    let parent = byId.get(byId.get(spanId)?.parentSpanId ?? '');
+    while (parent && !seen.has(parent.spanId)) {
+      const tools = toolsOf(parent);
+      if (tools) return { spanId: parent.spanId, tools };
+      seen.add(parent.spanId);
+      parent = byId.get(parent.parentSpanId);
+    }
+    return undefined;
   };
 }
 
@@ -148,6 +191,7 @@ function mapSpan(
   events: EventInput[],
   decisions: DecisionPointUpsert[],
   scopes: WeakMap<OtlpScope, JsonValue>,
+  inherited: InheritedTools,
 ): MappedSpan {
   const attributes = new SpanAttributes(span.attributes);
   const spanId = span.spanId;
@@ -162,11 +206,13 @@ function mapSpan(
   const startedAt = dateOf(span.startTimeUnixNano);
   const ended = span.endTimeUnixNano !== 0n;
   const endedAt = ended ? dateOf(span.endTimeUnixNano) : null;
-  const failed = span.status.code === STATUS_ERROR;
+  // OTel's ERROR status, else a convention's own (Langfuse's level ERROR).
+  const conventionError = conventionErrorOf(attributes);
+  const failed = span.status.code === STATUS_ERROR || conventionError !== undefined;
   const status: RunStatus = failed ? 'ERROR' : 'COMPLETED';
   let statusMessage: string | null = null;
   if (failed) {
-    const message = span.status.message || exceptionMessageOf(span.events);
+    const message = span.status.message || conventionError || conventionMessageOf(attributes) || exceptionMessageOf(span.events);
     statusMessage = message ? truncate(message, FIELD_LIMITS.textLength) : null;
   }
 
@@ -188,7 +234,7 @@ function mapSpan(
     });
   }
   if (type === 'LLM_CALL') {
-    const inferred = inferredToolSelection(attributes, spanId, endedAt ?? startedAt);
+    const inferred = inferredToolSelection(attributes, spanId, endedAt ?? startedAt, () => inherited(spanId));
     if (inferred) decisions.push(inferred);
   }
 
@@ -202,6 +248,8 @@ function mapSpan(
     output: io.output,
     tokenCount: type === 'LLM_CALL' ? tokenCountOf(attributes) : null,
     costUsd: costOf(attributes),
+    // Priced by the store (lib/pricing) when the client sent no cost.
+    usage: type === 'LLM_CALL' ? usageOf(attributes) : null,
     durationMs: ended ? Number(span.endTimeUnixNano - span.startTimeUnixNano) / 1e6 : null,
     status,
     statusMessage,

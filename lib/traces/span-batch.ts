@@ -18,6 +18,8 @@ export interface RootFields {
   /** Milliseconds, endedAt - startedAt of the root span. */
   totalDuration: number | null;
   metadata: JsonValue;
+  /** The end user the trace ran for, when the root span names one. */
+  userId?: string | null;
 }
 
 export interface SpanBatchTrace {

@@ -139,4 +139,37 @@ describe('inferredToolSelection', () => {
     expect(infer({ 'ai.response.text': 'Hi', 'ai.prompt.tools': ['{"name":"f"}'] })).toBeNull();
     expect(infer({ 'llm.output_messages.0.message.content': 'Hi' })).toBeNull();
   });
+
+  it('takes tool definitions that are only names (Mastra)', () => {
+    const d = infer({
+      'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', name: 'getWeather', arguments: {} }] }]),
+      'gen_ai.tool.definitions': '["getWeather","getTime"]',
+    });
+    expect(d?.alternatives).toEqual([{ tool: 'getTime' }]);
+  });
+
+  it("reads Langfuse output: OpenAI tool_calls, Anthropic tool_use blocks, a list of messages; tools from the input's tools", () => {
+    const openai = infer({
+      'langfuse.observation.output': JSON.stringify({ role: 'assistant', content: 'On it.', tool_calls: [{ id: 'c1', function: { name: 'search', arguments: '{"q":"x"}' } }] }),
+      'langfuse.observation.input': JSON.stringify({ messages: [], tools: [{ type: 'function', function: { name: 'search' } }, { name: 'mail', description: 'Send mail' }] }),
+    });
+    expect(openai).toMatchObject({
+      chosen: { tool: 'search', arguments: { q: 'x' } },
+      alternatives: [{ tool: 'mail', description: 'Send mail' }],
+      reasoning: 'On it.',
+      contextSnapshot: { inferredFrom: 'langfuse.observation.output', toolCallId: 'c1' },
+    });
+    const anthropic = infer({
+      'langfuse.observation.output': JSON.stringify([
+        { role: 'assistant', content: [{ type: 'text', text: 'Looking.' }, { type: 'tool_use', id: 't1', name: 'lookup', input: { id: 7 } }] },
+      ]),
+    });
+    expect(anthropic).toMatchObject({ chosen: { tool: 'lookup', arguments: { id: 7 } }, reasoning: 'Looking.', alternatives: [] });
+    expect(infer({ 'langfuse.observation.output': '"just text"' })).toBeNull();
+  });
+
+  it("reads a Mastra model step's toolCalls (args), with the step's text as the reasoning", () => {
+    const d = infer({ 'mastra.model_step.output': JSON.stringify({ text: 'Checking.', toolCalls: [{ toolCallId: 'call-1', toolName: 'getWeather', args: { city: 'Paris' } }] }) });
+    expect(d).toMatchObject({ chosen: { tool: 'getWeather', arguments: { city: 'Paris' } }, reasoning: 'Checking.', contextSnapshot: { inferredFrom: 'mastra.model_step.output', toolCallId: 'call-1' } });
+  });
 });

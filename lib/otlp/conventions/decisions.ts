@@ -3,7 +3,9 @@
 //   OpenTelemetry SDK) becomes a decision point under its span, at the event's time.
 // - Inferred: an LLM call whose output calls tools becomes one TOOL_SELECTION decision:
 //   the tool it called, out of the tools it was offered. Each convention says where the
-//   calls and the offered tools are; the first convention that has calls wins.
+//   calls and the offered tools are; the first convention that has calls wins. A call
+//   whose span lists no tools takes those of its nearest ancestor that does (Mastra lists
+//   them on the agent's span, above the model steps).
 import type { DecisionPointUpsert } from '@/lib/traces/span-batch';
 import { FIELD_LIMITS } from '@/lib/traces/limits';
 import { DECISION_TYPES, type DecisionType, type JsonValue } from '@/lib/traces/types';
@@ -158,9 +160,52 @@ function vercelCalls(toolCalls: JsonValue | undefined, text: string | undefined)
   return calls.length > 0 ? { calls, text } : undefined;
 }
 
-/** A tool definition in the shapes the conventions use: `{name, description}` or OpenAI's `{function: {name, description}}`. */
+/** Langfuse: an OpenAI message (`tool_calls`), Anthropic content (`tool_use` blocks), or a list of either, or OpenAI's `choices`. */
+function messageCalls(output: JsonValue | undefined): ToolCalls | undefined {
+  const calls: ToolCall[] = [];
+  const texts: string[] = [];
+  const visit = (value: JsonValue | undefined, depth: number): void => {
+    if (depth > 3) return;
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item, depth + 1);
+      return;
+    }
+    if (!isObj(value)) return;
+    if (value.type === 'tool_use' && str(value.name)) {
+      calls.push({ name: value.name as string, arguments: args(value.input), ...(str(value.id) && { id: str(value.id) }) });
+      return;
+    }
+    if (value.type === 'text' && str(value.text)) {
+      texts.push(value.text as string);
+      return;
+    }
+    for (const call of Array.isArray(value.tool_calls) ? value.tool_calls : []) {
+      const fn = isObj(call) ? call.function : undefined;
+      const name = isObj(fn) ? str(fn.name) : undefined;
+      if (name) calls.push({ name, arguments: args((fn as Obj).arguments), ...(isObj(call) && str(call.id) && { id: str(call.id) }) });
+    }
+    if (str(value.content)) texts.push(value.content as string);
+    else if (Array.isArray(value.content)) visit(value.content, depth + 1);
+    if (isObj(value.message)) visit(value.message, depth + 1);
+    if (Array.isArray(value.choices)) visit(value.choices, depth + 1);
+  };
+  visit(output, 0);
+  return calls.length > 0 ? { calls, text: joined(texts) } : undefined;
+}
+
+/** Mastra: a model step's (or generation's) output `{ text, toolCalls: [{ toolCallId, toolName, args }] }`. */
+function mastraCalls(output: JsonValue | undefined): ToolCalls | undefined {
+  if (!isObj(output)) return undefined;
+  return vercelCalls(output.toolCalls, str(output.text));
+}
+
+/**
+ * A tool definition in the shapes the conventions use: `{name, description}`, OpenAI's
+ * `{function: {name, description}}`, or only its name (Mastra's gen_ai.tool.definitions).
+ */
 function offeredTool(definition: JsonValue): OfferedTool | undefined {
   const def = typeof definition === 'string' ? jsonOrText(definition) : definition;
+  if (typeof def === 'string') return def === '' ? undefined : { name: def };
   if (!isObj(def)) return undefined;
   const body = isObj(def.function) ? def.function : def;
   const name = str(body.name);
@@ -218,7 +263,33 @@ export const TOOL_SELECTION_TABLES: readonly ToolSelectionTable[] = [
       return offeredTools(Array.isArray(raw) ? raw : a.json('ai.prompt.tools'));
     },
   },
+  {
+    convention: 'langfuse',
+    callsKey: 'langfuse.observation.output',
+    calls: (a) => messageCalls(a.json('langfuse.observation.output')),
+    toolsKey: 'langfuse.observation.input',
+    tools: (a) => {
+      const input = a.json('langfuse.observation.input');
+      return isObj(input) ? offeredTools(input.tools) : undefined;
+    },
+  },
+  {
+    convention: 'mastra',
+    callsKey: 'mastra.model_step.output',
+    calls: (a) => mastraCalls(a.json('mastra.model_step.output')),
+    toolsKey: 'gen_ai.tool.definitions',
+    tools: () => undefined,
+  },
 ];
+
+/** The tools a span lists as offered to its model (the first convention that lists some). */
+export function offeredToolsOf(attributes: SpanAttributes): OfferedTool[] | undefined {
+  for (const table of TOOL_SELECTION_TABLES) {
+    const offered = table.tools(attributes);
+    if (offered && offered.length > 0) return offered;
+  }
+  return undefined;
+}
 
 const callJson = (call: ToolCall): Obj => ({ tool: call.name, arguments: call.arguments });
 
@@ -232,6 +303,8 @@ export function inferredToolSelection(
   attributes: SpanAttributes,
   spanId: string,
   timestamp: Date,
+  /** The tools of the nearest ancestor that lists some, with its span id: asked only when this span lists none. */
+  inherited?: () => { spanId: string; tools: OfferedTool[] } | undefined,
 ): DecisionPointUpsert | null {
   let found: { table: ToolSelectionTable; calls: ToolCalls } | undefined;
   for (const table of TOOL_SELECTION_TABLES) {
@@ -242,13 +315,18 @@ export function inferredToolSelection(
     }
   }
   if (!found) return null;
-  let offered: OfferedTool[] | undefined;
-  for (const table of TOOL_SELECTION_TABLES) {
-    offered = table.tools(attributes);
-    if (offered && offered.length > 0) break;
+  let offered = offeredToolsOf(attributes);
+  let offeredBy: string | undefined;
+  if (!offered && inherited) {
+    const from = inherited();
+    if (from) {
+      offered = from.tools;
+      offeredBy = from.spanId;
+    }
   }
   const [first, ...others] = found.calls.calls;
   const context: Obj = { inferredFrom: found.table.callsKey };
+  if (offeredBy) context.toolsFromSpan = offeredBy;
   if (first.id) context.toolCallId = first.id;
   if (others.length > 0) context.otherCalls = others.map(callJson);
   return {

@@ -122,4 +122,25 @@ describe('inputOutputOf', () => {
     expect(result.input).toBe('oi');
     expect(result.output).toEqual([1]);
   });
+
+  it("unwraps OpenLLMetry's entity envelope when it holds one thing", () => {
+    const input = (value: unknown) => io({ 'traceloop.entity.input': JSON.stringify(value) }).input;
+    expect(input({ args: [], kwargs: { city: 'Paris' } })).toEqual({ city: 'Paris' });
+    expect(input({ args: ['Paris'], kwargs: {} })).toBe('Paris');
+    expect(input({ args: [], kwargs: {} })).toBeNull();
+    expect(input({ args: ['Paris', 2], kwargs: {} })).toEqual({ args: ['Paris', 2], kwargs: {} });
+    expect(input({ args: ['Paris'], kwargs: { unit: 'C' } })).toEqual({ args: ['Paris'], kwargs: { unit: 'C' } });
+    expect(io({ 'traceloop.entity.input': 'plain', 'traceloop.entity.output': '"done"' })).toMatchObject({ input: 'plain', output: 'done' });
+  });
+
+  it('reads Langfuse observation input and output, and Mastra payloads by span type', () => {
+    expect(io({ 'langfuse.observation.input': '{"q":1}', 'langfuse.observation.output': 'text' })).toMatchObject({ input: { q: 1 }, output: 'text' });
+    expect(io({ 'mastra.model_step.input': '[{"role":"user","content":"hi"}]', 'mastra.model_step.output': '{"text":"yo","toolCalls":[]}' })).toMatchObject({
+      input: [{ role: 'user', content: 'hi' }],
+      output: { text: 'yo', toolCalls: [] },
+    });
+    // An agent run's input is the user's message; its instructions and tools stay in metadata.
+    const run = io({ 'mastra.agent_run.input': 'Hello', 'gen_ai.system_instructions': 'Be brief.', 'gen_ai.tool.definitions': '["a"]' });
+    expect(run).toMatchObject({ input: 'Hello', consumed: ['mastra.agent_run.input'] });
+  });
 });

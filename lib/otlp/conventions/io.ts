@@ -16,6 +16,11 @@ export type IoRead =
   /** An array of JSON texts, each parsed (Vercel's ai.prompt.tools). */
   | { kind: 'jsonItems' }
   /**
+   * OpenLLMetry's entity input, JSON text of `{ args: [...], kwargs: {...} }`, unwrapped
+   * when it holds one thing (see entityValue).
+   */
+  | { kind: 'entity' }
+  /**
    * An OpenInference flattened list (`key.N.wrapper.field`), rebuilt; `parseLeaves` parses
    * its JSON-text leaves, `unwrap` replaces each `{ [unwrap]: x }` item by x.
    */
@@ -96,8 +101,66 @@ export const VERCEL_AI_IO: IoTable = {
   ],
 };
 
+export const LANGFUSE_IO: IoTable = {
+  convention: 'langfuse',
+  input: [{ key: 'langfuse.observation.input', as: 'value', read: json }],
+  output: [{ key: 'langfuse.observation.output', as: 'value', read: json }],
+};
+
+// After GenAI and the AI SDK: OpenLLMetry repeats their tool arguments and results here
+// (then kept in metadata); its own decorators' spans have only these.
+export const TRACELOOP_IO: IoTable = {
+  convention: 'traceloop',
+  input: [{ key: 'traceloop.entity.input', as: 'value', read: { kind: 'entity' } }],
+  output: [{ key: 'traceloop.entity.output', as: 'value', read: json }],
+};
+
+/** The Mastra span types whose input and output the exporter writes as `mastra.<type>.input` / `.output`. */
+export const MASTRA_SPAN_TYPES = [
+  'agent_run',
+  'model_generation',
+  'model_step',
+  'model_chunk',
+  'workflow_run',
+  'workflow_step',
+  'workflow_conditional',
+  'workflow_conditional_eval',
+  'workflow_parallel',
+  'workflow_loop',
+  'workflow_sleep',
+  'workflow_wait_event',
+  'processor_run',
+  'generic',
+] as const;
+
+// Mastra writes a model call's messages as GenAI; every other span's payload as
+// `mastra.<span type>.input` / `.output`, e.g. a model step's prompt and tool calls. Before
+// GenAI: an agent run's input is the user's message, not the instructions and tools it
+// also lists as GenAI attributes (kept in metadata).
+export const MASTRA_IO: IoTable = {
+  convention: 'mastra',
+  input: MASTRA_SPAN_TYPES.map((type) => ({ key: `mastra.${type}.input`, as: 'value', read: json })),
+  output: MASTRA_SPAN_TYPES.map((type) => ({ key: `mastra.${type}.output`, as: 'value', read: json })),
+};
+
 /** In priority order. */
-export const IO_TABLES: readonly IoTable[] = [OPENINFERENCE_IO, GENAI_IO, VERCEL_AI_IO];
+export const IO_TABLES: readonly IoTable[] = [LANGFUSE_IO, OPENINFERENCE_IO, MASTRA_IO, GENAI_IO, VERCEL_AI_IO, TRACELOOP_IO];
+
+const isObject = (value: JsonValue | undefined): value is { [key: string]: JsonValue } =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * OpenLLMetry's `{ args, kwargs }` envelope unwrapped when it holds one thing: the
+ * keyword arguments alone (a lone object argument is sent as them), or the one argument.
+ */
+function entityValue(value: JsonValue | undefined): JsonValue | undefined {
+  if (!isObject(value) || !Array.isArray(value.args)) return value;
+  if (Object.keys(value).some((key) => key !== 'args' && key !== 'kwargs')) return value;
+  const kwargs = value.kwargs ?? {};
+  const noKwargs = isObject(kwargs) && Object.keys(kwargs).length === 0;
+  if (value.args.length === 0) return noKwargs ? null : kwargs;
+  return value.args.length === 1 && noKwargs ? value.args[0] : value;
+}
 
 /** A copy with its JSON-text strings parsed (never mutates: leaves may be the decoder's own values). */
 function parseLeaves(value: JsonValue): JsonValue {
@@ -125,6 +188,8 @@ function readField(attributes: SpanAttributes, field: IoField): JsonValue | unde
       if (typeof raw !== 'string') return raw;
       return attributes.string(read.mimeKey) === 'application/json' ? attributes.json(field.key) : raw;
     }
+    case 'entity':
+      return entityValue(attributes.json(field.key));
     case 'jsonItems': {
       const raw = attributes.get(field.key);
       return Array.isArray(raw) ? raw.map(jsonOrText) : attributes.json(field.key);

@@ -82,6 +82,52 @@ describe('spanTypeOf', () => {
   });
 });
 
+describe('spanTypeOf: Langfuse, OpenLLMetry, Mastra', () => {
+  it.each([
+    ['generation', 'LLM_CALL'],
+    ['embedding', 'LLM_CALL'],
+    ['tool', 'TOOL_CALL'],
+    ['agent', 'AGENT'],
+    ['chain', 'CHAIN'],
+    ['retriever', 'MEMORY_OP'],
+  ])('maps Langfuse %s to %s', (kind, type) => {
+    expect(typeOf({ 'langfuse.observation.type': kind })).toBe(type);
+  });
+
+  it("lets Langfuse's span, event, evaluator and guardrail fall through to the other conventions", () => {
+    expect(typeOf({ 'langfuse.observation.type': 'span', 'gen_ai.operation.name': 'chat' })).toBe('LLM_CALL');
+    expect(typeOf({ 'langfuse.observation.type': 'event' })).toBe('CUSTOM');
+    expect(typeOf({ 'langfuse.observation.type': 'span', 'langfuse.observation.model.name': 'gpt-4o' })).toBe('LLM_CALL');
+  });
+
+  it.each([
+    ['workflow', 'CHAIN'],
+    ['task', 'CHAIN'],
+    ['agent', 'AGENT'],
+    ['tool', 'TOOL_CALL'],
+  ])('maps OpenLLMetry traceloop.span.kind %s to %s', (kind, type) => {
+    expect(typeOf({ 'traceloop.span.kind': kind, 'gen_ai.request.model': 'gpt-4o' })).toBe(type);
+  });
+
+  it('reads gen_ai.operation.name workflow as a chain, not a model call', () => {
+    expect(typeOf({ 'gen_ai.operation.name': 'workflow', 'gen_ai.request.model': 'gpt-4o' })).toBe('CHAIN');
+  });
+
+  it.each([
+    ['agent_run', 'invoke_agent', 'AGENT'],
+    ['model_generation', 'model_generation', 'AGENT'],
+    // Older Mastra: the generation is the model call itself.
+    ['model_generation', 'chat', 'LLM_CALL'],
+    ['model_step', 'agent_step', 'LLM_CALL'],
+    ['model_inference', 'chat', 'LLM_CALL'],
+    ['model_chunk', 'model_chunk', 'CUSTOM'],
+    ['tool_call', 'execute_tool', 'TOOL_CALL'],
+    ['workflow_step', 'workflow_step', 'CHAIN'],
+  ])('maps Mastra %s (operation %s) to %s', (mastra, operation, type) => {
+    expect(typeOf({ 'mastra.span.type': mastra, 'gen_ai.operation.name': operation })).toBe(type);
+  });
+});
+
 describe('toolNameFor', () => {
   it('names a span that only names the operation after its tool', () => {
     expect(toolNameFor('execute_tool', new SpanAttributes({ 'gen_ai.tool.name': 'get_weather' }))).toBe('get_weather');
@@ -92,5 +138,8 @@ describe('toolNameFor', () => {
   it('keeps a span name that says more than the operation', () => {
     expect(toolNameFor('execute_tool get_weather', new SpanAttributes({ 'gen_ai.tool.name': 'get_weather' }))).toBeUndefined();
     expect(toolNameFor('weather-lookup', new SpanAttributes({ 'tool.name': 'get_weather' }))).toBeUndefined();
+    // OpenLLMetry names a tool span `<tool>.tool`: shown as the tool; another name is kept.
+    expect(toolNameFor('lookup_city.tool', new SpanAttributes({ 'traceloop.entity.name': 'lookup_city' }))).toBe('lookup_city');
+    expect(toolNameFor('city lookup', new SpanAttributes({ 'traceloop.entity.name': 'lookup_city' }))).toBeUndefined();
   });
 });

@@ -43,6 +43,28 @@ export const OPENINFERENCE_SPAN_TYPE: SpanTypeTable = {
   },
 };
 
+// Langfuse's observation types. `span` and `event` (its defaults), `evaluator` and
+// `guardrail` say nothing of the kind: the later tables are tried.
+export const LANGFUSE_SPAN_TYPE: SpanTypeTable = {
+  convention: 'langfuse',
+  key: 'langfuse.observation.type',
+  values: {
+    generation: 'LLM_CALL',
+    embedding: 'LLM_CALL',
+    tool: 'TOOL_CALL',
+    agent: 'AGENT',
+    chain: 'CHAIN',
+    retriever: 'MEMORY_OP',
+  },
+};
+
+// OpenLLMetry (Traceloop)'s decorators: a workflow is a fixed pipeline, a task one step of it.
+export const TRACELOOP_SPAN_TYPE: SpanTypeTable = {
+  convention: 'traceloop',
+  key: 'traceloop.span.kind',
+  values: { workflow: 'CHAIN', task: 'CHAIN', agent: 'AGENT', tool: 'TOOL_CALL' },
+};
+
 export const GENAI_SPAN_TYPE: SpanTypeTable = {
   convention: 'gen_ai',
   key: 'gen_ai.operation.name',
@@ -57,9 +79,36 @@ export const GENAI_SPAN_TYPE: SpanTypeTable = {
     create_agent: 'AGENT',
     plan: 'AGENT',
     invoke_workflow: 'CHAIN',
+    // OpenLLMetry names its workflow spans' operation so: not a model call.
+    workflow: 'CHAIN',
   },
   // create_memory, search_memory, update_memory, delete_memory...
   patterns: [[/_memory$/, 'MEMORY_OP']],
+};
+
+// Mastra (@mastra/otel-exporter) names the model call `chat` (GenAI, above); its other
+// spans say what they are in mastra.span.type. A model step is one turn of the agent's
+// model loop: its prompt and the tools the model called (its usage is on the `chat` span
+// inside it, when Mastra emits one); the model generation is the loop around the steps.
+export const MASTRA_SPAN_TYPE: SpanTypeTable = {
+  convention: 'mastra',
+  key: 'mastra.span.type',
+  values: {
+    agent_run: 'AGENT',
+    model_generation: 'AGENT',
+    model_step: 'LLM_CALL',
+    model_inference: 'LLM_CALL',
+    model_chunk: 'CUSTOM',
+    tool_call: 'TOOL_CALL',
+    mcp_tool_call: 'TOOL_CALL',
+    provider_tool_call: 'TOOL_CALL',
+    workflow_run: 'CHAIN',
+    rag_embedding: 'LLM_CALL',
+  },
+  patterns: [
+    [/^workflow_/, 'CHAIN'],
+    [/^rag_/, 'MEMORY_OP'],
+  ],
 };
 
 export const VERCEL_AI_SPAN_TYPE: SpanTypeTable = {
@@ -86,15 +135,18 @@ export const VERCEL_AI_SPAN_TYPE: SpanTypeTable = {
 
 export const GENAI_TOOL_SPAN_TYPE: SpanTypeTable = { convention: 'gen_ai tool', key: 'gen_ai.tool.name', any: 'TOOL_CALL' };
 
-export const MODEL_SPAN_TYPES: SpanTypeTable[] = ['gen_ai.request.model', 'gen_ai.response.model', 'llm.model_name'].map(
+export const MODEL_SPAN_TYPES: SpanTypeTable[] = ['gen_ai.request.model', 'gen_ai.response.model', 'llm.model_name', 'langfuse.observation.model.name'].map(
   (key) => ({ convention: 'model', key, any: 'LLM_CALL' }),
 );
 
 /** Every table, in priority order. */
 export const SPAN_TYPE_TABLES: readonly SpanTypeTable[] = [
   CROSSROADS_SPAN_TYPE,
+  LANGFUSE_SPAN_TYPE,
   OPENINFERENCE_SPAN_TYPE,
+  TRACELOOP_SPAN_TYPE,
   GENAI_SPAN_TYPE,
+  MASTRA_SPAN_TYPE,
   VERCEL_AI_SPAN_TYPE,
   GENAI_TOOL_SPAN_TYPE,
   ...MODEL_SPAN_TYPES,
@@ -122,22 +174,25 @@ export function spanTypeOf(attributes: SpanAttributes): SpanType {
 
 /**
  * Where a tool span names its tool, per convention, and the span names that only name
- * the operation (a tool span so named is shown under its tool's name instead).
+ * the operation (a tool span so named is shown under its tool's name instead);
+ * `suffix`: the convention names the span `<tool><suffix>` (OpenLLMetry's `get_weather.tool`).
  */
-export const TOOL_NAMES: ReadonlyArray<{ convention: string; key: string; operationNames: readonly string[] }> = [
+export const TOOL_NAMES: ReadonlyArray<{ convention: string; key: string; operationNames: readonly string[]; suffix?: string }> = [
   { convention: 'gen_ai', key: 'gen_ai.tool.name', operationNames: ['execute_tool'] },
   { convention: 'vercel-ai', key: 'ai.toolCall.name', operationNames: ['ai.toolCall'] },
   { convention: 'openinference', key: 'tool.name', operationNames: [] },
+  { convention: 'traceloop', key: 'traceloop.entity.name', operationNames: [], suffix: '.tool' },
 ];
 
 const OPERATION_NAMES = new Set(TOOL_NAMES.flatMap((t) => t.operationNames));
 
 /** The tool's name when a TOOL_CALL span's own name only names the operation (or is empty). */
 export function toolNameFor(spanName: string, attributes: SpanAttributes): string | undefined {
-  if (spanName !== '' && !OPERATION_NAMES.has(spanName)) return undefined;
-  for (const { key } of TOOL_NAMES) {
+  const operation = spanName === '' || OPERATION_NAMES.has(spanName);
+  for (const { key, suffix } of TOOL_NAMES) {
     const name = attributes.text(key);
-    if (name !== undefined) return name;
+    if (name === undefined) continue;
+    if (operation || (suffix !== undefined && spanName === name + suffix)) return name;
   }
   return undefined;
 }

@@ -1,5 +1,6 @@
 // The trace-level fields spans carry, as data: the trace's name (on its root span), its
-// session and its tags (on the root, or else on any span). The first key present wins.
+// session, user and tags, and Langfuse's trace input, output and metadata (on the root,
+// or else on any span). The first key present wins.
 import { FIELD_LIMITS } from '@/lib/traces/limits';
 import { isValidId } from '@/lib/traces/validate';
 import type { JsonValue } from '@/lib/traces/types';
@@ -7,13 +8,46 @@ import { parseJsonText, setKey, truncate, type SpanAttributes } from '../attribu
 import type { Attributes } from '../types';
 
 /** The root span's attributes that name the run; else the root span's own name. */
-export const TRACE_NAME_KEYS: readonly string[] = ['gen_ai.agent.name', 'ai.telemetry.functionId'];
+export const TRACE_NAME_KEYS: readonly string[] = [
+  'langfuse.trace.name',
+  'gen_ai.agent.name',
+  'ai.telemetry.functionId',
+  'traceloop.workflow.name',
+];
 
-/** OpenInference / OpenTelemetry, GenAI, ours. */
-export const SESSION_KEYS: readonly string[] = ['session.id', 'gen_ai.conversation.id', 'crossroads.session.id'];
+/** OpenInference / OpenTelemetry / Langfuse, GenAI, ours, then each framework's own. */
+export const SESSION_KEYS: readonly string[] = [
+  'session.id',
+  'gen_ai.conversation.id',
+  'crossroads.session.id',
+  'langfuse.session.id',
+  'traceloop.association.properties.session_id',
+  'ai.telemetry.metadata.sessionId',
+  'mastra.metadata.sessionId',
+];
+
+/** OpenTelemetry / OpenInference / Langfuse, Langfuse's older name, then each framework's own. */
+export const USER_KEYS: readonly string[] = [
+  'user.id',
+  'langfuse.user.id',
+  'crossroads.user.id',
+  'traceloop.association.properties.user_id',
+  'ai.telemetry.metadata.userId',
+  'mastra.metadata.userId',
+];
 
 /** A string array, or JSON text of one (OpenInference sends tag.tags as JSON text). */
-export const TAG_KEYS: readonly string[] = ['tag.tags', 'crossroads.tags'];
+export const TAG_KEYS: readonly string[] = ['tag.tags', 'crossroads.tags', 'langfuse.trace.tags'];
+
+/**
+ * Langfuse's trace payloads, kept in the trace's metadata under these names. Its trace
+ * metadata arrives as JSON text or flattened (`langfuse.trace.metadata.plan`).
+ */
+export const TRACE_PAYLOAD_KEYS: ReadonlyArray<{ key: string; as: 'input' | 'output' | 'metadata' }> = [
+  { key: 'langfuse.trace.input', as: 'input' },
+  { key: 'langfuse.trace.output', as: 'output' },
+  { key: 'langfuse.trace.metadata', as: 'metadata' },
+];
 
 /** The resource attribute shown beside the resource in a trace's metadata. */
 export const SERVICE_NAME = 'service.name';
@@ -26,14 +60,34 @@ export function traceNameOf(attributes: SpanAttributes, spanName: string): strin
   return spanName;
 }
 
-/** The span's session id, if it carries a usable one (an id fit for a URL filter). */
-export function sessionIdOf(attributes: SpanAttributes): string | undefined {
-  for (const key of SESSION_KEYS) {
+function idOf(attributes: SpanAttributes, keys: readonly string[]): string | undefined {
+  for (const key of keys) {
     const value = attributes.get(key);
     const id = typeof value === 'number' ? String(value) : value;
     if (isValidId(id)) return id;
   }
   return undefined;
+}
+
+/** The span's session id, if it carries a usable one (an id fit for a URL filter). */
+export function sessionIdOf(attributes: SpanAttributes): string | undefined {
+  return idOf(attributes, SESSION_KEYS);
+}
+
+/** The span's end-user id, if it carries a usable one (same rule as a session id). */
+export function userIdOf(attributes: SpanAttributes): string | undefined {
+  return idOf(attributes, USER_KEYS);
+}
+
+/** One Langfuse trace payload of the span: the attribute (JSON text parsed), or its flattened `key.*` entries as an object. */
+export function tracePayloadOf(attributes: SpanAttributes, key: string): JsonValue | undefined {
+  if (attributes.has(key)) return attributes.json(key);
+  const prefix = `${key}.`;
+  let object: { [key: string]: JsonValue } | undefined;
+  for (const name of Object.keys(attributes.values)) {
+    if (name.startsWith(prefix)) setKey((object ??= {}), name.slice(prefix.length), attributes.json(name)!);
+  }
+  return object;
 }
 
 /**
@@ -59,11 +113,15 @@ export function tagsOf(attributes: SpanAttributes): string[] | undefined {
   return undefined;
 }
 
-/** A trace's metadata, kept small: its service and the resource that sent the root span. */
-export function traceMetadataOf(resource: Attributes): JsonValue {
+/**
+ * A trace's metadata, kept small: its service, the resource that sent the root span, and
+ * the trace payloads the spans carried (`input`, `output`, `metadata`: Langfuse's).
+ */
+export function traceMetadataOf(resource: Attributes, payloads: Partial<Record<'input' | 'output' | 'metadata', JsonValue>> = {}): JsonValue {
   const metadata: { [key: string]: JsonValue } = {};
   const service = Object.hasOwn(resource, SERVICE_NAME) ? resource[SERVICE_NAME] : undefined;
   if (service !== undefined) setKey(metadata, SERVICE_NAME, service);
   metadata.resource = resource;
+  for (const { as } of TRACE_PAYLOAD_KEYS) if (payloads[as] !== undefined) metadata[as] = payloads[as];
   return metadata;
 }
