@@ -10,8 +10,8 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { configuredProtected } from '@/lib/access/configured';
 import { REQUEST_PATH_HEADER, signInPath } from '@/lib/access/pages';
 
-/** Paths that hold no data or authenticate on their own: sign-in, health, the SOAP service (credentials in its envelope), OTLP (answers in its own encoding). */
-const PUBLIC_PATHS: readonly RegExp[] = [/^\/sign-in$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/api\/soap$/, /^\/api\/otel\//];
+/** Paths that hold no data or authenticate on their own: sign-in, health, the SOAP service (credentials in its envelope), OTLP and its Langfuse path (answer in their own encoding). */
+const PUBLIC_PATHS: readonly RegExp[] = [/^\/sign-in$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/api\/soap$/, /^\/api\/otel\//, /^\/api\/public\/otel\//];
 
 export function proxy(request: NextRequest): NextResponse {
   const { pathname } = request.nextUrl;

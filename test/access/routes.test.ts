@@ -178,6 +178,9 @@ const ALLOWED: Record<string, { reason: string; check: (route: RouteFile) => Pro
   ),
 };
 
+/** OTLP routes (ours, and Langfuse's path for its SDKs) answer in their own encoding. */
+const isOtlp = (pattern: string) => /^\/api\/(public\/)?otel\//.test(pattern);
+
 /** A google.rpc.Status in either OTLP encoding. */
 async function rpcStatus(res: Response): Promise<{ code: number; message: string }> {
   if (res.headers.get('content-type') === 'application/json') return (await res.json()) as { code: number; message: string };
@@ -188,7 +191,7 @@ async function rpcStatus(res: Response): Promise<{ code: number; message: string
 async function expectRefused(route: RouteFile, method: string): Promise<void> {
   const url = `${BASE}${route.urlPath}`;
   const handler = await handlerOf(route, method);
-  if (route.pattern.startsWith('/api/otel/')) {
+  if (isOtlp(route.pattern)) {
     // OTLP answers a google.rpc.Status (UNAUTHENTICATED) in the request's encoding.
     const proto = await handler(anonymous(url, method, { 'content-type': 'application/x-protobuf' }), ctxOf(route.params));
     expect(proto.status).toBe(401);
@@ -223,6 +226,7 @@ describe('the routes found on disk', () => {
         'GET /api/traces/export',
         'DELETE /api/traces/[id]',
         'POST /api/otel/v1/traces',
+        'POST /api/public/otel/v1/traces',
         'GET /api/soap',
         'POST /api/soap',
         'GET /api/health',
@@ -316,7 +320,7 @@ describe('proxy.ts, when configuration protects the server', () => {
     const res = proxy(new NextRequest(`${BASE}${route.urlPath}`, { method }));
     // Passed on: public paths, and OTLP (which answers in its own encoding); the route tests above cover them.
     const passed = res.headers.get('x-middleware-next') === '1';
-    if (ALLOWED[name] || route.pattern.startsWith('/api/otel/')) {
+    if (ALLOWED[name] || isOtlp(route.pattern)) {
       expect(passed).toBe(true);
     } else {
       expect(passed).toBe(false);
