@@ -1,6 +1,9 @@
 // Reads and validates configuration. Every variable is documented in .env.example.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pkg from '@/package.json';
+import { parseCustomPrices } from '@/lib/pricing/custom-prices';
+import type { CustomPrice } from '@/lib/pricing/types';
 
 function intFromEnv(name: string, fallback: number, min = 1): number {
   const raw = process.env[name];
@@ -98,6 +101,33 @@ export function getRetentionDays(): number | undefined {
   return days;
 }
 
+// The file is read once per path and process: prices change with a restart, as they are
+// validated at start.
+const modelPricesByPath = new Map<string, readonly CustomPrice[]>();
+const NO_PRICES: readonly CustomPrice[] = Object.freeze([]);
+
+/**
+ * MODEL_PRICES_FILE: the operator's prices per model (lib/pricing/custom-prices.ts has the
+ * format), which override the catalog's. Unset: none.
+ */
+export function getModelPrices(): readonly CustomPrice[] {
+  const file = process.env.MODEL_PRICES_FILE?.trim();
+  if (!file) return NO_PRICES;
+  const resolved = path.resolve(file);
+  let prices = modelPricesByPath.get(resolved);
+  if (!prices) {
+    let text: string;
+    try {
+      text = readFileSync(resolved, 'utf8');
+    } catch (err) {
+      throw new Error(`MODEL_PRICES_FILE cannot be read (${resolved}): ${(err as Error).message}`);
+    }
+    prices = Object.freeze(parseCustomPrices(text, `MODEL_PRICES_FILE (${resolved})`));
+    modelPricesByPath.set(resolved, prices);
+  }
+  return prices;
+}
+
 export interface OidcConfig {
   issuer: string;
   clientId: string;
@@ -160,6 +190,7 @@ export function validateConfig(): void {
   getDbPreparedStatements();
   getOtlpConfig();
   getRetentionDays();
+  getModelPrices();
   getAccessConfig();
   getPgliteDataDir();
   getDatabaseUrl();

@@ -141,6 +141,7 @@ export const LIST_FILTERS: ListFilterFields = {
   search: single('search', text, { label: 'Name contains', show: 'text', control: true }),
   sessionId: single('sessionId', text, { label: 'Session', show: 'text', control: true }),
   name: single('name', text, { label: 'Name', show: 'text', exact: true }),
+  userId: single('userId', text, { label: 'User', show: 'text', exact: true }),
   tag: repeated('tag', { label: 'Tag', show: 'text' }),
   decisionType: single('decisionType', oneOf<DecisionType>('Decision type', DECISION_TYPES), { label: 'Decision type', show: 'enum' }),
   chosen: single(

@@ -24,6 +24,7 @@ export const TRACE_FILTER_NAMES = [
   'status',
   'search',
   'sessionId',
+  'userId',
   'name',
   'tag',
   'from',
@@ -224,6 +225,7 @@ export function traceConditions(filters: TraceFilterParams, trace: Prisma.Sql = 
   const conditions: Prisma.Sql[] = [];
   if (filters.status) conditions.push(Prisma.sql`${t}."status" = CAST(${filters.status} AS "RunStatus")`);
   if (filters.sessionId !== undefined) conditions.push(Prisma.sql`${t}."sessionId" = ${filters.sessionId}`);
+  if (filters.userId !== undefined) conditions.push(Prisma.sql`${t}."userId" = ${filters.userId}`);
   // ILIKE (what Prisma's insensitive `contains` ran before), served by the trigram index.
   if (filters.search) conditions.push(Prisma.sql`${t}."name" ILIKE ${`%${escapeLike(filters.search)}%`}`);
   if (filters.name !== undefined) conditions.push(Prisma.sql`${t}."name" = ${filters.name}`);

@@ -19,7 +19,10 @@
 // ~210 ms of CPU a batch; where the rest goes, and why this stays below COPY, is in
 // docs/benchmarks.md ("Why ingest stays at ~0.45 of COPY").
 import 'server-only';
+import { getModelPrices } from '@/lib/env';
 import { AppError } from '@/lib/errors';
+import { spanCost } from '@/lib/pricing/span-cost';
+import type { CustomPrice } from '@/lib/pricing/types';
 import type { SqlExecutor } from '@/lib/storage/sql';
 import { storableJson, type ValidatedBatch } from './validate';
 import { requireScope, type ServiceContext } from '@/lib/context';
@@ -63,6 +66,8 @@ const TABLES = {
       ['type', '"SpanType"'],
       ['tokenCount', 'float8'],
       ['costUsd', 'float8'],
+      ['costSource', '"CostSource"'],
+      ['pricedModel', 'text'],
       ['durationMs', 'float8'],
       ['status', '"RunStatus"'],
       ['statusMessage', 'text'],
@@ -89,11 +94,13 @@ const TABLES = {
       ['id', 'text'],
       ['name', 'text'],
       ['sessionId', 'text'],
+      ['userId', 'text'],
       ['status', '"RunStatus"'],
       ['tags', 'text[]'],
       ['totalCost', 'float8'],
       ['totalTokens', 'float8'],
       ['totalDuration', 'float8'],
+      ['unpricedCalls', 'int4'],
       ['startedAt', 'timestamptz'],
       ['endedAt', 'timestamptz'],
       ['decisionPointCount', 'int4'],
@@ -155,10 +162,15 @@ const INGEST_SQL = [
 // for it to convert, made this ~84 ms instead of ~10 ms for a 100-trace batch.
 const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 
-function rowsJson(batch: ValidatedBatch): string[] {
+function rowsJson(batch: ValidatedBatch, prices: readonly CustomPrice[]): string[] {
   const rows: Record<Table, object[]> = { DecisionPoint: [], Span: [], Event: [], Trace: [] };
   batch.traces.forEach((t, i) => {
     const traceId = t.id;
+    // The trace's cost is the client's totalCost when sent; else, when a span's cost was
+    // computed here, the sum of its spans' costs (each model call once), as OTLP keeps it.
+    let spanCosts = 0;
+    let computed = false;
+    let unpricedCalls = 0;
     t.decisionPoints.forEach((d, j) =>
       rows.DecisionPoint.push({
         i,
@@ -173,7 +185,11 @@ function rowsJson(batch: ValidatedBatch): string[] {
         timestamp: iso(d.timestamp),
       }),
     );
-    t.spans.forEach((s, j) =>
+    t.spans.forEach((s, j) => {
+      const cost = spanCost(s, prices);
+      if (cost.counted && cost.costUsd !== null) spanCosts += cost.costUsd;
+      if (cost.costSource === 'catalog' || cost.costSource === 'custom') computed = true;
+      if (cost.unpriced) unpricedCalls++;
       rows.Span.push({
         i,
         j,
@@ -183,14 +199,16 @@ function rowsJson(batch: ValidatedBatch): string[] {
         name: s.name,
         type: s.type,
         tokenCount: s.tokenCount,
-        costUsd: s.costUsd,
+        costUsd: cost.costUsd,
+        costSource: cost.costSource,
+        pricedModel: cost.pricedModel,
         durationMs: s.durationMs,
         status: s.status,
         statusMessage: s.statusMessage,
         startedAt: iso(s.startedAt),
         endedAt: iso(s.endedAt),
-      }),
-    );
+      });
+    });
     t.events.forEach((e, j) =>
       rows.Event.push({ i, j, traceId, id: e.id, spanId: e.spanId, type: e.type, name: e.name, timestamp: iso(e.timestamp) }),
     );
@@ -199,11 +217,13 @@ function rowsJson(batch: ValidatedBatch): string[] {
       id: t.id,
       name: t.name,
       sessionId: t.sessionId,
+      userId: t.userId,
       status: t.status,
       tags: t.tags,
-      totalCost: t.totalCost,
+      totalCost: t.totalCost ?? (computed ? spanCosts : null),
       totalTokens: t.totalTokens,
       totalDuration: t.totalDuration,
+      unpricedCalls,
       startedAt: iso(t.startedAt),
       endedAt: iso(t.endedAt),
       decisionPointCount: t.decisionPoints.length,
@@ -232,7 +252,7 @@ export function ingestTraces(ctx: ServiceContext, batch: ValidatedBatch): Promis
   const sql = ctx.db.sql;
   // From here on only the text and the rows are needed, so the parsed body (~40 MB for a
   // 100-trace batch) can be collected while PostgreSQL stores it.
-  return store(sql, batch.json, rowsJson(batch), batch.traces.length);
+  return store(sql, batch.json, rowsJson(batch, getModelPrices()), batch.traces.length);
 }
 
 async function store(sql: SqlExecutor, text: string, rows: string[], traces: number): Promise<number> {

@@ -16,6 +16,8 @@ function span(startMs: number, extra: Partial<SpanRecord> = {}): SpanRecord {
     output: null,
     tokenCount: null,
     costUsd: null,
+    costSource: null,
+    pricedModel: null,
     durationMs: null,
     status: 'COMPLETED',
     statusMessage: null,

@@ -24,6 +24,8 @@ function span(id: string, parentSpanId: string | null = null, startMs = 0, extra
     output: null,
     tokenCount: null,
     costUsd: null,
+    costSource: null,
+    pricedModel: null,
     durationMs: 10,
     status: 'COMPLETED',
     statusMessage: null,

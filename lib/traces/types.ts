@@ -21,6 +21,10 @@ export const EVENT_TYPES = [
   'CUSTOM',
 ] as const;
 
+/** Where a span's cost came from (lib/pricing). */
+export const COST_SOURCES = ['client', 'catalog', 'custom'] as const;
+export type CostSource = (typeof COST_SOURCES)[number];
+
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export type DecisionType = (typeof DECISION_TYPES)[number];
 export type SpanType = (typeof SPAN_TYPES)[number];
@@ -33,12 +37,16 @@ export interface TraceRecord {
   id: string;
   name: string;
   sessionId: string | null;
+  /** The end user the agent worked for. */
+  userId: string | null;
   status: RunStatus;
   tags: string[];
   metadata: JsonValue;
   totalCost: number | null;
   totalTokens: number | null;
   totalDuration: number | null;
+  /** Model calls that had no cost and found no price: totalCost leaves them out (0: every call priced). */
+  unpricedCalls: number;
   startedAt: string;
   endedAt: string | null;
   createdAt: string;
@@ -70,6 +78,10 @@ export interface SpanRecord {
   output: JsonValue;
   tokenCount: number | null;
   costUsd: number | null;
+  /** Where costUsd came from: the client, or computed from the tokens (catalog, or MODEL_PRICES_FILE's custom prices); null without a cost. */
+  costSource: CostSource | null;
+  /** The model entry a computed cost was priced as (the catalog's model id, or the custom entry's model or pattern). */
+  pricedModel: string | null;
   durationMs: number | null;
   status: RunStatus;
   statusMessage: string | null;
@@ -115,6 +127,8 @@ export interface TraceFilterParams {
   /** Case-insensitive substring of the name. */
   search?: string;
   sessionId?: string;
+  /** The exact user id. */
+  userId?: string;
   /** The exact name. */
   name?: string;
   /** Tags the trace carries, all of them (`tag` repeated in a query). */

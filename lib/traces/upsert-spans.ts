@@ -1,8 +1,9 @@
 // Stores spans that arrive piecemeal (OTLP): exporters send each span when it ends, in
 // any order, one by one or in batches, and resend on failure. So children are upserted
 // by (trace id, child id): a span sent twice is stored once. The trace row exists from
-// its first span (RUNNING) and is kept true as they arrive: counts, tokens and cost grow
-// by exactly what each request newly stored, startedAt is the earliest span start, and
+// its first span (RUNNING) and is kept true as they arrive: counts, tokens, cost and
+// unpriced model calls grow by exactly what each request newly stored (a model call
+// reported twice, metadata.duplicateOf, adds its tokens and cost once), startedAt is the earliest span start, and
 // the root span (no parent) fixes name, status, end and duration whenever it comes.
 //
 // In one transaction, children first and the trace rows last, as POST /api/traces does:
@@ -26,6 +27,9 @@
 // row it must not touch: the transaction is rolled back and run again, and step 1 then
 // refuses those spans.
 import 'server-only';
+import { getModelPrices } from '@/lib/env';
+import { spanCost } from '@/lib/pricing/span-cost';
+import type { CustomPrice } from '@/lib/pricing/types';
 import type { SqlExecutor } from '@/lib/storage/sql';
 import type { LazySpanBatch, SpanBatchTrace, SpanRejection } from './span-batch';
 import type { JsonValue, RunStatus } from './types';
@@ -61,16 +65,16 @@ const spanPayload = (i: number) => `NULLIF($4::jsonb -> r."k" -> ${i}, 'null'::j
 
 const STORE_CHUNK_SQL = `
 WITH s AS (
-  INSERT INTO "Span" ("traceId", "id", "parentSpanId", "name", "type", "tokenCount", "costUsd", "durationMs",
-                      "status", "statusMessage", "startedAt", "endedAt", "input", "output", "metadata")
-  SELECT r."traceId", r."id", r."parentSpanId", r."name", r."type", r."tokenCount", r."costUsd", r."durationMs",
-         r."status", r."statusMessage", r."startedAt", r."endedAt", ${spanPayload(0)}, ${spanPayload(1)}, ${spanPayload(2)}
+  INSERT INTO "Span" ("traceId", "id", "parentSpanId", "name", "type", "tokenCount", "costUsd", "costSource", "pricedModel",
+                      "durationMs", "status", "statusMessage", "startedAt", "endedAt", "input", "output", "metadata")
+  SELECT r."traceId", r."id", r."parentSpanId", r."name", r."type", r."tokenCount", r."costUsd", r."costSource", r."pricedModel",
+         r."durationMs", r."status", r."statusMessage", r."startedAt", r."endedAt", ${spanPayload(0)}, ${spanPayload(1)}, ${spanPayload(2)}
     FROM json_to_recordset($1::json) AS r("k" int4, "traceId" text, "id" text, "parentSpanId" text, "name" text, "type" "SpanType",
-         "tokenCount" float8, "costUsd" float8, "durationMs" float8, "status" "RunStatus", "statusMessage" text,
-         "startedAt" timestamptz, "endedAt" timestamptz)
+         "tokenCount" float8, "costUsd" float8, "costSource" "CostSource", "pricedModel" text, "durationMs" float8,
+         "status" "RunStatus", "statusMessage" text, "startedAt" timestamptz, "endedAt" timestamptz)
    ORDER BY r."traceId", r."id"
   ON CONFLICT ("traceId", "id") DO NOTHING
-  RETURNING "traceId", "tokenCount", "costUsd", "startedAt"
+  RETURNING "traceId", "id", "tokenCount", "costUsd", "startedAt"
 ), d AS (
   INSERT INTO "DecisionPoint" ("traceId", "id", "type", "reasoning", "durationMs", "costUsd", "parentSpanId",
                                "timestamp", "inferred", "chosen", "alternatives", "contextSnapshot")
@@ -91,13 +95,18 @@ WITH s AS (
   ON CONFLICT ("traceId", "id") DO NOTHING
   RETURNING "traceId"
 ),
-sa AS (SELECT "traceId", count(*) AS n, sum("tokenCount") AS tokens, sum("costUsd") AS cost, min("startedAt") AS started
-         FROM s GROUP BY "traceId"),
+-- $5: the few spans the totals treat apart (lib/pricing/span-cost.ts): double reports of a
+-- model call, left out of tokens and cost, and unpriced model calls, counted.
+f AS (SELECT * FROM json_to_recordset($5::json) AS f("traceId" text, "id" text, "uncounted" boolean, "unpriced" boolean)),
+sa AS (SELECT s."traceId", count(*) AS n, sum(s."tokenCount") FILTER (WHERE f."uncounted" IS NOT TRUE) AS tokens,
+              sum(s."costUsd") FILTER (WHERE f."uncounted" IS NOT TRUE) AS cost, count(*) FILTER (WHERE f."unpriced") AS unpriced,
+              min(s."startedAt") AS started
+         FROM s LEFT JOIN f ON f."traceId" = s."traceId" AND f."id" = s."id" GROUP BY s."traceId"),
 da AS (SELECT "traceId", count(*) AS n FROM d GROUP BY "traceId"),
 ea AS (SELECT "traceId", count(*) AS n FROM e GROUP BY "traceId")
 -- Only traces that had something inserted; the others add nothing.
 SELECT "traceId", COALESCE(sa.n, 0)::int AS "spans", COALESCE(da.n, 0)::int AS "decisions", COALESCE(ea.n, 0)::int AS "events",
-       sa.tokens, sa.cost, sa.started
+       sa.tokens, sa.cost, COALESCE(sa.unpriced, 0)::int AS unpriced, sa.started
   FROM sa FULL JOIN da USING ("traceId") FULL JOIN ea USING ("traceId")`;
 
 // $1: one row per trace, with what the chunks inserted for it (zeros and nulls when nothing).
@@ -105,13 +114,14 @@ SELECT "traceId", COALESCE(sa.n, 0)::int AS "spans", COALESCE(da.n, 0)::int AS "
 // so "EXCLUDED.status <> 'RUNNING'" below reads "this request holds the root".
 const UPSERT_TRACES_SQL = `
 INSERT INTO "Trace" AS t ("id", "name", "status", "tags", "startedAt", "endedAt", "totalDuration", "metadata", "sessionId",
-                          "source", "lastSpanAt", "spanCount", "decisionPointCount", "eventCount", "totalTokens", "totalCost")
+                          "userId", "source", "lastSpanAt", "spanCount", "decisionPointCount", "eventCount", "totalTokens",
+                          "totalCost", "unpricedCalls")
 SELECT r."id", r."name", r."status", COALESCE(r."tags", '{}'), LEAST(r."startedAt", r."insertedStart"), r."endedAt",
-       r."totalDuration", NULLIF(r."metadata", 'null'::jsonb), r."sessionId", 'OTLP', now(),
-       r."spans", r."decisions", r."events", r."tokens", r."cost"
+       r."totalDuration", NULLIF(r."metadata", 'null'::jsonb), r."sessionId", r."userId", 'OTLP', now(),
+       r."spans", r."decisions", r."events", r."tokens", r."cost", r."unpriced"
   FROM json_to_recordset($1::json) AS r("id" text, "name" text, "status" "RunStatus", "startedAt" timestamptz,
-       "endedAt" timestamptz, "totalDuration" float8, "metadata" jsonb, "sessionId" text, "tags" text[],
-       "spans" int4, "decisions" int4, "events" int4, "tokens" float8, "cost" float8, "insertedStart" timestamptz)
+       "endedAt" timestamptz, "totalDuration" float8, "metadata" jsonb, "sessionId" text, "userId" text, "tags" text[],
+       "spans" int4, "decisions" int4, "events" int4, "tokens" float8, "cost" float8, "unpriced" int4, "insertedStart" timestamptz)
  ORDER BY r."id"
 ON CONFLICT ("id") DO UPDATE SET
   "lastSpanAt" = now(),
@@ -121,12 +131,14 @@ ON CONFLICT ("id") DO UPDATE SET
   -- Totals stay NULL until some span carries a figure, like a JSON trace that sends none.
   "totalTokens" = CASE WHEN EXCLUDED."totalTokens" IS NULL THEN t."totalTokens" ELSE COALESCE(t."totalTokens", 0) + EXCLUDED."totalTokens" END,
   "totalCost" = CASE WHEN EXCLUDED."totalCost" IS NULL THEN t."totalCost" ELSE COALESCE(t."totalCost", 0) + EXCLUDED."totalCost" END,
+  "unpricedCalls" = t."unpricedCalls" + EXCLUDED."unpricedCalls",
   "startedAt" = LEAST(t."startedAt", EXCLUDED."startedAt"),
   "name" = CASE WHEN EXCLUDED."status" <> 'RUNNING' THEN EXCLUDED."name" ELSE t."name" END,
   "status" = CASE WHEN EXCLUDED."status" <> 'RUNNING' THEN EXCLUDED."status" ELSE t."status" END,
   "endedAt" = CASE WHEN EXCLUDED."status" <> 'RUNNING' THEN EXCLUDED."endedAt" ELSE t."endedAt" END,
   "totalDuration" = CASE WHEN EXCLUDED."status" <> 'RUNNING' THEN EXCLUDED."totalDuration" ELSE t."totalDuration" END,
   "metadata" = CASE WHEN EXCLUDED."status" <> 'RUNNING' THEN EXCLUDED."metadata" ELSE t."metadata" END,
+  "userId" = CASE WHEN EXCLUDED."status" <> 'RUNNING' AND EXCLUDED."userId" IS NOT NULL THEN EXCLUDED."userId" ELSE t."userId" END,
   "sessionId" = CASE WHEN EXCLUDED."status" <> 'RUNNING' AND EXCLUDED."sessionId" IS NOT NULL THEN EXCLUDED."sessionId"
                      ELSE COALESCE(t."sessionId", EXCLUDED."sessionId") END,
   "tags" = CASE WHEN cardinality(EXCLUDED."tags") > 0 AND (EXCLUDED."status" <> 'RUNNING' OR cardinality(t."tags") = 0)
@@ -165,6 +177,7 @@ interface Inserted {
   events: number;
   tokens: number | null;
   cost: number | null;
+  unpriced: number;
   started: Date | string | null;
 }
 
@@ -199,6 +212,7 @@ export async function upsertSpanBatch(
 
 async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatchLimits, chunkSpans: number): Promise<SpanBatchResult> {
   const rejected = new Map<string, number>();
+  const prices = getModelPrices();
   const owners = await tx.query<TraceOwner>(OWNERS_SQL, [batch.traceIds], { prepared: 'otlp_trace_owners' });
   const byId = new Map(owners.map((row) => [row.id, row]));
   await tx.exec(DEFER_FKS_SQL);
@@ -216,7 +230,7 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
     if (inFlight) for (const row of await inFlight) inserted.set(row.traceId, row);
   };
   const send = async (chunk: SpanBatchTrace[]) => {
-    const params = chunkRows(chunk);
+    const params = chunkRows(chunk, prices);
     await settle();
     inFlight = tx.query<Inserted>(STORE_CHUNK_SQL, params, { prepared: 'otlp_store_chunk' });
     // Awaited by the next send or below; a failure meanwhile must not count as unhandled.
@@ -271,6 +285,7 @@ interface TraceFields {
   totalDuration: number | null;
   metadata: JsonValue;
   sessionId: string | null;
+  userId: string | null;
   tags: string[] | null;
 }
 
@@ -286,19 +301,23 @@ function traceFieldsOf(t: SpanBatchTrace): TraceFields {
     totalDuration: root?.totalDuration ?? null,
     metadata: root?.metadata ?? null,
     sessionId: t.sessionId,
+    userId: root?.userId ?? null,
     tags: t.tags,
   };
 }
 
-/** The four JSON parameters of STORE_CHUNK_SQL. */
-function chunkRows(traces: SpanBatchTrace[]): string[] {
+/** The five JSON parameters of STORE_CHUNK_SQL; each span's cost is decided here, before storage. */
+function chunkRows(traces: SpanBatchTrace[], prices: readonly CustomPrice[]): string[] {
   const spans: object[] = [];
   const payloads: JsonValue[][] = [];
   const decisions: object[] = [];
   const events: object[] = [];
+  const apart: object[] = [];
   for (const t of traces) {
     const traceId = t.traceId;
     for (const s of t.spans) {
+      const cost = spanCost(s, prices);
+      if (!cost.counted || cost.unpriced) apart.push({ traceId, id: s.id, uncounted: !cost.counted, unpriced: cost.unpriced });
       spans.push({
         k: payloads.length,
         traceId,
@@ -307,7 +326,9 @@ function chunkRows(traces: SpanBatchTrace[]): string[] {
         name: s.name,
         type: s.type,
         tokenCount: s.tokenCount,
-        costUsd: s.costUsd,
+        costUsd: cost.costUsd,
+        costSource: cost.costSource,
+        pricedModel: cost.pricedModel,
         durationMs: s.durationMs,
         status: s.status,
         statusMessage: s.statusMessage,
@@ -336,7 +357,7 @@ function chunkRows(traces: SpanBatchTrace[]): string[] {
       events.push({ traceId, id: e.id, spanId: e.spanId, type: e.type, name: e.name, timestamp: iso(e.timestamp), metadata: e.metadata });
     }
   }
-  return [JSON.stringify(spans), JSON.stringify(decisions), JSON.stringify(events), JSON.stringify(payloads)];
+  return [JSON.stringify(spans), JSON.stringify(decisions), JSON.stringify(events), JSON.stringify(payloads), JSON.stringify(apart)];
 }
 
 /** The parameter of UPSERT_TRACES_SQL: each trace's fields and what the chunks inserted for it. */
@@ -351,6 +372,7 @@ function traceRows(traces: TraceFields[], inserted: Map<string, Inserted>): stri
         events: added?.events ?? 0,
         tokens: added?.tokens ?? null,
         cost: added?.cost ?? null,
+        unpriced: added?.unpriced ?? 0,
         insertedStart: added?.started ?? null,
       };
     }),

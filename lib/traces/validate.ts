@@ -6,6 +6,8 @@
 // same object, so they never change which error a spec-level case gets.
 import { AppError } from '@/lib/errors';
 import type { Limits } from '@/lib/env';
+import { usageFromMetadata } from '@/lib/pricing/metadata-usage';
+import type { ModelUsage } from '@/lib/pricing/types';
 import { nestingDepth } from './json-depth';
 import { FIELD_LIMITS } from './limits';
 import {
@@ -25,9 +27,13 @@ import {
 type Dated<T, K extends keyof T> = Omit<T, K> & { [P in K]: null extends T[P] ? Date | null : Date };
 
 export type DecisionPointInput = Dated<Omit<DecisionPointRecord, 'traceId' | 'inferred'>, 'timestamp'>;
-export type SpanInput = Dated<Omit<SpanRecord, 'traceId'>, 'startedAt' | 'endedAt'>;
+// A span's costSource and pricedModel are decided by the store (lib/pricing), from the
+// client's costUsd or from `usage`: the model call it reports, when it is one.
+export type SpanInput = Dated<Omit<SpanRecord, 'traceId' | 'costSource' | 'pricedModel'>, 'startedAt' | 'endedAt'> & {
+  usage?: ModelUsage | null;
+};
 export type EventInput = Dated<Omit<EventRecord, 'traceId'>, 'timestamp'>;
-export type TraceInput = Dated<Omit<TraceRecord, 'createdAt'>, 'startedAt' | 'endedAt'> & {
+export type TraceInput = Dated<Omit<TraceRecord, 'createdAt' | 'unpricedCalls'>, 'startedAt' | 'endedAt'> & {
   decisionPoints: DecisionPointInput[];
   spans: SpanInput[];
   events: EventInput[];
@@ -257,6 +263,7 @@ function validateSpan(raw: unknown, path: string, checkJson: PayloadCheck): Span
   const status = requireEnum(raw, 'status', RUN_STATUSES, path);
   checkId(id, `${path}.id`);
   checkName(name, path);
+  const metadata = checkJson(raw.metadata, `${path}.metadata`);
   return {
     id,
     name,
@@ -271,7 +278,8 @@ function validateSpan(raw: unknown, path: string, checkJson: PayloadCheck): Span
     durationMs: optionalNumber(raw, 'durationMs', path),
     statusMessage: optionalString(raw, 'statusMessage', path, FIELD_LIMITS.textLength),
     endedAt: optionalDate(raw, 'endedAt', path),
-    metadata: checkJson(raw.metadata, `${path}.metadata`),
+    metadata,
+    usage: type === 'LLM_CALL' ? usageFromMetadata(metadata) : null,
   };
 }
 
@@ -319,6 +327,8 @@ function validateTrace(
     checkText(tag, `${path}.tags[${i}]`);
   });
   const sessionId = optionalString(raw, 'sessionId', path, FIELD_LIMITS.idLength);
+  const userId = optionalString(raw, 'userId', path, FIELD_LIMITS.idLength);
+  if (userId !== null) checkId(userId, `${path}.userId`);
   const totalCost = optionalNumber(raw, 'totalCost', path);
   const totalTokens = optionalNumber(raw, 'totalTokens', path);
   const totalDuration = optionalNumber(raw, 'totalDuration', path);
@@ -334,6 +344,7 @@ function validateTrace(
     id,
     name,
     sessionId,
+    userId,
     status,
     tags: tags as string[],
     metadata,
