@@ -1,8 +1,11 @@
 // Configuration is checked whole at start (instrumentation.ts calls validateConfig): a bad
 // value names its variable, so the server stops with a clear message instead of failing
 // its first request.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { validateConfig } from './env';
+import { getModelPrices, validateConfig } from './env';
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -28,5 +31,32 @@ describe('validateConfig', () => {
   ])('refuses %s=%s, naming it', (name, value, message) => {
     process.env[name] = value;
     expect(() => validateConfig()).toThrow(message);
+  });
+});
+
+describe('MODEL_PRICES_FILE', () => {
+  const file = (text: string) => {
+    const at = path.join(mkdtempSync(path.join(tmpdir(), 'model-prices-')), 'prices.json');
+    writeFileSync(at, text);
+    return at;
+  };
+
+  it('is read and validated at start: a good file passes and its prices are served', () => {
+    process.env.MODEL_PRICES_FILE = file('[{"model": "our-model", "inputPerMillion": 1, "outputPerMillion": 4}]');
+    expect(() => validateConfig()).not.toThrow();
+    expect(getModelPrices()).toMatchObject([{ label: 'our-model', model: 'our-model', inputPerMillion: 1, outputPerMillion: 4, cacheReadPerMillion: 1 }]);
+  });
+
+  it.each([
+    ['[{"model": "m", "inputPerMillion": 1}]', /MODEL_PRICES_FILE \(.*prices\.json\)\[0\]\.outputPerMillion must be a non-negative number/],
+    ['not json', /MODEL_PRICES_FILE \(.*\) is not valid JSON/],
+  ])('stops the server on a bad file (%s), naming the entry and field', (text, message) => {
+    process.env.MODEL_PRICES_FILE = file(text);
+    expect(() => validateConfig()).toThrow(message);
+  });
+
+  it('stops the server on a file it cannot read', () => {
+    process.env.MODEL_PRICES_FILE = '/nonexistent/prices.json';
+    expect(() => validateConfig()).toThrow(/MODEL_PRICES_FILE cannot be read \(\/nonexistent\/prices\.json\)/);
   });
 });

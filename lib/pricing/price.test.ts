@@ -1,6 +1,7 @@
 // priceModelCall as a table: which usage, model and provider give which price and source.
 import { describe, expect, it } from 'vitest';
-import { calcPrice } from '@pydantic/genai-prices';
+import { calcPrice, findProvider } from '@pydantic/genai-prices';
+import { tokenPrice } from './catalog';
 import { parseCustomPrices } from './custom-prices';
 import { priceModelCall } from './price';
 import { spanCost } from './span-cost';
@@ -154,5 +155,59 @@ describe('parseCustomPrices', () => {
     expect(parseCustomPrices('[{"model":"M-1","inputPerMillion":3,"outputPerMillion":15}]')).toEqual([
       { label: 'M-1', model: 'm-1', inputPerMillion: 3, outputPerMillion: 15, cacheReadPerMillion: 3, cacheWritePerMillion: 3 },
     ]);
+  });
+});
+
+describe('the fixed-rate shortcut', () => {
+  // Every provider the catalog may hold under these ids (unknown ones are skipped).
+  const PROVIDERS = ['openai', 'anthropic', 'google', 'aws', 'azure', 'mistral', 'groq', 'deepseek', 'cohere', 'x-ai', 'perplexity', 'openrouter', 'together', 'fireworks', 'novita', 'huggingface', 'cerebras', 'ovhcloud', 'moonshotai'];
+  const models = PROVIDERS.flatMap((id) => {
+    const provider = findProvider({ providerId: id });
+    return provider && provider.id === id ? provider.models.map((model) => ({ provider, model })) : [];
+  });
+
+  it("gives the catalog's own price, to the last bit, for every fixed-rate model and any usage", () => {
+    let compared = 0;
+    let refused = 0;
+    const priced = new Set<string>();
+    let seed = 7;
+    const random = (max: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % max;
+    };
+    for (const { provider, model } of models) {
+      const prices = Array.isArray(model.prices) ? [] : Object.entries(model.prices).filter(([, v]) => v !== undefined);
+      if (Array.isArray(model.prices) || prices.some(([k, v]) => typeof v !== 'number' || k.startsWith('requests'))) continue;
+      const rates = {
+        rates: prices.filter(([k]) => ['input_mtok', 'output_mtok', 'cache_read_mtok', 'cache_write_mtok'].includes(k)) as Array<[never, number]>,
+        units: prices.length,
+      };
+      const single = { ...provider, fallback_model_providers: undefined, models: [{ ...model, match: { equals: 'm' } }] };
+      for (let i = 0; i < 40; i++) {
+        const input = random(200_000);
+        const usage = {
+          input_tokens: input,
+          output_tokens: random(20_000),
+          cache_read_tokens: i % 4 === 0 ? 0 : random(input + (i % 5 === 0 ? 1000 : 1)),
+          cache_write_tokens: i % 3 === 0 ? 0 : random(Math.max(1, input / 3)),
+        };
+        let expected: number | undefined;
+        try {
+          expected = calcPrice(usage, 'm', { provider: single })?.total_price;
+        } catch {
+          expected = undefined;
+        }
+        expect(tokenPrice(usage, rates), `${provider.id} ${model.id} ${JSON.stringify(usage)}`).toBe(expected);
+        compared++;
+        if (expected === undefined) refused++;
+        priced.add(`${provider.id}/${model.id}`);
+      }
+    }
+    expect(compared).toBeGreaterThan(1000);
+    // Usage the catalog refuses (more cache reads than input) was among them, and refused alike.
+    expect(refused).toBeGreaterThan(10);
+    expect(priced.size).toBeGreaterThan(100);
+    // Among them models with rates for usage never reported (web searches, 1-hour cache writes).
+    expect([...priced]).toEqual(expect.arrayContaining(['openai/gpt-4o', 'anthropic/claude-sonnet-4-0']));
   });
 });

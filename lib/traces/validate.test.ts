@@ -66,3 +66,45 @@ describe('parseIngestBody: payloads proven storable by the text, or walked', () 
     );
   });
 });
+
+describe('parseIngestBody: userId and model calls', () => {
+  const limits = { maxBatchTraces: 10, maxChildrenPerTrace: 10 };
+  const body = (trace: Record<string, unknown>, span: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      traces: [
+        {
+          id: 't',
+          name: 'n',
+          startedAt: '2026-01-02T03:04:05Z',
+          status: 'COMPLETED',
+          tags: [],
+          decisionPoints: [],
+          events: [],
+          spans: [{ id: 's', name: 'n', type: 'LLM_CALL', status: 'COMPLETED', startedAt: '2026-01-02T03:04:05Z', ...span }],
+          ...trace,
+        },
+      ],
+    });
+
+  it('takes an optional userId, with the rules of ids', () => {
+    expect(parseIngestBody(body({ userId: 'u-1' }), limits).traces[0].userId).toBe('u-1');
+    expect(parseIngestBody(body({}), limits).traces[0].userId).toBeNull();
+    expect(parseIngestBody(body({ userId: null }), limits).traces[0].userId).toBeNull();
+    expect(() => parseIngestBody(body({ userId: 42 }), limits)).toThrow('traces[0].userId must be a string or null');
+    expect(() => parseIngestBody(body({ userId: 'x'.repeat(257) }), limits)).toThrow('traces[0].userId must be at most 256 characters');
+    expect(() => parseIngestBody(body({ userId: 'a\nb' }), limits)).toThrow('traces[0].userId must not contain control characters');
+  });
+
+  it("reads an LLM_CALL span's model call from its metadata, and no other span's", () => {
+    const metadata = { model: 'gpt-4o', usage: { input_tokens: 3, output_tokens: 2 } };
+    expect(parseIngestBody(body({}, { metadata }), limits).traces[0].spans[0].usage).toEqual({
+      model: 'gpt-4o',
+      inputTokens: 3,
+      outputTokens: 2,
+      cacheReadTokens: undefined,
+      cacheWriteTokens: undefined,
+      inputIncludesCache: true,
+    });
+    expect(parseIngestBody(body({}, { metadata, type: 'TOOL_CALL' }), limits).traces[0].spans[0].usage).toBeNull();
+  });
+});

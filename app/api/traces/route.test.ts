@@ -392,6 +392,19 @@ describe.each(testDatabases())('trace API on $name', ({ open }) => {
       const body = await (await list('?search=BOT&limit=1')).json();
       expect(body).toMatchObject({ total: 3, totalPages: 3 });
     });
+    it('takes an optional userId on ingest, returns it in rows and filters on it exactly (beyond the spec)', async () => {
+      await seed(4, (i) => ({ userId: [null, 'u-1', 'u-2', 'u-1'][i] }));
+      const body = await (await list('?userId=u-1')).json();
+      expect(body.traces.map((t: { id: string; userId: string }) => [t.id, t.userId])).toEqual([
+        ['t003', 'u-1'],
+        ['t001', 'u-1'],
+      ]);
+      expect(body.total).toBe(2);
+      expect((await (await list('?userId=u')).json()).total).toBe(0);
+      expect((await (await list('?userId=')).json()).total).toBe(4);
+      expect((await (await detail('t000')).json()).trace).toMatchObject({ userId: null, unpricedCalls: 0 });
+      await expectError(await post({ traces: [makeTrace({ userId: 7 })] }), 400, 'traces[0].userId must be a string or null');
+    });
     it('treats LIKE wildcards in search as plain characters', async () => {
       await seed(3, (i) => ({ name: ['50% off', '50 percent', 'a_b'][i] }));
       const ids = async (q: string) =>
