@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { calcPrice } from '@pydantic/genai-prices';
+import { overviewInsights, parseOverviewParams } from '@/lib/insights/overview';
 import { planOtlpRequest } from '@/lib/otlp/map';
 import type { ModelUsage } from '@/lib/pricing/types';
 import type { Database } from '@/lib/storage/open';
@@ -136,6 +137,18 @@ describe.each(testDatabases())('model call pricing on $name', ({ open }) => {
     expect(await spanOf(id, 'openai')).toMatchObject({ costUsd: custom, costSource: 'custom', pricedModel: '^gpt-4o$' });
     expect(await spanOf(id, 'anthropic')).toMatchObject({ costUsd: SONNET, costSource: 'catalog' });
     expect((await detail(id)).totalCost).toBe(custom + SONNET);
+  });
+
+  it('insights add computed costs, from rollups and raw alike', async () => {
+    // An hour of its own: no other test writes there.
+    const id = uid('insights');
+    await ingest([jsonTrace({ id, startedAt: '2031-05-05T10:30:00.000Z' }, [llm('openai', OPENAI_CALL, { startedAt: '2031-05-05T10:30:00.000Z' })])]);
+    const { totalCost } = await detail(id);
+    expect(totalCost).toBeGreaterThan(0);
+    for (const query of ['from=2031-05-05T10:00:00Z&to=2031-05-05T11:00:00Z', `from=2031-05-05T10:00:00Z&to=2031-05-05T11:00:00Z&name=support-agent%20run`]) {
+      const overview = await overviewInsights(testContext(db), parseOverviewParams(new URLSearchParams(query), new Date('2031-05-06T00:00:00Z')));
+      expect(overview.totals.costUsd, query).toBe(totalCost);
+    }
   });
 
   it('lists and filters by userId exactly', async () => {

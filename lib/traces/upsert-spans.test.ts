@@ -145,7 +145,9 @@ describe.each(testDatabases())('span upserts on $name', (target) => {
     ['a chunk per trace, pipelined', 1],
   ])('keeps counts exact under concurrent requests for the same traces (%s)', async (_, chunkSpans) => {
     const ids = [hex(16), hex(16)];
-    const spans = Array.from({ length: 40 }, (_, k) => span(hex(8), null, k, { tokenCount: 1, type: 'LLM_CALL' }));
+    // Model calls priced on the way in (every fifth one an unknown model, left unpriced).
+    const usage = (k: number) => ({ inputTokens: 100 + k, outputTokens: 10, inputIncludesCache: true, model: k % 5 ? 'gpt-4o-mini' : 'mystery-model-7' });
+    const spans = Array.from({ length: 40 }, (_, k) => span(hex(8), null, k, { tokenCount: 1, type: 'LLM_CALL', usage: usage(k) }));
     // 40 requests, each sending three spans of both traces, overlapping their neighbours.
     await Promise.all(
       spans.map((_, k) => {
@@ -158,6 +160,15 @@ describe.each(testDatabases())('span upserts on $name', (target) => {
       const a = await actual(id);
       expect(a.spans).toBe(40);
       expect(t).toMatchObject({ spanCount: a.spans, eventCount: a.events, decisionPointCount: a.decisions, totalTokens: a.tokens });
+      const [priced] = await db.sql.query<{ cost: number; unpriced: number; kept: number }>(
+        `SELECT sum("costUsd") AS cost, count(*) FILTER (WHERE "costUsd" IS NULL)::int AS unpriced,
+                (SELECT "unpricedCalls" FROM "Trace" WHERE id = $1) AS kept FROM "Span" WHERE "traceId" = $1`,
+        [id],
+      );
+      expect(priced.unpriced).toBe(8);
+      expect(priced.kept).toBe(8);
+      // Added in the order requests committed: the same sum up to rounding.
+      expect(t.totalCost).toBeCloseTo(priced.cost, 15);
     }
     const counts = await db.sql.query<{ status: string; n: number; kept: number }>(
       `SELECT c.status, (SELECT count(*)::int FROM "Trace" t WHERE t.status = c.status) AS n, c.count::int AS kept FROM "TraceStatusCount" c`,
