@@ -20,6 +20,7 @@ import { JsonViewer } from '@/components/json/JsonViewer';
 import { jsonEqual, summarizeJson } from '@/components/json/json';
 import { ChosenVsAlternatives, InferredBadge } from './DecisionCard';
 import type { Selection, TraceModel } from './model';
+import { costSourceNote, spanModelOf } from '@/lib/traces/span-model';
 
 type Go = (s: Selection) => void;
 
@@ -134,6 +135,8 @@ function SpanDetails({ node, model, onGo, onClose, onReveal }: { node: SpanNode;
   const iv = spanInterval(span, model.window);
   const decisions = model.decisionsBySpan.get(span.id) ?? [];
   const events = model.eventsBySpan.get(span.id) ?? [];
+  const spanModel = spanModelOf(span);
+  const estimated = costSourceNote(span);
   const childSpans = node.children.filter((c) => c.kind === 'span').length;
   return (
     <>
@@ -188,11 +191,25 @@ function SpanDetails({ node, model, onGo, onClose, onReveal }: { node: SpanNode;
                   : `${formatDuration(iv.end - iv.start)} (from start and end)`}
             </span>
           </Field>
+          {spanModel !== null && (
+            <Field label="Model">
+              <span className="font-mono text-xs break-all" data-testid="span-model">
+                {spanModel}
+              </span>
+            </Field>
+          )}
           <Field label="Tokens">
             <span className="tabular">{formatTokens(span.tokenCount)}</span>
           </Field>
           <Field label="Cost">
-            <span className="tabular">{formatCost(span.costUsd)}</span>
+            <span className="tabular" data-testid="span-cost">
+              {formatCost(span.costUsd)}
+              {estimated && (
+                <span className="ml-1.5 text-xs text-muted" title={estimated}>
+                  estimated{span.pricedModel ? ` (${span.pricedModel})` : ''}
+                </span>
+              )}
+            </span>
           </Field>
           <Field label="Contains">
             {plural(childSpans, 'child span')}, {plural(decisions.length, 'decision')}, {plural(events.length, 'event')}

@@ -135,6 +135,15 @@ export function TraceHeader({
         </Stat>
         <Stat label="Cost" note={DERIVED_NOTE[totals.cost.source]} title={derivedTitle(totals.cost, 'total cost')}>
           {formatCost(totals.cost.value)}
+          {trace.unpricedCalls > 0 && (
+            <span
+              className="ml-1.5 text-xs font-normal text-muted"
+              data-testid="unpriced-calls"
+              title="Model calls whose model has no price in the catalog or MODEL_PRICES_FILE: the cost shown leaves them out"
+            >
+              + {trace.unpricedCalls} unpriced
+            </span>
+          )}
         </Stat>
         <Stat label="Tokens" note={DERIVED_NOTE[totals.tokens.source]} title={derivedTitle(totals.tokens, 'token total')}>
           {formatTokens(totals.tokens.value)}
@@ -160,6 +169,14 @@ export function TraceHeader({
             <span className="text-muted">none</span>
           )}
         </span>
+        {trace.userId && (
+          <span className="flex items-center gap-1.5">
+            <span className="text-muted">User</span>
+            <Link href={`/traces?userId=${encodeURIComponent(trace.userId)}`} className="font-mono text-xs text-accent hover:underline" title="Show this user’s traces">
+              {trace.userId}
+            </Link>
+          </span>
+        )}
         <span className="flex min-w-0 items-center gap-1.5">
           <span className="text-muted">Tags</span>
           {trace.tags.length === 0 ? <span className="text-muted">none</span> : trace.tags.map((t, i) => <Tag key={`${i}:${t}`}>{t}</Tag>)}

@@ -2,10 +2,11 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { formatDuration, formatOffset, plural, toMillis } from '@/lib/format';
+import { formatCost, formatDuration, formatOffset, plural, toMillis } from '@/lib/format';
+import { costSourceNote, spanModelOf } from '@/lib/traces/span-model';
 import { ancestorKeys, collapsibleKeys, flattenTree, type TreeRow } from '@/lib/traces/tree';
 import { barLayout, spanInterval, toPercent, type TimeWindow } from '@/lib/traces/timeline';
-import type { DecisionPointRecord, EventRecord } from '@/lib/traces/types';
+import type { DecisionPointRecord, EventRecord, SpanRecord } from '@/lib/traces/types';
 import {
   DECISION_LABEL,
   DecisionGlyph,
@@ -125,6 +126,7 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
       <>
         <SpanTypeBadge type={span.type} />
         <span className={`truncate ${error ? 'font-medium text-red-800 dark:text-red-200' : ''}`}>{span.name}</span>
+        {span.type === 'LLM_CALL' && <ModelAndCost span={span} />}
         {span.status !== 'COMPLETED' && (
           <span className="inline-flex shrink-0 items-center gap-1 text-[11px] font-medium">
             <StatusIcon status={span.status} />
@@ -574,6 +576,25 @@ function Legend() {
       <span className="inline-flex items-center gap-1">
         <span className="inline-block h-2 w-3 rounded-sm bg-red-600 dark:bg-red-400" /> error
       </span>
+    </span>
+  );
+}
+
+/** An LLM row's model and cost, after its name: what a reader scans a run for. */
+function ModelAndCost({ span }: { span: SpanRecord }) {
+  const model = spanModelOf(span);
+  if (model === null && span.costUsd === null) return null;
+  const estimated = costSourceNote(span);
+  return (
+    <span className="hidden min-w-0 shrink truncate text-[11px] text-muted sm:inline" data-testid="row-model">
+      {model}
+      {model !== null && span.costUsd !== null && ' · '}
+      {span.costUsd !== null && (
+        <span className="tabular" title={estimated ?? 'Cost sent by the client'}>
+          {estimated ? '≈' : ''}
+          {formatCost(span.costUsd)}
+        </span>
+      )}
     </span>
   );
 }
