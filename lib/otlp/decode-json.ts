@@ -2,7 +2,7 @@
 // field names, ids as hex (base64 of the right length tolerated), enums as numbers or
 // names, int64 as numbers or decimal strings, unknown fields ignored.
 import { AppError } from '@/lib/errors';
-import type { AttributeValue, Attributes, OtlpEvent, OtlpResource, OtlpScope, OtlpSpan } from './types';
+import type { AttributeValue, Attributes, OtlpEvent, OtlpLogRecord, OtlpResource, OtlpScope, OtlpSpan } from './types';
 import { Invalid, MAX_ANY_VALUE_DEPTH, attributeSegment, put, toAppError, tooDeep, within } from './decode-common';
 
 const JSON_BODY = 'Invalid OTLP JSON body';
@@ -105,6 +105,12 @@ const SPAN_KIND: Record<string, number> = {
   SPAN_KIND_CONSUMER: 5,
 };
 const STATUS_CODE: Record<string, number> = { STATUS_CODE_UNSET: 0, STATUS_CODE_OK: 1, STATUS_CODE_ERROR: 2 };
+const SEVERITY_NUMBER: Record<string, number> = Object.fromEntries([
+  ['SEVERITY_NUMBER_UNSPECIFIED', 0],
+  ...['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'].flatMap((level, i) =>
+    ['', '2', '3', '4'].map((n, j) => [`SEVERITY_NUMBER_${level}${n}`, i * 4 + j + 1] as const),
+  ),
+]);
 
 const ANY_VALUE_MEMBERS = [
   ['stringValue', 'string_value'],
@@ -260,6 +266,85 @@ export function decodeJsonRequest(text: string): OtlpSpan[] {
   }
   try {
     return jsonSpans(doc);
+  } catch (err) {
+    throw toAppError(err, JSON_BODY);
+  }
+}
+
+function jsonScope(ss: JsonObject, at: string): OtlpScope {
+  try {
+    const s = object(field(ss, 'scope'), '') ?? {};
+    return { name: string(field(s, 'name'), 'name'), version: string(field(s, 'version'), 'version'), attributes: jsonAttributes(field(s, 'attributes')) };
+  } catch (err) {
+    throw within(err, `${at}.scope`);
+  }
+}
+
+function jsonLogRecord(v: unknown, resource: OtlpResource, scope: OtlpScope): OtlpLogRecord {
+  if (!isObject(v)) throw new Invalid('', 'must be an object');
+  let body: AttributeValue;
+  try {
+    body = jsonValue(field(v, 'body'), 1);
+  } catch (err) {
+    throw within(err, 'body');
+  }
+  return {
+    timeUnixNano: nanos(field(v, 'timeUnixNano', 'time_unix_nano'), 'timeUnixNano'),
+    observedTimeUnixNano: nanos(field(v, 'observedTimeUnixNano', 'observed_time_unix_nano'), 'observedTimeUnixNano'),
+    severityNumber: jsonEnum(field(v, 'severityNumber', 'severity_number'), SEVERITY_NUMBER, 'severityNumber'),
+    severityText: string(field(v, 'severityText', 'severity_text'), 'severityText'),
+    body,
+    attributes: jsonAttributes(field(v, 'attributes')),
+    traceId: id(field(v, 'traceId', 'trace_id'), 16, 'traceId'),
+    spanId: id(field(v, 'spanId', 'span_id'), 8, 'spanId'),
+    eventName: string(field(v, 'eventName', 'event_name'), 'eventName'),
+    resource,
+    scope,
+  };
+}
+
+function jsonLogs(doc: unknown): OtlpLogRecord[] {
+  if (!isObject(doc)) throw new Invalid('request', 'must be a JSON object');
+  const records: OtlpLogRecord[] = [];
+  const resourceLogs = array(field(doc, 'resourceLogs', 'resource_logs'), 'resourceLogs');
+  for (let i = 0; i < resourceLogs.length; i++) {
+    const at = `resourceLogs[${i}]`;
+    const rl = object(resourceLogs[i], at) ?? {};
+    let resource: OtlpResource;
+    try {
+      resource = { attributes: jsonAttributes(field(object(field(rl, 'resource'), '') ?? {}, 'attributes')) };
+    } catch (err) {
+      throw within(err, `${at}.resource`);
+    }
+    const scopeLogs = array(field(rl, 'scopeLogs', 'scope_logs'), `${at}.scopeLogs`);
+    for (let j = 0; j < scopeLogs.length; j++) {
+      const sl = object(scopeLogs[j], `${at}.scopeLogs[${j}]`) ?? {};
+      const scope = jsonScope(sl, `${at}.scopeLogs[${j}]`);
+      const list = array(field(sl, 'logRecords', 'log_records'), `${at}.scopeLogs[${j}].logRecords`);
+      for (let k = 0; k < list.length; k++) {
+        try {
+          records.push(jsonLogRecord(list[k], resource, scope));
+        } catch (err) {
+          throw within(err, `${at}.scopeLogs[${j}].logRecords[${k}]`);
+        }
+      }
+    }
+  }
+  return records;
+}
+
+/** Decodes an OTLP/JSON ExportLogsServiceRequest; empty text is a request without records. */
+export function decodeJsonLogsRequest(text: string): OtlpLogRecord[] {
+  if (text.trim() === '') return [];
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new AppError('VALIDATION', `${JSON_BODY}: not valid JSON (${reason})`);
+  }
+  try {
+    return jsonLogs(doc);
   } catch (err) {
     throw toAppError(err, JSON_BODY);
   }

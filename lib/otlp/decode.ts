@@ -26,13 +26,14 @@ import { isUtf8 } from 'node:buffer';
 import protobuf from 'protobufjs';
 import { AppError } from '@/lib/errors';
 import { Invalid, MAX_ANY_VALUE_DEPTH, attributeSegment, put, toAppError, tooDeep, within } from './decode-common';
-import type { AttributeValue, Attributes, OtlpEvent, OtlpResource, OtlpScope, OtlpSpan } from './types';
+import type { AttributeValue, Attributes, OtlpEvent, OtlpLogRecord, OtlpResource, OtlpScope, OtlpSpan } from './types';
 import { asBuffer, signedNumberOrText, unsignedBigInt, type PbLong } from './proto';
 
 export { MAX_ANY_VALUE_DEPTH } from './decode-common';
-export { decodeJsonRequest } from './decode-json';
+export { decodeJsonLogsRequest, decodeJsonRequest } from './decode-json';
 
 const PROTOBUF = 'Invalid OTLP protobuf body';
+const FIXED32 = 5;
 
 // Wire types.
 const VARINT = 0;
@@ -358,6 +359,122 @@ function instrumentationScope(f: Fields, end: number, scope: OtlpScope): void {
   }
 }
 
+/** A ResourceSpans or ResourceLogs: its resource (field 1), shared by the items of each of its scopes (field 2). */
+function resourceOf<T>(f: Fields, end: number, at: string, items: T[], scoped: (end: number, resource: OtlpResource, at: string, items: T[]) => void, scopes: string): void {
+  const resource: OtlpResource = { attributes: {} };
+  const r = f.r;
+  let j = 0;
+  while (r.pos < end) {
+    const tag = r.tag();
+    const wire = tag & 7;
+    const field = tag >>> 3;
+    if (field === 1 && wire === LEN) {
+      const resourceEnd = f.length();
+      try {
+        f.within(resourceEnd, () => keyValues(f, resourceEnd, 1, resource.attributes));
+      } catch (err) {
+        throw within(err, `${at}.resource`);
+      }
+    } else if (field === 2 && wire === LEN) {
+      const scopeEnd = f.length();
+      f.within(scopeEnd, () => scoped(scopeEnd, resource, `${at}.${scopes}[${j}]`, items));
+      j++;
+    } else {
+      f.skip(tag);
+    }
+  }
+}
+
+function logRecord(f: Fields, end: number, resource: OtlpResource, scope: OtlpScope): OtlpLogRecord {
+  const l: OtlpLogRecord = {
+    timeUnixNano: 0n,
+    observedTimeUnixNano: 0n,
+    severityNumber: 0,
+    severityText: '',
+    body: null,
+    attributes: {},
+    traceId: '',
+    spanId: '',
+    eventName: '',
+    resource,
+    scope,
+  };
+  const r = f.r;
+  let attributes = 0;
+  while (r.pos < end) {
+    const tag = r.tag();
+    switch (tag) {
+      case (1 << 3) | I64:
+        l.timeUnixNano = unsignedBigInt(r.fixed64() as unknown as PbLong);
+        continue;
+      case (11 << 3) | I64:
+        l.observedTimeUnixNano = unsignedBigInt(r.fixed64() as unknown as PbLong);
+        continue;
+      case (2 << 3) | VARINT:
+        l.severityNumber = r.int32();
+        continue;
+      case (3 << 3) | LEN:
+        l.severityText = f.text('severityText');
+        continue;
+      case (5 << 3) | LEN: {
+        const at = f.length();
+        try {
+          l.body = f.within(at, () => anyValue(f, at, 1));
+        } catch (err) {
+          throw within(err, 'body');
+        }
+        continue;
+      }
+      case (6 << 3) | LEN:
+        keyValue(f, f.length(), 1, l.attributes, attributes++);
+        continue;
+      case (8 << 3) | FIXED32:
+        r.fixed32();
+        continue;
+      case (9 << 3) | LEN:
+        l.traceId = f.bytes('hex');
+        continue;
+      case (10 << 3) | LEN:
+        l.spanId = f.bytes('hex');
+        continue;
+      case (12 << 3) | LEN:
+        l.eventName = f.text('eventName');
+        continue;
+    }
+    f.skip(tag);
+  }
+  return l;
+}
+
+function scopeLogs(f: Fields, end: number, resource: OtlpResource, at: string, records: OtlpLogRecord[]): void {
+  const scope: OtlpScope = { name: '', version: '', attributes: {} };
+  const r = f.r;
+  let k = 0;
+  while (r.pos < end) {
+    const tag = r.tag();
+    const wire = tag & 7;
+    const field = tag >>> 3;
+    if (field === 1 && wire === LEN) {
+      const scopeEnd = f.length();
+      try {
+        f.within(scopeEnd, () => instrumentationScope(f, scopeEnd, scope));
+      } catch (err) {
+        throw within(err, `${at}.scope`);
+      }
+    } else if (field === 2 && wire === LEN) {
+      const recordEnd = f.length();
+      try {
+        records.push(f.within(recordEnd, () => logRecord(f, recordEnd, resource, scope)));
+      } catch (err) {
+        throw within(err, `${at}.logRecords[${k}]`);
+      }
+      k++;
+    } else {
+      f.skip(tag);
+    }
+  }
+}
+
 function resourceSpans(f: Fields, end: number, at: string, spans: OtlpSpan[]): void {
   // A span of this ResourceSpans may come before its resource on the wire: all share one object.
   const resource: OtlpResource = { attributes: {} };
@@ -411,5 +528,31 @@ export function decodeProtobufRequest(body: Uint8Array): OtlpSpan[] {
     if (err instanceof Invalid) throw toAppError(err, PROTOBUF);
     const reason = err instanceof Error ? err.message : String(err);
     throw new AppError('VALIDATION', `${PROTOBUF}: not a valid ExportTraceServiceRequest (${reason})`);
+  }
+}
+
+/** Decodes a binary ExportLogsServiceRequest; an empty body is a request without records. */
+export function decodeProtobufLogsRequest(body: Uint8Array): OtlpLogRecord[] {
+  if (body.length === 0) return [];
+  try {
+    const f = new Fields(protobuf.Reader.create(asBuffer(body)));
+    const records: OtlpLogRecord[] = [];
+    const r = f.r;
+    let i = 0;
+    while (r.pos < r.len) {
+      const tag = r.tag();
+      if (tag >>> 3 === 1 && (tag & 7) === LEN) {
+        const end = f.length();
+        const at = `resourceLogs[${i++}]`;
+        f.within(end, () => resourceOf(f, end, at, records, (scopeEnd, resource, scopeAt, into) => scopeLogs(f, scopeEnd, resource, scopeAt, into), 'scopeLogs'));
+      } else {
+        f.skip(tag);
+      }
+    }
+    return records;
+  } catch (err) {
+    if (err instanceof Invalid) throw toAppError(err, PROTOBUF);
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new AppError('VALIDATION', `${PROTOBUF}: not a valid ExportLogsServiceRequest (${reason})`);
   }
 }

@@ -1,4 +1,4 @@
-// The OTLP trace messages, declared for protobufjs by reflection. Field numbers are those
+// The OTLP trace and logs messages, declared for protobufjs by reflection. Field numbers are those
 // of open-telemetry/opentelemetry-proto v1.11.0 (the four files are unchanged at main,
 // ac2c4b5): opentelemetry/proto/collector/trace/v1/trace_service.proto, trace/v1/trace.proto,
 // common/v1/common.proto, resource/v1/resource.proto; and of googleapis'
@@ -129,6 +129,50 @@ message ExportTracePartialSuccess {
 }
 `;
 
+// opentelemetry/proto/logs/v1/logs.proto and collector/logs/v1/logs_service.proto (v1.11.0).
+const LOGS_PROTO = `
+syntax = "proto3";
+package opentelemetry.proto.logs.v1;
+message ResourceLogs {
+  opentelemetry.proto.resource.v1.Resource resource = 1;
+  repeated ScopeLogs scope_logs = 2;
+  bytes schema_url = 3;
+}
+message ScopeLogs {
+  opentelemetry.proto.common.v1.InstrumentationScope scope = 1;
+  repeated LogRecord log_records = 2;
+  bytes schema_url = 3;
+}
+message LogRecord {
+  fixed64 time_unix_nano = 1;
+  fixed64 observed_time_unix_nano = 11;
+  int32 severity_number = 2; // SeverityNumber: an open enum, kept as its number
+  bytes severity_text = 3;
+  opentelemetry.proto.common.v1.AnyValue body = 5;
+  repeated opentelemetry.proto.common.v1.KeyValue attributes = 6;
+  uint32 dropped_attributes_count = 7;
+  fixed32 flags = 8;
+  bytes trace_id = 9;
+  bytes span_id = 10;
+  bytes event_name = 12;
+}
+`;
+
+const COLLECTOR_LOGS_PROTO = `
+syntax = "proto3";
+package opentelemetry.proto.collector.logs.v1;
+message ExportLogsServiceRequest {
+  repeated opentelemetry.proto.logs.v1.ResourceLogs resource_logs = 1;
+}
+message ExportLogsServiceResponse {
+  ExportLogsPartialSuccess partial_success = 1;
+}
+message ExportLogsPartialSuccess {
+  int64 rejected_log_records = 1;
+  bytes error_message = 2;
+}
+`;
+
 // The error body of OTLP/HTTP. Strings are bytes here too: we encode them ourselves with
 // Buffer.from(), which turns a lone surrogate into U+FFFD, where protobufjs' own string
 // writer would emit invalid UTF-8 that a strict client refuses.
@@ -152,7 +196,7 @@ message Status {
 
 function buildRoot(): protobuf.Root {
   const root = new protobuf.Root();
-  for (const text of [OTLP_TRACE_PROTO, RESOURCE_PROTO, TRACE_PROTO, COLLECTOR_PROTO, STATUS_PROTO, RPC_STATUS_PROTO]) {
+  for (const text of [OTLP_TRACE_PROTO, RESOURCE_PROTO, TRACE_PROTO, COLLECTOR_PROTO, LOGS_PROTO, COLLECTOR_LOGS_PROTO, STATUS_PROTO, RPC_STATUS_PROTO]) {
     protobuf.parse(text, root, { keepCase: false });
   }
   root.resolveAll();
@@ -167,6 +211,8 @@ if (!protobuf.util.Long) throw new Error('protobufjs cannot find the long packag
 
 export const ExportTraceServiceRequest = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
 export const ExportTraceServiceResponse = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse');
+export const ExportLogsServiceRequest = root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest');
+export const ExportLogsServiceResponse = root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse');
 export const RpcStatus = root.lookupType('google.rpc.Status');
 
 /** A 64-bit integer as protobufjs' Reader returns it (a Long, or a number without the long package). */

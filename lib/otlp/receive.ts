@@ -1,13 +1,16 @@
-// One OTLP/HTTP export request, from its bytes to what the exporter is told: decode
-// (protobuf or JSON), refuse what cannot be stored span by span, map to the domain's
-// records and upsert them. Route-independent so tests and the bench can call it too.
+// One OTLP/HTTP export request (traces or logs), from its bytes to what the exporter is
+// told: decode (protobuf or JSON), refuse what cannot be stored span by span (record by
+// record), map to the domain's records and upsert them. Route-independent so tests and
+// the bench can call it too.
 import 'server-only';
 import { AppError } from '@/lib/errors';
 import { requireScope, type ServiceContext } from '@/lib/context';
 import type { SpanRejection } from '@/lib/traces/span-batch';
 import { upsertSpanBatch } from '@/lib/traces/upsert-spans';
-import { decodeJsonRequest, decodeProtobufRequest } from './decode';
+import { decodeJsonLogsRequest, decodeJsonRequest, decodeProtobufLogsRequest, decodeProtobufRequest } from './decode';
+import { planLogRecords } from './logs';
 import { planOtlpRequest } from './map';
+import { storeLogEvents } from './store-log-events';
 import { utf8Text } from './proto';
 
 export type OtlpFormat = 'protobuf' | 'json';
@@ -71,4 +74,38 @@ export async function receiveOtlpTraces(
   const rejected = [...planned.rejected, ...stored.rejected];
   const rejectedSpans = rejected.reduce((n, r) => n + r.count, 0);
   return { acceptedSpans: stored.acceptedSpans, rejectedSpans, errorMessage: rejectionMessage(rejected) };
+}
+
+export interface OtlpLogsReceipt {
+  acceptedLogRecords: number;
+  rejectedLogRecords: number;
+  /** Why records were rejected, for partial_success.error_message; '' when none were. */
+  errorMessage: string;
+}
+
+/** Decodes and stores one request's log records as events of the spans they name; throws AppError for a request refused whole. */
+export async function receiveOtlpLogs(
+  ctx: ServiceContext,
+  format: OtlpFormat,
+  body: Uint8Array,
+  limits: OtlpReceiveLimits,
+): Promise<OtlpLogsReceipt> {
+  requireScope(ctx, 'ingest');
+  const records = format === 'protobuf' ? decodeProtobufLogsRequest(body) : decodeJsonLogsRequest(utf8(body));
+  if (records.length > limits.maxSpansPerRequest) {
+    throw new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `Too many log records in one request: ${records.length}; at most ${limits.maxSpansPerRequest} are allowed (OTLP_MAX_SPANS_PER_REQUEST)`,
+    );
+  }
+  const planned = planLogRecords(records);
+  const stored = await storeLogEvents(ctx.db.sql, planned, limits);
+  const rejected = [...planned.rejected, ...stored.rejected];
+  const total = rejected.reduce((n, r) => n + r.count, 0);
+  const reasons = rejected.map((r) => `${r.count} ${r.reason}`).join('; ');
+  return {
+    acceptedLogRecords: stored.acceptedLogRecords,
+    rejectedLogRecords: total,
+    errorMessage: total === 0 ? '' : `${total} log record${total === 1 ? '' : 's'} rejected: ${reasons}`,
+  };
 }

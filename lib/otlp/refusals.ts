@@ -48,7 +48,7 @@ function stringProblem(value: string): RejectionReason | null {
 }
 
 /** Why an attribute set cannot be stored, or null. Iterative: values nest. */
-function attributesProblem(attributes: Attributes): RejectionReason | null {
+export function attributesProblem(attributes: Attributes): RejectionReason | null {
   const stack: Array<[AttributeValue, number]> = [];
   for (const key of Object.keys(attributes)) {
     if (isUnstorable(key)) return REJECTION_REASONS.unstorableText;

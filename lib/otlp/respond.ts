@@ -4,8 +4,8 @@
 import 'server-only';
 import { requestContext, requireScope, type ServiceContext } from '@/lib/context';
 import { errorAnswer, type AccessRule } from '@/lib/http/respond';
-import { exportResponse, grpcCodeForHttpStatus, statusBody } from './response';
-import { otlpFormat, type OtlpFormat, type OtlpReceipt } from './receive';
+import { exportLogsResponse, exportResponse, grpcCodeForHttpStatus, statusBody } from './response';
+import { otlpFormat, type OtlpFormat, type OtlpLogsReceipt, type OtlpReceipt } from './receive';
 
 function answer(body: Uint8Array | string, contentType: string, status: number, headers: Record<string, string> = {}): Response {
   return new Response(typeof body === 'string' ? body : Buffer.from(body), {
@@ -19,6 +19,13 @@ export function otlpSuccess(format: OtlpFormat, receipt: OtlpReceipt): Response 
   const partial =
     receipt.rejectedSpans > 0 ? { rejectedSpans: receipt.rejectedSpans, errorMessage: receipt.errorMessage } : undefined;
   const { body, contentType } = exportResponse(format, partial);
+  return answer(body, contentType, 200);
+}
+
+/** 200 with partial_success when some log records were refused. */
+export function otlpLogsSuccess(format: OtlpFormat, receipt: OtlpLogsReceipt): Response {
+  const partial = receipt.rejectedLogRecords > 0 ? { rejectedLogRecords: receipt.rejectedLogRecords, errorMessage: receipt.errorMessage } : undefined;
+  const { body, contentType } = exportLogsResponse(format, partial);
   return answer(body, contentType, 200);
 }
 
@@ -36,6 +43,19 @@ export function otlpFailure(format: OtlpFormat, err: unknown): Response {
  * throws in that encoding.
  */
 export function otlpRoute(rule: AccessRule, handler: (req: Request, format: OtlpFormat, ctx: ServiceContext) => Promise<OtlpReceipt>) {
+  return exportRoute(rule, handler, otlpSuccess);
+}
+
+/** otlpRoute for the logs export: ExportLogsServiceResponse on success. */
+export function otlpLogsRoute(rule: AccessRule, handler: (req: Request, format: OtlpFormat, ctx: ServiceContext) => Promise<OtlpLogsReceipt>) {
+  return exportRoute(rule, handler, otlpLogsSuccess);
+}
+
+function exportRoute<R>(
+  rule: AccessRule,
+  handler: (req: Request, format: OtlpFormat, ctx: ServiceContext) => Promise<R>,
+  success: (format: OtlpFormat, receipt: R) => Response,
+) {
   return async (req: Request): Promise<Response> => {
     let format: OtlpFormat;
     try {
@@ -46,7 +66,7 @@ export function otlpRoute(rule: AccessRule, handler: (req: Request, format: Otlp
     try {
       const ctx = await requestContext(req.headers, { kind: 'http', basic: rule.basic });
       requireScope(ctx, rule.scope);
-      return otlpSuccess(format, await handler(req, format, ctx));
+      return success(format, await handler(req, format, ctx));
     } catch (err) {
       return otlpFailure(format, err);
     }

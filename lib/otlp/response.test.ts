@@ -1,11 +1,24 @@
-import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { JsonLogsSerializer, JsonTraceSerializer, ProtobufLogsSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { describe, expect, it } from 'vitest';
-import { GRPC_CODE_BY_HTTP_STATUS, exportResponse, grpcCodeForHttpStatus, statusBody } from './response';
+import { GRPC_CODE_BY_HTTP_STATUS, exportLogsResponse, exportResponse, grpcCodeForHttpStatus, statusBody } from './response';
 
 const bytes = (body: Uint8Array | string) => {
   expect(body).toBeInstanceOf(Uint8Array);
   return body as Uint8Array;
 };
+
+describe('exportLogsResponse', () => {
+  it('is empty without rejections, and carries rejected_log_records as the OTLP log exporters read it back', () => {
+    expect(bytes(exportLogsResponse('protobuf').body)).toHaveLength(0);
+    expect(exportLogsResponse('json').body).toBe('{}');
+    const partial = { rejectedLogRecords: 2, errorMessage: '2 log records rejected: 2 log record names no span (trace_id and span_id)' };
+    expect(ProtobufLogsSerializer.deserializeResponse(bytes(exportLogsResponse('protobuf', partial).body))).toEqual({ partialSuccess: partial });
+    const json = exportLogsResponse('json', partial).body as string;
+    expect(JsonLogsSerializer.deserializeResponse(new TextEncoder().encode(json))).toEqual({
+      partialSuccess: { rejectedLogRecords: '2', errorMessage: partial.errorMessage },
+    });
+  });
+});
 
 describe('exportResponse', () => {
   it('is the empty message when nothing was rejected', () => {

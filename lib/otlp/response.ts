@@ -1,8 +1,9 @@
 // The bodies OTLP/HTTP answers with, in the request's encoding: ExportTraceServiceResponse
-// on success (with partial_success when spans were refused) and google.rpc.Status on
+// (ExportLogsServiceResponse) on success, with partial_success when spans (log records)
+// were refused, and google.rpc.Status on
 // failure. JSON follows the proto3 JSON mapping (lowerCamelCase, int64 as a string,
 // default values left out).
-import { ExportTraceServiceResponse, RpcStatus } from './proto';
+import { ExportLogsServiceResponse, ExportTraceServiceResponse, RpcStatus } from './proto';
 
 export type OtlpEncoding = 'protobuf' | 'json';
 
@@ -37,6 +38,24 @@ export function exportResponse(format: OtlpEncoding, partial?: PartialSuccess): 
   if (rejected !== 0) partialSuccess.rejectedSpans = rejected;
   if (message !== '') partialSuccess.errorMessage = Buffer.from(message, 'utf8');
   return { body: ExportTraceServiceResponse.encode({ partialSuccess }).finish(), contentType: CONTENT_TYPE.protobuf };
+}
+
+/** ExportLogsServiceResponse, as exportResponse: rejected_log_records in place of rejected_spans. */
+export function exportLogsResponse(format: OtlpEncoding, partial?: { rejectedLogRecords: number; errorMessage: string }): OtlpAnswerBody {
+  const rejected = partial?.rejectedLogRecords ?? 0;
+  const message = partial?.errorMessage ?? '';
+  const empty = rejected === 0 && message === '';
+  if (format === 'json') {
+    const partialSuccess: Record<string, string> = {};
+    if (rejected !== 0) partialSuccess.rejectedLogRecords = String(rejected);
+    if (message !== '') partialSuccess.errorMessage = message;
+    return { body: JSON.stringify(empty ? {} : { partialSuccess }), contentType: CONTENT_TYPE.json };
+  }
+  if (empty) return { body: new Uint8Array(0), contentType: CONTENT_TYPE.protobuf };
+  const partialSuccess: Record<string, unknown> = {};
+  if (rejected !== 0) partialSuccess.rejectedLogRecords = rejected;
+  if (message !== '') partialSuccess.errorMessage = Buffer.from(message, 'utf8');
+  return { body: ExportLogsServiceResponse.encode({ partialSuccess }).finish(), contentType: CONTENT_TYPE.protobuf };
 }
 
 /** A google.rpc.Status with a gRPC code (see grpcCodeForHttpStatus) and a message; no details. */

@@ -45,3 +45,22 @@ export interface OtlpSpan {
   resource: OtlpResource;
   scope: OtlpScope;
 }
+
+/** One log record, flattened out of resourceLogs/scopeLogs (resource and scope shared, as for spans). */
+export interface OtlpLogRecord {
+  /** Unix nanoseconds; 0 when unknown (then observedTimeUnixNano says when it was seen). */
+  timeUnixNano: bigint;
+  observedTimeUnixNano: bigint;
+  /** SeverityNumber (0 unspecified, 1..24 TRACE..FATAL4). */
+  severityNumber: number;
+  severityText: string;
+  body: AttributeValue;
+  attributes: Attributes;
+  /** Lowercase hex as sent; '' when the record names no trace or span. */
+  traceId: string;
+  spanId: string;
+  /** The event's name (`event_name`, since OTLP 1.5); '' when not an event. */
+  eventName: string;
+  resource: OtlpResource;
+  scope: OtlpScope;
+}

@@ -164,13 +164,13 @@ const ALLOWED: Record<string, { reason: string; check: (route: RouteFile) => Pro
     METHODS.map((method) => [
       `${method} /api/otel/[...path]`,
       {
-        reason: 'OTLP paths this server does not serve (/v1/metrics, /v1/logs): a 404 google.rpc.Status naming the traces path, no data',
+        reason: 'OTLP paths this server does not serve (/v1/metrics): a 404 google.rpc.Status naming the traces and logs paths, no data',
         async check(route: RouteFile) {
           const res = await call(route, method, '/api/otel/v1/metrics', { headers: { 'content-type': 'application/x-protobuf' } }, { path: ['v1', 'metrics'] });
           expect(res.status).toBe(404);
           expect(decodeStatus(res.headers.get('content-type'), new Uint8Array(await res.arrayBuffer()))).toMatchObject({
             code: 5,
-            message: 'Not found: /api/otel/v1/metrics (this server accepts OTLP traces at /api/otel/v1/traces)',
+            message: 'Not found: /api/otel/v1/metrics (this server accepts OTLP traces at /api/otel/v1/traces and logs at /api/otel/v1/logs)',
           });
         },
       },
@@ -227,6 +227,7 @@ describe('the routes found on disk', () => {
         'DELETE /api/traces/[id]',
         'POST /api/otel/v1/traces',
         'POST /api/public/otel/v1/traces',
+        'POST /api/otel/v1/logs',
         'GET /api/soap',
         'POST /api/soap',
         'GET /api/health',

@@ -1,5 +1,5 @@
 // Paths under /api/otel/ that no route serves: what an exporter given OTEL_EXPORTER_OTLP_ENDPOINT
-// sends for metrics and logs gets a 404 google.rpc.Status in its own encoding, not an HTML page.
+// sends for metrics gets a 404 google.rpc.Status in its own encoding, not an HTML page.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { decodeStatus } from '@/test/support/otlp-status';
 import * as route from './route';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-const hint = '(this server accepts OTLP traces at /api/otel/v1/traces)';
+const hint = '(this server accepts OTLP traces at /api/otel/v1/traces and logs at /api/otel/v1/logs)';
 
 async function call(method: (typeof METHODS)[number], url: string, contentType?: string) {
   const headers: Record<string, string> = contentType ? { 'content-type': contentType } : {};
@@ -17,8 +17,8 @@ async function call(method: (typeof METHODS)[number], url: string, contentType?:
 }
 
 describe('ANY /api/otel/[...path]', () => {
-  it('answers 404 NOT_FOUND as protobuf to a protobuf request (OTLP metrics, logs)', async () => {
-    for (const p of ['/api/otel/v1/metrics', '/api/otel/v1/logs']) {
+  it('answers 404 NOT_FOUND as protobuf to a protobuf request (OTLP metrics, profiles)', async () => {
+    for (const p of ['/api/otel/v1/metrics', '/api/otel/v1development/profiles']) {
       const { res, status } = await call('POST', `http://test${p}`, 'application/x-protobuf');
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toBe('application/x-protobuf');
@@ -29,10 +29,10 @@ describe('ANY /api/otel/[...path]', () => {
 
   it('answers as JSON to a JSON request, and to one in neither encoding', async () => {
     for (const type of ['application/json', 'application/json; charset=utf-8', 'text/plain', undefined]) {
-      const { res, status } = await call('POST', 'http://test/api/otel/v1/logs', type);
+      const { res, status } = await call('POST', 'http://test/api/otel/v1/metrics', type);
       expect(res.status, type).toBe(404);
       expect(res.headers.get('content-type')).toBe('application/json');
-      expect(status).toEqual({ code: 5, message: `Not found: /api/otel/v1/logs ${hint}` });
+      expect(status).toEqual({ code: 5, message: `Not found: /api/otel/v1/metrics ${hint}` });
     }
   });
 
@@ -44,9 +44,10 @@ describe('ANY /api/otel/[...path]', () => {
     }
   });
 
-  it('sits beside the traces route, which wins over it as the more specific one', () => {
+  it('sits beside the traces and logs routes, which win over it as the more specific ones', () => {
     const otel = path.join(process.cwd(), 'app/api/otel');
     expect(readdirSync(otel).sort()).toEqual(['[...path]', 'v1']);
     expect(readdirSync(path.join(otel, 'v1/traces'))).toContain('route.ts');
+    expect(readdirSync(path.join(otel, 'v1/logs'))).toContain('route.ts');
   });
 });
