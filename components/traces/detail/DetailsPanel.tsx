@@ -1,6 +1,6 @@
 'use client';
 
-import type { ReactNode } from 'react';
+import { createContext, useCallback, useContext, useSyncExternalStore, type ReactNode } from 'react';
 import type { DecisionPointRecord, EventRecord, SpanRecord } from '@/lib/traces/types';
 import { formatCost, formatDuration, formatOffset, formatTokens, plural, toMillis } from '@/lib/format';
 import { spanInterval } from '@/lib/traces/timeline';
@@ -18,6 +18,7 @@ import { LongText } from '@/components/ui/LongText';
 import { DateTime } from '@/components/ui/time';
 import { JsonViewer } from '@/components/json/JsonViewer';
 import { jsonEqual, summarizeJson } from '@/components/json/json';
+import { ChatPayload } from './chat/ChatPayload';
 import { ChosenVsAlternatives, InferredBadge } from './DecisionCard';
 import type { Selection, TraceModel } from './model';
 import { costSourceNote, spanModelOf } from '@/lib/traces/span-model';
@@ -94,10 +95,65 @@ function DecisionLink({ decision, onGo }: { decision: DecisionPointRecord; onGo:
   );
 }
 
+// The panel opened over the whole width (a model call's conversation reads better wide);
+// remembered in localStorage, so the next span opens the same way.
+const WIDE_KEY = 'crossroads.details.wide';
+const wideListeners = new Set<() => void>();
+
+function subscribeWide(listener: () => void): () => void {
+  wideListeners.add(listener);
+  window.addEventListener('storage', listener);
+  return () => {
+    wideListeners.delete(listener);
+    window.removeEventListener('storage', listener);
+  };
+}
+
+function readWide(): boolean {
+  try {
+    return window.localStorage.getItem(WIDE_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function useWide(): [boolean, () => void] {
+  const wide = useSyncExternalStore(subscribeWide, readWide, () => false);
+  const toggle = useCallback(() => {
+    try {
+      if (readWide()) window.localStorage.removeItem(WIDE_KEY);
+      else window.localStorage.setItem(WIDE_KEY, '1');
+    } catch {
+      // Storage refused (private mode): the toggle has nothing to remember it by.
+    }
+    for (const l of wideListeners) l();
+  }, []);
+  return [wide, toggle];
+}
+
+const WideToggle = createContext<{ wide: boolean; toggle: () => void } | null>(null);
+
+function WidenButton() {
+  const wide = useContext(WideToggle);
+  if (!wide) return null;
+  return (
+    <button
+      type="button"
+      onClick={wide.toggle}
+      aria-pressed={wide.wide}
+      title={wide.wide ? 'Back beside the timeline' : 'Open the details over the whole width'}
+      className="shrink-0 rounded border border-border px-1.5 py-0.5 text-xs hover:bg-surface-2"
+    >
+      {wide.wide ? 'Narrow' : 'Full width'}
+    </button>
+  );
+}
+
 function PanelHeader({ children, onClose, onReveal }: { children: ReactNode; onClose: () => void; onReveal?: () => void }) {
   return (
     <div className="sticky top-0 z-10 flex items-start gap-2 border-b border-border bg-bg px-4 py-3">
       <div className="min-w-0 flex-1">{children}</div>
+      <WidenButton />
       {onReveal && (
         <button
           type="button"
@@ -247,8 +303,17 @@ function SpanDetails({ node, model, onGo, onClose, onReveal }: { node: SpanNode;
             </ul>
           </Section>
         )}
-        <JsonViewer label="Input" value={span.input} />
-        <JsonViewer label="Output" value={span.output} />
+        {span.type === 'LLM_CALL' ? (
+          <>
+            <ChatPayload label="Input" value={span.input} side="input" />
+            <ChatPayload label="Output" value={span.output} side="output" />
+          </>
+        ) : (
+          <>
+            <JsonViewer label="Input" value={span.input} />
+            <JsonViewer label="Output" value={span.output} />
+          </>
+        )}
         <JsonViewer label="Metadata" value={span.metadata} />
       </div>
     </>
@@ -450,6 +515,7 @@ export function DetailsPanel({
   onClose: () => void;
   onReveal: Go;
 }) {
+  const [wide, toggleWide] = useWide();
   let content: ReactNode;
   if (!selection) {
     content = <Overview model={model} onGo={onGo} />;
@@ -478,19 +544,23 @@ export function DetailsPanel({
       </>
     );
   }
+  const widened = wide && selection !== null;
   return (
     <aside
       aria-label="Details"
       data-testid="details-panel"
-      className="min-h-0 overflow-auto rounded-md border border-border bg-bg"
+      data-wide={widened || undefined}
+      className={`min-h-0 overflow-auto rounded-md border border-border bg-bg ${widened ? 'fixed inset-x-4 top-14 bottom-4 z-30 shadow-2xl xl:inset-x-8' : ''}`}
       onKeyDown={(e) => {
         if (e.key === 'Escape' && selection) {
           e.stopPropagation();
-          onClose();
+          // Full width covers the timeline: Escape first goes back beside it.
+          if (widened) toggleWide();
+          else onClose();
         }
       }}
     >
-      {content}
+      <WideToggle.Provider value={{ wide: widened, toggle: toggleWide }}>{content}</WideToggle.Provider>
     </aside>
   );
 }
