@@ -43,10 +43,12 @@ WITH e AS (
 SELECT "traceId", count(*)::int AS "events" FROM e GROUP BY "traceId"`;
 
 // A trace no span has reached yet is created RUNNING, named by its first record until its
-// spans name it; lastSpanAt starts the idle clock that closes a trace whose root never comes.
+// spans name it. Its lastSpanAt stays NULL until a span comes (upsert-spans.ts sets it):
+// the idle sweep closes a trace from its spans, and would pick one without any again and
+// again.
 const UPSERT_TRACES_SQL = `
-INSERT INTO "Trace" AS t ("id", "name", "status", "tags", "startedAt", "source", "lastSpanAt", "eventCount")
-SELECT r."id", r."name", 'RUNNING', '{}', r."startedAt", 'OTLP', now(), r."events"
+INSERT INTO "Trace" AS t ("id", "name", "status", "tags", "startedAt", "source", "eventCount")
+SELECT r."id", r."name", 'RUNNING', '{}', r."startedAt", 'OTLP', r."events"
   FROM json_to_recordset($1::json) AS r("id" text, "name" text, "startedAt" timestamptz, "events" int4)
  ORDER BY r."id"
 ON CONFLICT ("id") DO UPDATE SET

@@ -15,9 +15,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { POST as postTraces } from '@/app/api/otel/v1/traces/route';
 import { GET as getDetail } from '@/app/api/traces/[id]/route';
 import { useDatabase } from '@/lib/db';
+import { closeIdleTraces } from '@/lib/traces/close-idle';
 import { ExportLogsServiceResponse } from '@/lib/otlp/proto';
 import type { Database } from '@/lib/storage/open';
 import type { TraceDetail } from '@/lib/traces/types';
+import { testContext } from '@/test/support/context';
 import { testDatabases, truncateAll } from '@/test/support/databases';
 import { serveRoutes, type RouteServer } from '@/test/support/route-server';
 import { POST as postLogs } from './route';
@@ -157,6 +159,10 @@ describe.each(testDatabases())('real OTLP log exporters to POST /api/otel/v1/log
     expect(answers[0].request.contentType).toBe('application/json');
     const traceId = run.spanContext().traceId;
     expect(await detail(traceId)).toMatchObject({ status: 'RUNNING', name: 'tool.progress', spans: [], events: [{ name: 'tool.progress', spanId: run.spanContext().spanId }] });
+    // No span yet: nothing for the idle sweep to close it from, so it does not pick it (no lastSpanAt).
+    const [row] = await testContext(db).db.sql.query<{ lastSpanAt: Date | null }>('SELECT "lastSpanAt" FROM "Trace" WHERE "id" = $1', [traceId]);
+    expect(row.lastSpanAt).toBeNull();
+    expect(await closeIdleTraces(testContext(db), new Date(Date.now() + 3_600_000))).toBe(0);
 
     // The exporter's retry of the same request.
     const retry = await fetch(`${server.origin}/api/otel/v1/logs`, {
