@@ -17,6 +17,9 @@ export function AppHeader({ actor }: { actor: Actor }) {
           <Link href="/traces" className="rounded px-2 py-1 text-muted hover:text-fg">
             Traces
           </Link>
+          <Link href="/sessions" className="rounded px-2 py-1 text-muted hover:text-fg">
+            Sessions
+          </Link>
           <Link href="/insights" className="rounded px-2 py-1 text-muted hover:text-fg">
             Insights
           </Link>

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useState, type ReactNode } from 'react';
 import type { DecisionType } from '@/lib/traces/types';
 import { formatCost, formatDateTime, formatDuration, formatTokens, plural, toMillis } from '@/lib/format';
-import { sessionHref } from '@/lib/queries/traces';
+import { sessionPageHref } from '@/lib/sessions/links';
 import { DECISION_LABEL, DecisionGlyph, StatusBadge, Tag } from '@/components/ui/badges';
 import { CopyButton } from '@/components/ui/CopyButton';
 import { RelativeTime, useNow, useTimeZone } from '@/components/ui/time';
@@ -162,7 +162,7 @@ export function TraceHeader({
         <span className="flex items-center gap-1.5">
           <span className="text-muted">Session</span>
           {trace.sessionId ? (
-            <Link href={sessionHref(trace.sessionId)} className="font-mono text-xs text-accent hover:underline" title="Show this session’s traces">
+            <Link href={sessionPageHref(trace.sessionId)} className="font-mono text-xs text-accent hover:underline" title="Show this session as a conversation">
               {trace.sessionId}
             </Link>
           ) : (

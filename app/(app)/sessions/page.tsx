@@ -1,0 +1,74 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { connection } from 'next/server';
+import { isAppError } from '@/lib/errors';
+import { pageContext } from '@/lib/http/page-context';
+import { listSessions, parseSessionListParams, type SessionList, type SessionListParams } from '@/lib/sessions';
+import { HydrationMarker } from '@/components/sessions/HydrationMarker';
+import { SessionTable } from '@/components/sessions/SessionTable';
+import { requestTime, toSearchParams } from '../traces/_lib/request';
+
+export const metadata: Metadata = { title: 'Sessions' };
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+// GET /sessions - sessions by latest activity, paginated; filters from the URL as the API reads them
+export default async function SessionsPage({ searchParams }: { searchParams: SearchParams }) {
+  // Never prerendered: the build must not open the database.
+  await connection();
+  const { ctx } = await pageContext();
+  let params: SessionListParams;
+  let list: SessionList;
+  try {
+    params = parseSessionListParams(toSearchParams(await searchParams));
+    list = await listSessions(ctx, params);
+  } catch (err) {
+    if (!isAppError(err) || err.code !== 'VALIDATION') throw err;
+    return (
+      <div className="mx-auto max-w-2xl py-16">
+        <h1 className="text-xl font-semibold">Sessions</h1>
+        <p role="alert" className="mt-3 text-red-800 dark:text-red-200">
+          {err.message}
+        </p>
+        <Link href="/sessions" className="mt-6 inline-block font-medium text-accent hover:underline">
+          Show all sessions
+        </Link>
+      </div>
+    );
+  }
+  const filtered = params.userId !== undefined || params.from !== undefined || params.to !== undefined;
+  return (
+    <div className="flex flex-col gap-4">
+      <HydrationMarker view="sessions" />
+      <div className="flex flex-wrap items-baseline gap-3">
+        <h1 className="text-xl font-semibold tracking-tight">Sessions</h1>
+        <p className="text-sm text-muted">Traces that share a session ID, by latest activity.</p>
+        {filtered && (
+          <p className="text-sm">
+            {params.userId !== undefined && (
+              <span className="mr-2">
+                User <code className="font-mono text-xs">{params.userId}</code>
+              </span>
+            )}
+            {params.from && <span className="mr-2">from {params.from}</span>}
+            {params.to && <span className="mr-2">to {params.to}</span>}
+            <Link href="/sessions" className="text-accent hover:underline">
+              Clear
+            </Link>
+          </p>
+        )}
+      </div>
+      {list.total === 0 ? (
+        <div className="rounded-md border border-dashed border-border px-6 py-12 text-center">
+          <p className="font-medium">No sessions{filtered ? ' match' : ' yet'}</p>
+          <p className="mt-1 text-sm text-muted">
+            Traces sent with a <code className="font-mono">sessionId</code> (or an OTLP <code className="font-mono">session.id</code>) are grouped here,
+            one row per session.
+          </p>
+        </div>
+      ) : (
+        <SessionTable list={list} params={params} serverNow={requestTime()} />
+      )}
+    </div>
+  );
+}

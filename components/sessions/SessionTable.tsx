@@ -1,0 +1,91 @@
+import Link from 'next/link';
+import { formatCost, formatTokens, plural } from '@/lib/format';
+import { sessionListHref, sessionPageHref } from '@/lib/sessions/links';
+import type { SessionList, SessionListParams } from '@/lib/sessions/types';
+import { RelativeTime } from '@/components/ui/time';
+
+/** The sessions of one page, latest activity first, with links to the pages around it. */
+export function SessionTable({ list, params, serverNow }: { list: SessionList; params: SessionListParams; serverNow: number }) {
+  const first = list.total === 0 ? 0 : Math.min(list.total, (list.page - 1) * list.limit + 1);
+  const last = Math.min(list.total, list.page * list.limit);
+  const th = 'px-3 py-2 text-left text-xs font-semibold text-muted';
+  const num = 'px-3 py-2 text-right tabular';
+  return (
+    <div>
+      <div className="overflow-x-auto rounded-md border border-border">
+        <table className="w-full text-sm" data-testid="sessions-table">
+          <thead className="border-b border-border bg-surface">
+            <tr>
+              <th scope="col" className={th}>
+                Session
+              </th>
+              <th scope="col" className={`${th} text-right`}>
+                Traces
+              </th>
+              <th scope="col" className={`${th} text-right`}>
+                Errors
+              </th>
+              <th scope="col" className={th}>
+                First activity
+              </th>
+              <th scope="col" className={th}>
+                Last activity
+              </th>
+              <th scope="col" className={`${th} text-right`}>
+                Cost
+              </th>
+              <th scope="col" className={`${th} text-right`}>
+                Tokens
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.sessions.map((s) => (
+              <tr key={s.id} className="border-b border-border last:border-0 hover:bg-surface">
+                <td className="max-w-[24rem] px-3 py-2">
+                  <Link href={sessionPageHref(s.id)} className="block truncate font-mono text-xs text-accent hover:underline" title={s.id}>
+                    {s.id}
+                  </Link>
+                </td>
+                <td className={num}>{s.traces}</td>
+                <td className={num}>
+                  {s.errorTraces > 0 ? (
+                    <span className="font-medium text-red-800 dark:text-red-200">{s.errorTraces}</span>
+                  ) : (
+                    <span className="text-muted">0</span>
+                  )}
+                </td>
+                <td className="px-3 py-2 whitespace-nowrap">
+                  <RelativeTime iso={s.firstStartedAt} serverNow={serverNow} />
+                </td>
+                <td className="px-3 py-2 whitespace-nowrap">
+                  <RelativeTime iso={s.lastStartedAt} serverNow={serverNow} />
+                </td>
+                <td className={num}>{formatCost(s.totalCost)}</td>
+                <td className={num}>{formatTokens(s.totalTokens)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+        <p className="text-muted tabular">
+          {list.total === 0 ? 'No sessions on this page' : `${first}–${last} of ${plural(list.total, 'session')}`}
+          {list.totalPages > 1 && ` · page ${list.page} of ${list.totalPages}`}
+        </p>
+        <div className="flex gap-2">
+          {list.page > 1 && (
+            <Link href={sessionListHref({ ...params, page: list.page - 1 })} className="rounded-md border border-border px-2 py-1 hover:bg-surface-2">
+              ← Newer
+            </Link>
+          )}
+          {list.page < list.totalPages && (
+            <Link href={sessionListHref({ ...params, page: list.page + 1 })} className="rounded-md border border-border px-2 py-1 hover:bg-surface-2">
+              Older →
+            </Link>
+          )}
+        </div>
+      </nav>
+    </div>
+  );
+}
