@@ -288,12 +288,12 @@ test('renders in dark mode, readable', async ({ page }) => {
   expect(await contrastProblems(page)).toEqual([]);
 });
 
-// Screenshots for the README, with a week of realistic traces (on request only: the seeded
+// Screenshots for docs/viewer.md, with a week of realistic traces (on request only: the seeded
 // traces would crowd the lists other spec files look at):
 //   INSIGHTS_SCREENSHOTS=1 npx playwright test e2e/insights.spec.ts -g screenshots
 // (only this test: the others' dataset is then not seeded).
 test('screenshots with realistic data', async ({ page, playwright }) => {
-  test.skip(!process.env.INSIGHTS_SCREENSHOTS, 'set INSIGHTS_SCREENSHOTS=1 to take the README screenshots');
+  test.skip(!process.env.INSIGHTS_SCREENSHOTS, 'set INSIGHTS_SCREENSHOTS=1 to take the docs/viewer.md screenshots');
   test.setTimeout(180_000);
   const request = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
   const traces = insightsDemo(`demo-${R}`, Date.now());

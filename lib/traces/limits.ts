@@ -1,5 +1,5 @@
 // Field limits of the ingest contract. The spec leaves them open; these are the
-// service's documented choices (README "Limits"). Per-request limits (body size,
+// service's documented choices (docs/api.md "Limits"). Per-request limits (body size,
 // traces per batch, children per trace) are configurable in lib/env.ts.
 export const FIELD_LIMITS = {
   /** Trace and child ids, sessionId, parentSpanId, spanId. */

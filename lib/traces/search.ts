@@ -15,7 +15,7 @@
 // The slow cases that remain: a term with no run of 3+ letters or digits (an emoji,
 // punctuation) has no words to look up, so the walk tests every trace's rows until the
 // page is full; and a large backlog of queued traces (ingest faster than the indexer) is
-// tested row by row on every search. Both documented in the README.
+// tested row by row on every search. Both documented in docs/api.md.
 import 'server-only';
 import { Prisma } from '@/lib/generated/prisma/client';
 import type { Db } from '@/lib/db';
