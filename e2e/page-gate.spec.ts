@@ -31,7 +31,8 @@ const SIGNED_OUT = { cookies: [], origins: [] };
 const ROUTER_HEADERS = /^(rsc|next-router-state-tree|next-router-prefetch|next-router-segment-prefetch|next-url)$/;
 
 function gateTrace(): TraceInput {
-  const trace = agentTrace(TRACE_ID, MARKERS['trace name']);
+  // Its own session, named like the trace, so /sessions/[id] (filled with TRACE_ID) shows it.
+  const trace = agentTrace(TRACE_ID, MARKERS['trace name'], TRACE_ID);
   trace.tags = [TAG, 'e2e'];
   trace.spans = trace.spans.map((s) => (s.id === 'plan' ? { ...s, output: { text: MARKERS['span output'] } } : s));
   trace.decisionPoints = trace.decisionPoints.map((d) => (d.id === 'choose-tool' ? { ...d, reasoning: MARKERS['decision reasoning'] } : d));
@@ -46,6 +47,8 @@ function pageUrl(page: string): string {
 /** What a live admin must see on each known page (the control); other pages need only be served. */
 function expectedData(page: string): Array<keyof typeof MARKERS> {
   if (page === `/traces/${encodeURIComponent(TRACE_ID)}`) return ['trace name', 'span output', 'decision reasoning'];
+  // The session's turn: the trace's name, and its last model call's output (its root span has none).
+  if (page === `/sessions/${encodeURIComponent(TRACE_ID)}`) return ['trace name', 'span output'];
   if (page === '/traces' || page === '/insights') return ['trace name'];
   if (page === '/settings/api-keys') return ['API key name'];
   return [];

@@ -84,6 +84,8 @@ describe.each(testDatabases())('sessions on $name', (target) => {
       trace('b', 7, { totalCost: null, totalTokens: null }),
       // "c": one trace at minute 3.
       trace('c', 3, { totalCost: 1, totalTokens: 10 }),
+      // "d": one trace at minute 7, as "b": the tie is ordered by id, descending.
+      trace('d', 7, { totalCost: null, totalTokens: null }),
       // No session: never listed.
       trace(null, 20),
     ];
@@ -99,10 +101,11 @@ describe.each(testDatabases())('sessions on $name', (target) => {
     expect(list).toEqual({
       sessions: [
         { id: 'a', traces: 3, errorTraces: 1, firstStartedAt: at(1), lastStartedAt: at(9), totalCost: 0.75, totalTokens: 150 },
+        { id: 'd', traces: 1, errorTraces: 0, firstStartedAt: at(7), lastStartedAt: at(7), totalCost: null, totalTokens: null },
         { id: 'b', traces: 1, errorTraces: 0, firstStartedAt: at(7), lastStartedAt: at(7), totalCost: null, totalTokens: null },
         { id: 'c', traces: 1, errorTraces: 0, firstStartedAt: at(3), lastStartedAt: at(3), totalCost: 1, totalTokens: 10 },
       ],
-      total: 3,
+      total: 4,
       page: 1,
       limit: 20,
       totalPages: 1,
@@ -110,20 +113,40 @@ describe.each(testDatabases())('sessions on $name', (target) => {
   });
 
   it('pages, and a page past the end is empty with the right totals', async () => {
-    const second = await listSessions(ctx(), { page: 2, limit: 2 });
+    const second = await listSessions(ctx(), { page: 2, limit: 3 });
     expect(second.sessions.map((s) => s.id)).toEqual(['c']);
-    expect(second).toMatchObject({ total: 3, page: 2, limit: 2, totalPages: 2 });
-    expect(await listSessions(ctx(), { page: 9, limit: 2 })).toMatchObject({ sessions: [], total: 3, totalPages: 2 });
+    expect(second).toMatchObject({ total: 4, page: 2, limit: 3, totalPages: 2 });
+    expect(await listSessions(ctx(), { page: 9, limit: 2 })).toMatchObject({ sessions: [], total: 4, totalPages: 2 });
   });
 
-  it('from and to keep the sessions with a trace started in [from, to), with all their figures', async () => {
-    const window = await listSessions(ctx(), { page: 1, limit: 20, from: at(4), to: at(7) });
-    expect(window.sessions.map((s) => [s.id, s.traces])).toEqual([['a', 3]]);
-    expect(window.total).toBe(1);
-    const since = await listSessions(ctx(), { page: 1, limit: 20, from: at(7) });
-    expect(since.sessions.map((s) => s.id)).toEqual(['a', 'b']);
-    const before = await listSessions(ctx(), { page: 1, limit: 20, to: at(3) });
-    expect(before.sessions.map((s) => s.id)).toEqual(['a']);
+  it('walks the traces in steps that grow until the page is certain, ties included, with the same answers', async () => {
+    const whole = await listSessions(ctx(), { page: 1, limit: 20 });
+    // maxWalk 0: grouping every trace instead of walking.
+    for (const options of [{ firstWalk: 1 }, { firstWalk: 2 }, { firstWalk: 3 }, { firstWalk: 1, maxWalk: 4 }, { maxWalk: 0 }]) {
+      for (const limit of [1, 2, 3]) {
+        const ids: string[] = [];
+        for (let page = 1; page <= Math.ceil(4 / limit); page++) {
+          const one = await listSessions(ctx(), { page, limit }, options);
+          expect(one.total).toBe(4);
+          ids.push(...one.sessions.map((s) => s.id));
+        }
+        expect(ids, `${JSON.stringify(options)}, limit ${limit}`).toEqual(whole.sessions.map((s) => s.id));
+      }
+    }
+  });
+
+  it('from and to keep the sessions whose latest trace started in [from, to)', async () => {
+    for (const options of [{}, { firstWalk: 1 }, { maxWalk: 0 }]) {
+      const window = await listSessions(ctx(), { page: 1, limit: 20, from: at(3), to: at(8) }, options);
+      expect(window.sessions.map((s) => [s.id, s.traces])).toEqual([['d', 1], ['b', 1], ['c', 1]]);
+      expect(window.total).toBe(3);
+      const since = await listSessions(ctx(), { page: 1, limit: 20, from: at(7) }, options);
+      expect(since.sessions.map((s) => s.id)).toEqual(['a', 'd', 'b']);
+      // "a" started before minute 4 too, but its latest trace is later.
+      const before = await listSessions(ctx(), { page: 1, limit: 1, to: at(4) }, options);
+      expect(before.sessions.map((s) => s.id)).toEqual(['c']);
+      expect(before.total).toBe(1);
+    }
   });
 
   it('userId keeps that user’s traces', async () => {

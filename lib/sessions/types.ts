@@ -28,9 +28,9 @@ export interface SessionList {
 export interface SessionListParams {
   page: number;
   limit: number;
-  /** ISO 8601 UTC: sessions with a trace started at or after it... */
+  /** ISO 8601 UTC: sessions whose latest trace started at or after it... */
   from?: string;
-  /** ...and before it (with both, a trace started in [from, to)). */
+  /** ...and before it: latest activity in [from, to). */
   to?: string;
   /** Only this user's traces. */
   userId?: string;
