@@ -4,11 +4,21 @@ import { sessionListHref, sessionPageHref } from '@/lib/sessions/links';
 import type { SessionList, SessionListParams } from '@/lib/sessions/types';
 import { RelativeTime } from '@/components/ui/time';
 
+const COLUMNS = [
+  { label: 'Session', numeric: false },
+  { label: 'Traces', numeric: true },
+  { label: 'Errors', numeric: true },
+  { label: 'First activity', numeric: false },
+  { label: 'Last activity', numeric: false },
+  { label: 'Cost', numeric: true },
+  { label: 'Tokens', numeric: true },
+] as const;
+
 /** The sessions of one page, latest activity first, with links to the pages around it. */
 export function SessionTable({ list, params, serverNow }: { list: SessionList; params: SessionListParams; serverNow: number }) {
   const first = list.total === 0 ? 0 : Math.min(list.total, (list.page - 1) * list.limit + 1);
   const last = Math.min(list.total, list.page * list.limit);
-  const th = 'px-3 py-2 text-left text-xs font-semibold text-muted';
+  const th = 'px-3 py-2 text-xs font-semibold text-muted';
   const num = 'px-3 py-2 text-right tabular';
   return (
     <div>
@@ -16,27 +26,11 @@ export function SessionTable({ list, params, serverNow }: { list: SessionList; p
         <table className="w-full text-sm" data-testid="sessions-table">
           <thead className="border-b border-border bg-surface">
             <tr>
-              <th scope="col" className={th}>
-                Session
-              </th>
-              <th scope="col" className={`${th} text-right`}>
-                Traces
-              </th>
-              <th scope="col" className={`${th} text-right`}>
-                Errors
-              </th>
-              <th scope="col" className={th}>
-                First activity
-              </th>
-              <th scope="col" className={th}>
-                Last activity
-              </th>
-              <th scope="col" className={`${th} text-right`}>
-                Cost
-              </th>
-              <th scope="col" className={`${th} text-right`}>
-                Tokens
-              </th>
+              {COLUMNS.map((c) => (
+                <th key={c.label} scope="col" className={`${th} ${c.numeric ? 'text-right' : 'text-left'}`}>
+                  {c.label}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
