@@ -4,7 +4,7 @@
 // and user carries this run's id, so the tests hold in a database shared with other specs.
 import { E2E_API_KEY } from '../playwright.config';
 import { runId, simpleTrace, type SpanInput, type TraceInput } from './fixtures';
-import { expect, open, postTraces, shotPath, test } from './viewer-helpers';
+import { contrastProblems, expect, open, postTraces, shotPath, test } from './viewer-helpers';
 
 const R = runId();
 const SESSION = `chat-${R}`;
@@ -210,3 +210,20 @@ test('an unknown session is a 404 page', async ({ page, consoleGuard }) => {
   expect(res?.status()).toBe(404);
   await expect(page.getByRole('heading', { level: 1, name: 'Session not found' })).toBeVisible();
 });
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`sessions and chat text meet WCAG AA contrast (${scheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await open(page, `/sessions?userId=${USER}`);
+    await expect(page.getByTestId('sessions-table').locator('tbody tr')).toHaveCount(1);
+    expect(await contrastProblems(page), 'sessions list').toEqual([]);
+
+    await open(page, `/sessions/${SESSION}`);
+    await expect(page.getByTestId('session-turn')).toHaveCount(3);
+    expect(await contrastProblems(page), 'session page').toEqual([]);
+
+    await open(page, `/traces/${T1}?span=llm`);
+    await expect(page.getByTestId('details-panel').getByTestId('chat-output')).toBeVisible();
+    expect(await contrastProblems(page), 'model call as chat').toEqual([]);
+  });
+}
