@@ -207,6 +207,21 @@ describe('JSON API shapes', () => {
     ]);
   });
 
+  it('OpenInference contents (text and image), a tool message with tool_call_id; GenAI blob and uri images', () => {
+    const conversation = toConversation([
+      { role: 'user', contents: [{ type: 'text', text: 'See:' }, { type: 'image', image: { url: 'https://example.com/x.jpg' } }] },
+      { role: 'assistant', tool_calls: [{ id: 't1', function: { name: 'zoom', arguments: '{"x":1}' } }] },
+      { role: 'tool', tool_call_id: 't1', content: 'zoomed' },
+      { role: 'user', parts: [{ type: 'blob', modality: 'image', mime_type: 'image/webp', content: 'UklGR' }, { type: 'uri', modality: 'image', uri: 'https://example.com/y.png' }] },
+    ]);
+    expect(conversation![0].parts[1]).toEqual({ kind: 'image', src: 'https://example.com/x.jpg', mediaType: null });
+    expect(conversation![2].parts).toEqual([{ kind: 'tool_result', id: 't1', name: 'zoom', content: 'zoomed', isError: false }]);
+    expect(conversation![3].parts).toEqual([
+      { kind: 'image', src: 'data:image/webp;base64,UklGR', mediaType: 'image/webp' },
+      { kind: 'image', src: 'https://example.com/y.png', mediaType: null },
+    ]);
+  });
+
   it('AI SDK ai.prompt: {system, prompt} and {system, messages}', () => {
     expect(toConversation({ system: 'Sys', prompt: 'Hello' })).toEqual([
       { role: 'system', name: null, parts: [{ kind: 'text', text: 'Sys' }] },
