@@ -54,9 +54,9 @@ function Turn({ trace, n }: { trace: SessionTrace; n: number }) {
         <StatusBadge status={trace.status} />
         <span className="ml-auto flex flex-wrap items-center gap-x-3 text-xs text-muted tabular">
           <DateTime iso={trace.startedAt} />
-          <span title="Latency: from the trace's start to its end">{latency(trace)}</span>
-          <span>{formatCost(trace.totalCost)}</span>
-          <span>{trace.totalTokens === null ? '— tokens' : `${formatTokens(trace.totalTokens)} tokens`}</span>
+          <span title="From the trace's start to its end">Latency {latency(trace)}</span>
+          <span>Cost {formatCost(trace.totalCost)}</span>
+          <span>Tokens {formatTokens(trace.totalTokens)}</span>
         </span>
       </div>
       <div className="space-y-3 p-4">

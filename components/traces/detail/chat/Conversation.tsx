@@ -58,7 +58,8 @@ function hostOf(url: string): string | null {
 function ImagePart({ src, mediaType }: { src: string | null; mediaType: string | null }) {
   const [open, setOpen] = useState(false);
   const inline = src?.startsWith('data:') ?? false;
-  const about = [mediaType, inline && src ? formatBytes(Math.round(((src.length - src.indexOf(',') - 1) * 3) / 4)) : null, !inline && src ? hostOf(src) : null]
+  const type = mediaType ?? /^data:([^;,]+)/.exec(src ?? '')?.[1] ?? null;
+  const about = [type, inline && src ? formatBytes(Math.round(((src.length - src.indexOf(',') - 1) * 3) / 4)) : null, !inline && src ? hostOf(src) : null]
     .filter(Boolean)
     .join(', ');
   return (
