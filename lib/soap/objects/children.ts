@@ -13,6 +13,12 @@ import { DECISION_FIELDS, EVENT_FIELDS, SPAN_FIELDS, recordFields, type FieldDef
 import type { KeySpec, ObjectContext, Payload, PublicObject } from '../registry';
 import { description } from './describe';
 
+/** A record as the object's description lists it, in JSON too: fields the domain added later reach SOAP clients only once described. */
+function described(fields: FieldDef[], record: object): Record<string, unknown> {
+  const names = new Set(fields.map((f) => f.name));
+  return Object.fromEntries(Object.entries(record).filter(([name]) => names.has(name)));
+}
+
 const opt = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 
 function childObject<R extends object>(
@@ -32,14 +38,14 @@ function childObject<R extends object>(
     async read(ctx, keys): Promise<Payload> {
       const record = await read(ctx, keys.traceId, keys.id);
       ctx.meter.recordsRead += 1;
-      return { xml: resultElement([{ kind: 'GRP', id: name, fields: recordFields(fields, record) }]), json: record };
+      return { xml: resultElement([{ kind: 'GRP', id: name, fields: recordFields(fields, record) }]), json: described(fields, record) };
     },
     async query(ctx, f, listSize): Promise<Payload> {
       const records = await query(ctx, f, listSize);
       ctx.meter.recordsRead += records.length;
       return {
         xml: resultElement(records.map((r, i) => ({ kind: 'LIN', num: i + 1, fields: recordFields(fields, r) }))),
-        json: records,
+        json: records.map((r) => described(fields, r)),
       };
     },
   };
