@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeJsonRequest } from '@/lib/otlp/decode';
+import { spanPayloadOf } from '@/lib/otlp/logs';
 import { planOtlpRequest } from '@/lib/otlp/map';
 import type { SpanInput } from '@/lib/traces/validate';
 import type { JsonValue } from '@/lib/traces/types';
@@ -125,6 +126,29 @@ describe('OTLP fixtures (payloads as stored)', () => {
     const history = toConversation(io(second, 'input'))!;
     expect(roles(history)).toEqual(['user', 'assistant', 'tool']);
     expect(history[2].parts[0]).toMatchObject({ kind: 'tool_result', name: 'getWeather', content: { city: 'Paris', condition: 'sunny' } });
+  });
+});
+
+describe('OTLP log events (GenAI per-message records, as the span payload they rebuild)', () => {
+  it('reads system, user, assistant tool calls, tool results named by id, and the choice', () => {
+    const payload = spanPayloadOf([
+      { name: 'gen_ai.system.message', body: { content: 'Be brief.' }, attributes: {} },
+      { name: 'gen_ai.user.message', body: 'Weather?', attributes: {} },
+      {
+        name: 'gen_ai.assistant.message',
+        body: { tool_calls: [{ id: 'c1', type: 'function', function: { name: 'weather', arguments: { city: 'Paris' } } }] },
+        attributes: {},
+      },
+      { name: 'gen_ai.tool.message', body: { id: 'c1', content: { sky: 'sunny' } }, attributes: {} },
+      { name: 'gen_ai.choice', body: { index: 0, finish_reason: 'stop', message: { content: 'Sunny.' } }, attributes: {} },
+    ]);
+    const input = toConversation(payload.input as JsonValue)!;
+    expect(roles(input)).toEqual(['system', 'user', 'assistant', 'tool']);
+    expect(input[2].parts).toEqual([{ kind: 'tool_call', id: 'c1', name: 'weather', arguments: { city: 'Paris' } }]);
+    expect(input[3].parts).toEqual([{ kind: 'tool_result', id: 'c1', name: 'weather', content: { sky: 'sunny' }, isError: false }]);
+    expect(toConversation(payload.output as JsonValue, 'output')).toEqual([
+      { role: 'assistant', name: null, parts: [{ kind: 'text', text: 'Sunny.' }] },
+    ]);
   });
 });
 

@@ -156,6 +156,8 @@ function toolCalls(calls: JsonValue | undefined): Part[] | null {
 function contentParts(content: JsonValue | undefined): Part[] | null {
   if (content === undefined || content === null) return [];
   if (typeof content === 'string') return content === '' ? [] : [text(content)];
+  // A structured body (GenAI log events' tool results, some SDKs' JSON content).
+  if (isObj(content)) return [{ kind: 'data', value: content }];
   if (!Array.isArray(content)) return null;
   const out: Part[] = [];
   for (const p of content) {
@@ -181,10 +183,12 @@ function message(m: JsonValue): Message | null {
     parts.push({ kind: 'tool_call', id: null, name: m.function_call.name, arguments: jsonish(m.function_call.arguments) });
   }
   const name = str(m.name);
-  // OpenAI's answer of a tool: the whole content is the result of the call it names.
-  const callId = str(m.tool_call_id);
+  // OpenAI's answer of a tool: the whole content is the result of the call it names
+  // (`tool_call_id`; GenAI log events name it `id`).
+  const callId = str(m.tool_call_id) ?? (role === 'tool' ? str(m.id) : null);
   if ((role === 'tool' || role === 'function') && !parts.some((p) => p.kind === 'tool_result')) {
-    const content = parts.length === 1 && parts[0].kind === 'text' ? jsonish(parts[0].text) : parts.length === 0 ? null : (m.content ?? null);
+    const only = parts.length === 1 ? parts[0] : null;
+    const content = only?.kind === 'text' ? jsonish(only.text) : only?.kind === 'data' ? only.value : parts.length === 0 ? null : (m.content ?? null);
     return { role, name, parts: [{ kind: 'tool_result', id: callId, name, content, isError: false }] };
   }
   return { role, name, parts };
