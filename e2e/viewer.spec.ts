@@ -408,7 +408,7 @@ test.describe('detail', () => {
     await expect(list.locator('tbody tr')).toHaveCount(1);
   });
 
-  test('side panel: every field of a span, in a collapsible JSON viewer with copy', async ({ page, context }) => {
+  test('side panel: every field of a span, a model call as chat, its JSON in a collapsible viewer with copy', async ({ page, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await open(page, `/traces/${AGENT}?span=plan`);
     const panel = page.getByTestId('details-panel');
@@ -416,6 +416,10 @@ test.describe('detail', () => {
     await expect(panel).toContainText('1,200'); // tokens
     await expect(panel).toContainText('$0.0042');
     const input = panel.getByRole('region', { name: 'Input' });
+    // A model call reads as chat first (the role as a label, the text as written); its JSON is one toggle away.
+    await expect(input.getByText('What is the population of Lyon?')).toBeVisible();
+    await expect(input.getByRole('listitem').first()).toContainText('User');
+    await input.getByRole('button', { name: 'JSON', exact: true }).click();
     const messages = input.getByRole('button', { name: /^messages/ });
     await expect(messages).toHaveAttribute('aria-expanded', 'false');
     await expect(messages).toContainText('[{role: "user"');
