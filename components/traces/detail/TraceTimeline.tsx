@@ -586,11 +586,12 @@ function ModelAndCost({ span }: { span: SpanRecord }) {
   if (model === null && span.costUsd === null) return null;
   const estimated = costSourceNote(span);
   return (
-    <span className="hidden min-w-0 shrink truncate text-[11px] text-muted sm:inline" data-testid="row-model">
-      {model}
-      {model !== null && span.costUsd !== null && ' · '}
+    // The cost never truncates; a long model name gives way first.
+    <span className="hidden min-w-0 shrink items-center gap-1 text-[11px] text-muted sm:flex" data-testid="row-model">
+      {model !== null && <span className="min-w-0 truncate">{model}</span>}
       {span.costUsd !== null && (
-        <span className="tabular" title={estimated ?? 'Cost sent by the client'}>
+        <span className="shrink-0 tabular" title={estimated ?? 'Cost sent by the client'}>
+          {model !== null && '· '}
           {estimated ? '≈' : ''}
           {formatCost(span.costUsd)}
         </span>
