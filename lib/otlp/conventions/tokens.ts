@@ -8,6 +8,7 @@
 import type { JsonValue } from '@/lib/traces/types';
 import { SpanAttributes, toNumber } from '../attributes';
 import type { Attributes } from '../types';
+import type { ModelUsage } from '@/lib/pricing/types';
 
 export interface UsageTable {
   convention: string;
@@ -102,17 +103,8 @@ export const COST_KEYS: ReadonlyArray<{ key: string; field?: string }> = [
   { key: 'langfuse.observation.cost_details', field: 'total' },
 ];
 
-export interface Usage {
-  inputTokens?: number;
-  outputTokens?: number;
-  cacheReadTokens?: number;
-  cacheWriteTokens?: number;
-  /** True when inputTokens already counts the cache reads and writes (price them apart, not on top). */
-  inputIncludesCache: boolean;
-  /** The response model, else the request model. */
-  model?: string;
-  provider?: string;
-}
+/** A call's usage, in the terms pricing reads (lib/pricing/types.ts). */
+export type Usage = ModelUsage;
 
 type Source = SpanAttributes | Attributes | { readonly [key: string]: JsonValue };
 const attributesOf = (source: Source): SpanAttributes =>
