@@ -139,13 +139,16 @@ describe.each(testDatabases())('real OTLP log exporters to POST /api/otel/v1/log
     expect(span.output).toEqual([
       { role: 'assistant', finish_reason: 'tool_calls', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: { city: 'Paris' } } }] },
     ]);
-    expect(stored.events.map((e) => [e.spanId, e.type, e.name])).toEqual([
-      [span.id, 'CUSTOM', 'gen_ai.system.message'],
-      [span.id, 'CUSTOM', 'gen_ai.user.message'],
-      [span.id, 'CUSTOM', 'gen_ai.choice'],
-      [span.id, 'ERROR', 'ERROR'],
-    ]);
-    expect(stored.events[3].metadata).toMatchObject({ log: { body: 'rate limited, retrying', severityText: 'ERROR', severityNumber: 17, scope: 'genai-events' } });
+    // Records emitted in the same millisecond tie on time, where the list's order is not defined.
+    expect(stored.events.map((e) => [e.spanId, e.type, e.name]).sort()).toEqual(
+      [
+        [span.id, 'CUSTOM', 'gen_ai.system.message'],
+        [span.id, 'CUSTOM', 'gen_ai.user.message'],
+        [span.id, 'CUSTOM', 'gen_ai.choice'],
+        [span.id, 'ERROR', 'ERROR'],
+      ].sort(),
+    );
+    expect(stored.events.find((e) => e.type === 'ERROR')!.metadata).toMatchObject({ log: { body: 'rate limited, retrying', severityText: 'ERROR', severityNumber: 17, scope: 'genai-events' } });
     expect(stored.status).toBe('COMPLETED');
   });
 
