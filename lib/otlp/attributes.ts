@@ -104,6 +104,8 @@ export class SpanAttributes {
   private rebuilt: Map<string, JsonValue[]> | undefined;
   /** Flattened list entries by prefix: [rest of the key, value, whole key]. */
   private lists: Map<string, Array<[string, AttributeValue, string]>> | undefined;
+  /** Every key's first segment (`langfuse` of `langfuse.observation.input`). */
+  private namespaces: Set<string> | undefined;
 
   constructor(readonly values: Attributes) {}
 
@@ -143,21 +145,36 @@ export class SpanAttributes {
     return parsed;
   }
 
+  /**
+   * Whether any key starts with `namespace.`: a convention's table is read only for the
+   * spans that carry its namespace, so a span pays for the conventions it uses, not for
+   * every one we know.
+   */
+  hasNamespace(namespace: string): boolean {
+    if (this.namespaces === undefined) this.index();
+    return this.namespaces!.has(namespace);
+  }
+
   /** The attributes flattened under `prefix.N.`, as [rest of the key, value, whole key], in the order sent. */
   flattened(prefix: string): Array<[string, AttributeValue, string]> | undefined {
-    if (this.lists === undefined) {
-      // One pass over the keys buckets every `<prefix>.<index>.<rest>` key by its prefix.
-      this.lists = new Map();
-      for (const key of Object.keys(this.values)) {
-        const at = firstIndexSegment(key);
-        if (at < 0) continue;
-        const bucket = key.slice(0, at);
-        let entries = this.lists.get(bucket);
-        if (!entries) this.lists.set(bucket, (entries = []));
-        entries.push([key.slice(at + 1), this.values[key], key]);
-      }
+    if (this.lists === undefined) this.index();
+    return this.lists!.get(prefix);
+  }
+
+  /** One pass over the keys: their namespaces, and every `<prefix>.<index>.<rest>` key bucketed by its prefix. */
+  private index(): void {
+    this.lists = new Map();
+    this.namespaces = new Set();
+    for (const key of Object.keys(this.values)) {
+      const dot = key.indexOf('.');
+      if (dot > 0) this.namespaces.add(key.slice(0, dot));
+      const at = firstIndexSegment(key);
+      if (at < 0) continue;
+      const bucket = key.slice(0, at);
+      let entries = this.lists.get(bucket);
+      if (!entries) this.lists.set(bucket, (entries = []));
+      entries.push([key.slice(at + 1), this.values[key], key]);
     }
-    return this.lists.get(prefix);
   }
 
   /** The keys a flattened list is made of (for metadata to leave out once it is mapped). */

@@ -17,7 +17,7 @@ import { eventNameOf, eventTypeOf, exceptionMessageOf } from './conventions/even
 import { inputOutputOf } from './conventions/io';
 import { spanTypeOf, toolNameFor } from './conventions/span-type';
 import { conventionErrorOf, conventionMessageOf } from './conventions/status';
-import { costOf, tokenCountOf, usageOf } from './conventions/tokens';
+import { costOf, modelCallOf } from './conventions/tokens';
 import {
   sessionIdOf,
   tagsOf,
@@ -239,6 +239,7 @@ function mapSpan(
   }
 
   const io = inputOutputOf(attributes);
+  const call = type === 'LLM_CALL' ? modelCallOf(attributes) : null;
   const record: SpanInput = {
     id: spanId,
     parentSpanId: parentIdOf(span),
@@ -246,10 +247,10 @@ function mapSpan(
     type,
     input: io.input,
     output: io.output,
-    tokenCount: type === 'LLM_CALL' ? tokenCountOf(attributes) : null,
+    tokenCount: call ? call.tokenCount : null,
     costUsd: costOf(attributes),
     // Priced by the store (lib/pricing) when the client sent no cost.
-    usage: type === 'LLM_CALL' ? usageOf(attributes) : null,
+    usage: call ? call.usage : null,
     durationMs: ended ? Number(span.endTimeUnixNano - span.startTimeUnixNano) / 1e6 : null,
     status,
     statusMessage,

@@ -24,7 +24,8 @@ interface Call {
 function callOf(span: SpanInput): Call | undefined {
   if (span.type !== 'LLM_CALL' || !isObj(span.metadata)) return undefined;
   const model = requestModelOf(span.metadata);
-  const usage = usageOf(span.metadata);
+  // The mapper already read the usage; a span from elsewhere has it in its metadata.
+  const usage = span.usage ?? usageOf(span.metadata);
   // Without a model and a count there is nothing to tell one call from another.
   if (model === undefined || (usage.inputTokens === undefined && usage.outputTokens === undefined)) return undefined;
   return { span, model, input: usage.inputTokens, output: usage.outputTokens };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SpanAttributes } from '../attributes';
 import type { Attributes } from '../types';
-import { inputOutputOf } from './io';
+import { inputOutputOf, IO_TABLES } from './io';
 
 const io = (attributes: Attributes) => inputOutputOf(new SpanAttributes(attributes));
 
@@ -142,5 +142,20 @@ describe('inputOutputOf', () => {
     // An agent run's input is the user's message; its instructions and tools stay in metadata.
     const run = io({ 'mastra.agent_run.input': 'Hello', 'gen_ai.system_instructions': 'Be brief.', 'gen_ai.tool.definitions': '["a"]' });
     expect(run).toMatchObject({ input: 'Hello', consumed: ['mastra.agent_run.input'] });
+  });
+});
+
+describe('IO_TABLES namespaces', () => {
+  // A table with a namespace is skipped for spans without one of its keys: every key it reads must be in it.
+  it.each(IO_TABLES.filter((t) => t.namespace !== undefined).map((t) => [t.convention, t] as const))('%s reads only its own namespace', (_, table) => {
+    for (const field of [...table.input, ...table.output]) {
+      expect(field.key.startsWith(`${table.namespace}.`)).toBe(true);
+      if (field.read.kind === 'mime') expect(field.read.mimeKey.startsWith(`${table.namespace}.`)).toBe(true);
+    }
+  });
+
+  it('still reads a table whose namespace the span carries, beside another convention', () => {
+    expect(io({ 'traceloop.entity.input': '"q"', 'other.key': 1 }).input).toBe('q');
+    expect(io({ 'other.key': 1 })).toEqual({ input: null, output: null, consumed: [] });
   });
 });

@@ -34,6 +34,8 @@ export interface IoField {
 
 export interface IoTable {
   convention: string;
+  /** Read only from spans with a key in this namespace (every field's key starts with it). */
+  namespace?: string;
   input: readonly IoField[];
   output: readonly IoField[];
 }
@@ -62,6 +64,7 @@ export const OPENINFERENCE_IO: IoTable = {
 
 export const GENAI_IO: IoTable = {
   convention: 'gen_ai',
+  namespace: 'gen_ai',
   input: [
     { key: 'gen_ai.system_instructions', as: 'system', read: json },
     { key: 'gen_ai.input.messages', as: 'messages', read: json },
@@ -79,6 +82,7 @@ export const GENAI_IO: IoTable = {
 // stays in metadata.
 export const VERCEL_AI_IO: IoTable = {
   convention: 'vercel-ai',
+  namespace: 'ai',
   input: [
     { key: 'ai.prompt', as: 'prompt', read: json },
     { key: 'ai.prompt.messages', as: 'messages', read: json },
@@ -103,6 +107,7 @@ export const VERCEL_AI_IO: IoTable = {
 
 export const LANGFUSE_IO: IoTable = {
   convention: 'langfuse',
+  namespace: 'langfuse',
   input: [{ key: 'langfuse.observation.input', as: 'value', read: json }],
   output: [{ key: 'langfuse.observation.output', as: 'value', read: json }],
 };
@@ -111,6 +116,7 @@ export const LANGFUSE_IO: IoTable = {
 // (then kept in metadata); its own decorators' spans have only these.
 export const TRACELOOP_IO: IoTable = {
   convention: 'traceloop',
+  namespace: 'traceloop',
   input: [{ key: 'traceloop.entity.input', as: 'value', read: { kind: 'entity' } }],
   output: [{ key: 'traceloop.entity.output', as: 'value', read: json }],
 };
@@ -139,6 +145,7 @@ export const MASTRA_SPAN_TYPES = [
 // also lists as GenAI attributes (kept in metadata).
 export const MASTRA_IO: IoTable = {
   convention: 'mastra',
+  namespace: 'mastra',
   input: MASTRA_SPAN_TYPES.map((type) => ({ key: `mastra.${type}.input`, as: 'value', read: json })),
   output: MASTRA_SPAN_TYPES.map((type) => ({ key: `mastra.${type}.output`, as: 'value', read: json })),
 };
@@ -235,6 +242,7 @@ export function inputOutputOf(attributes: SpanAttributes): SpanIo {
   let input: JsonValue | undefined;
   let output: JsonValue | undefined;
   for (const table of IO_TABLES) {
+    if (table.namespace !== undefined && !attributes.hasNamespace(table.namespace)) continue;
     input ??= readSide(attributes, table.input, consumed);
     output ??= readSide(attributes, table.output, consumed);
     if (input !== undefined && output !== undefined) break;

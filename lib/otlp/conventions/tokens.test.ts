@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SpanAttributes } from '../attributes';
 import type { Attributes } from '../types';
-import { costOf, tokenCountOf, usageOf } from './tokens';
+import { costOf, tokenCountOf, USAGE_TABLES, usageOf } from './tokens';
 
 const tokens = (attributes: Attributes) => tokenCountOf(new SpanAttributes(attributes));
 const cost = (attributes: Attributes) => costOf(new SpanAttributes(attributes));
@@ -136,5 +136,13 @@ describe('tokenCountOf and costOf', () => {
     expect(cost({ 'langfuse.observation.cost_details': '{"input":0.1,"output":0.2,"total":0.3}' })).toBe(0.3);
     expect(cost({ 'langfuse.observation.cost_details': '{"input":0.1}' })).toBeNull();
     expect(cost({ 'llm.cost.total': 0.5, 'langfuse.observation.cost_details': '{"total":0.3}' })).toBe(0.5);
+  });
+});
+
+describe('USAGE_TABLES namespaces', () => {
+  // A table is skipped for spans without a key in its namespace: every attribute it reads must be in it.
+  it.each(USAGE_TABLES.map((t) => [t.convention, t] as const))('%s reads only its own namespace', (_, table) => {
+    const keys = table.json !== undefined ? [table.json] : [...(table.input ?? []), ...(table.output ?? []), ...(table.cacheRead ?? []), ...(table.cacheWrite ?? []), ...(table.total ? [table.total] : [])];
+    for (const key of keys) expect(key.startsWith(`${table.namespace}.`)).toBe(true);
   });
 });

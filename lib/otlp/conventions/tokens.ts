@@ -12,6 +12,8 @@ import type { ModelUsage } from '@/lib/pricing/types';
 
 export interface UsageTable {
   convention: string;
+  /** Read only from spans with a key in this namespace (every name below, or `json`, starts with it). */
+  namespace: string;
   /** A JSON-text attribute holding the counts under the names below (Langfuse's usage_details); else the names are attributes. */
   json?: string;
   input?: readonly string[];
@@ -35,6 +37,7 @@ const GENAI_CACHE_WRITE = ['gen_ai.usage.cache_creation.input_tokens', 'gen_ai.u
 export const USAGE_TABLES: readonly UsageTable[] = [
   {
     convention: 'openinference',
+    namespace: 'llm',
     input: ['llm.token_count.prompt'],
     output: ['llm.token_count.completion'],
     total: 'llm.token_count.total',
@@ -44,6 +47,7 @@ export const USAGE_TABLES: readonly UsageTable[] = [
   },
   {
     convention: 'gen_ai',
+    namespace: 'gen_ai',
     input: ['gen_ai.usage.input_tokens'],
     output: ['gen_ai.usage.output_tokens'],
     cacheRead: GENAI_CACHE_READ,
@@ -52,6 +56,7 @@ export const USAGE_TABLES: readonly UsageTable[] = [
   },
   {
     convention: 'gen_ai (before 1.27)',
+    namespace: 'gen_ai',
     input: ['gen_ai.usage.prompt_tokens'],
     output: ['gen_ai.usage.completion_tokens'],
     cacheRead: GENAI_CACHE_READ,
@@ -60,16 +65,18 @@ export const USAGE_TABLES: readonly UsageTable[] = [
   },
   {
     convention: 'vercel-ai',
+    namespace: 'ai',
     input: ['ai.usage.inputTokens'],
     output: ['ai.usage.outputTokens'],
     cacheRead: ['ai.usage.inputTokenDetails.cacheReadTokens', 'ai.usage.cachedInputTokens'],
     cacheWrite: ['ai.usage.inputTokenDetails.cacheWriteTokens'],
     inputIncludesCache: true,
   },
-  { convention: 'vercel-ai (before 5)', input: ['ai.usage.promptTokens'], output: ['ai.usage.completionTokens'], inputIncludesCache: true },
-  { convention: 'vercel-ai embeddings', total: 'ai.usage.tokens', inputIncludesCache: true },
+  { convention: 'vercel-ai (before 5)', namespace: 'ai', input: ['ai.usage.promptTokens'], output: ['ai.usage.completionTokens'], inputIncludesCache: true },
+  { convention: 'vercel-ai embeddings', namespace: 'ai', total: 'ai.usage.tokens', inputIncludesCache: true },
   {
     convention: 'langfuse (OpenAI names)',
+    namespace: 'langfuse',
     json: 'langfuse.observation.usage_details',
     input: ['prompt_tokens'],
     output: ['completion_tokens'],
@@ -79,6 +86,7 @@ export const USAGE_TABLES: readonly UsageTable[] = [
   },
   {
     convention: 'langfuse',
+    namespace: 'langfuse',
     json: 'langfuse.observation.usage_details',
     input: ['input'],
     output: ['output'],
@@ -159,6 +167,7 @@ interface Counts {
 
 function countsOf(attributes: SpanAttributes): Counts | undefined {
   for (const table of USAGE_TABLES) {
+    if (!attributes.hasNamespace(table.namespace)) continue;
     const read = readerFor(attributes, table);
     if (!read) continue;
     const input = first(read, table.input);
@@ -176,14 +185,18 @@ function countsOf(attributes: SpanAttributes): Counts | undefined {
  * the model and the provider.
  */
 export function usageOf(source: Source): Usage {
-  const attributes = attributesOf(source);
+  return modelCallOf(attributesOf(source)).usage;
+}
+
+/** A model call's usage and its token count (tokenCountOf), from one read of its counts. */
+export function modelCallOf(attributes: SpanAttributes): { usage: Usage; tokenCount: number | null } {
   const usage: Usage = { inputIncludesCache: true };
   const model = textOf(attributes, RESPONSE_MODEL_KEYS) ?? textOf(attributes, REQUEST_MODEL_KEYS);
   const provider = textOf(attributes, PROVIDER_KEYS);
   if (model !== undefined) usage.model = model;
   if (provider !== undefined) usage.provider = provider;
   const counts = countsOf(attributes);
-  if (!counts) return usage;
+  if (!counts) return { usage, tokenCount: null };
   const input = counts.input ?? (counts.output === undefined ? counts.total : undefined);
   if (input !== undefined) usage.inputTokens = input;
   if (counts.output !== undefined) usage.outputTokens = counts.output;
@@ -195,17 +208,19 @@ export function usageOf(source: Source): Usage {
     !(provider !== undefined && CACHE_EXCLUDED_PROVIDERS.test(provider)) &&
     // A count smaller than its own cached part cannot include it.
     !(input !== undefined && cached > input);
-  return usage;
+  return { usage, tokenCount: tokenCountFrom(counts, usage) };
+}
+
+/** Input (with its cached tokens) + output tokens, or the lone total when that is all the call reports. */
+function tokenCountFrom(counts: Counts, usage: Usage): number | null {
+  if (counts.input === undefined && counts.output === undefined) return counts.total ?? null;
+  const cached = usage.inputIncludesCache ? 0 : (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0);
+  return (counts.input ?? 0) + cached + (counts.output ?? 0);
 }
 
 /** Input (with its cached tokens) + output tokens of a model call, or null when it reports none. */
 export function tokenCountOf(attributes: SpanAttributes): number | null {
-  const counts = countsOf(attributes);
-  if (!counts) return null;
-  if (counts.input === undefined && counts.output === undefined) return counts.total ?? null;
-  const usage = usageOf(attributes);
-  const cached = usage.inputIncludesCache ? 0 : (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0);
-  return (counts.input ?? 0) + cached + (counts.output ?? 0);
+  return modelCallOf(attributes).tokenCount;
 }
 
 export function costOf(attributes: SpanAttributes): number | null {

@@ -82,6 +82,8 @@ export function userIdOf(attributes: SpanAttributes): string | undefined {
 /** One Langfuse trace payload of the span: the attribute (JSON text parsed), or its flattened `key.*` entries as an object. */
 export function tracePayloadOf(attributes: SpanAttributes, key: string): JsonValue | undefined {
   if (attributes.has(key)) return attributes.json(key);
+  // The scan below is for Langfuse's flattened metadata; other spans skip it.
+  if (!attributes.hasNamespace(key.slice(0, key.indexOf('.')))) return undefined;
   const prefix = `${key}.`;
   let object: { [key: string]: JsonValue } | undefined;
   for (const name of Object.keys(attributes.values)) {
