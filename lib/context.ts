@@ -4,7 +4,7 @@
 // A verb's first line is requireScope(ctx, scope): reading or writing data without a
 // principal is impossible, and the rule applied is lib/access/decide.ts's, whoever calls.
 import 'server-only';
-import { decide, type Actor, type Principal } from '@/lib/access/decide';
+import { decide, decideAny, type Actor, type Principal } from '@/lib/access/decide';
 import { resolvePrincipal, type Transport } from '@/lib/access/principal';
 import type { Scope } from '@/lib/access/scopes';
 import { getDatabase, type Database } from '@/lib/db';
@@ -30,4 +30,9 @@ export function systemContext(db: Database, task: string): ServiceContext {
 /** Who the verb runs as, when the caller has this scope; throws AppError 401/403 otherwise. */
 export function requireScope(ctx: ServiceContext, scope: Scope): Actor {
   return decide(ctx.principal, scope);
+}
+
+/** Who the verb runs as, under the first of these scopes the caller has; throws the first scope's error when none. */
+export function requireAnyScope(ctx: ServiceContext, scopes: readonly [Scope, ...Scope[]]): { scope: Scope; actor: Actor } {
+  return decideAny(ctx.principal, scopes);
 }

@@ -2,7 +2,7 @@
 // error it gives. A change of rule shows up here as a changed row.
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors';
-import { decide, describeActor, mayDeleteTraces, type Credential, type Principal } from './decide';
+import { decide, decideAny, describeActor, mayDeleteTraces, type Credential, type Principal } from './decide';
 import type { Scope } from './scopes';
 
 const readKey: Credential = { kind: 'key', identity: { keyId: 'k1', keyName: 'reader', scopes: ['read'] } };
@@ -65,6 +65,16 @@ const TABLE: Array<[Principal['mode'], string, Credential, boolean, Scope, Outco
   ['protected', 'session (SOAP)', admin, true, 'read', 401, MISSING],
   ['protected', 'read key (SOAP)', readKey, true, 'read', 'key'],
   ['protected', 'read key (SOAP)', readKey, true, 'ingest', 403, 'API key lacks the ingest scope'],
+  // Annotating (scores): anyone in open mode, every signed-in person, keys with ingest.
+  ['open', 'none', none, false, 'annotate', 'open'],
+  ['open', 'unknown key', unknownKey, false, 'annotate', 'open'],
+  ['protected', 'none', none, false, 'annotate', 401, MISSING],
+  ['protected', 'ingest key', ingestKey, false, 'annotate', 'key'],
+  ['protected', 'read key', readKey, false, 'annotate', 403, 'API key lacks the ingest scope'],
+  ['protected', 'viewer session', viewer, false, 'annotate', 'user'],
+  ['protected', 'admin session', admin, false, 'annotate', 'user'],
+  ['protected', 'dead session', deadSession, false, 'annotate', 401, MISSING],
+  ['protected', 'session (SOAP)', viewer, true, 'annotate', 401, MISSING],
   // The server's own housekeeping.
   ['protected', 'system', system, false, 'delete', 'system'],
   ['open', 'system', system, false, 'ingest', 'system'],
@@ -89,10 +99,18 @@ describe('decide', () => {
 
   it('covers every scope in each mode for the credentials a request can carry', () => {
     for (const mode of ['open', 'protected'] as const) {
-      for (const scope of ['read', 'ingest', 'delete', 'admin'] as const) {
+      for (const scope of ['read', 'ingest', 'delete', 'admin', 'annotate'] as const) {
         expect(TABLE.some(([m, , c, , s]) => m === mode && s === scope && c === none), `${mode} ${scope} none`).toBe(true);
       }
     }
+  });
+
+  it('decideAny: the first scope the principal has, else the first scope\'s error', () => {
+    const as = (credential: Credential) => ({ mode: 'protected' as const, credential, keysOnly: false });
+    expect(decideAny(as(ingestKey), ['delete', 'annotate'])).toMatchObject({ scope: 'annotate', actor: { kind: 'key' } });
+    expect(decideAny(as(admin), ['delete', 'annotate'])).toMatchObject({ scope: 'delete', actor: { kind: 'user' } });
+    expect(() => decideAny(as(readKey), ['delete', 'annotate'])).toThrow('API key lacks the delete scope');
+    expect(() => decideAny(as(none), ['delete', 'annotate'])).toThrow(MISSING);
   });
 
   it('describes actors for the logs without secrets, and offers deleting in the viewer to admins only', () => {

@@ -10,6 +10,8 @@
 //   POST /api/traces; nobody is an admin. SOAP calls always name a key.
 // - Protected mode: a key this server knows, with the scope; or a live session (people
 //   read, admins also delete and administer; people never ingest).
+// - Annotating (writing scores) is reading's counterpart for people: any signed-in
+//   person, a key with ingest, anyone in open mode (the viewer there has no people).
 // - An Authorization header that names no key is a 401 whatever the mode. A request for
 //   ingest always authenticates by key: a session cookie does not count there.
 import { AppError } from '@/lib/errors';
@@ -83,16 +85,36 @@ export function decide(principal: Principal, scope: Scope): Actor {
 }
 
 function allowKey(identity: KeyIdentity, scope: Scope): Actor {
-  if (scope !== 'admin' && identity.scopes.includes(scope)) return { kind: 'key', ...identity };
-  throw new AppError('FORBIDDEN', `API key lacks the ${scope} scope`);
+  // A key writes scores as it writes traces.
+  const needed = scope === 'annotate' ? 'ingest' : scope;
+  if (needed !== 'admin' && identity.scopes.includes(needed)) return { kind: 'key', ...identity };
+  throw new AppError('FORBIDDEN', `API key lacks the ${needed} scope`);
 }
 
 function allowUser(identity: UserIdentity, scope: Scope): Actor {
-  if (scope === 'read' || ((scope === 'admin' || scope === 'delete') && identity.role === 'admin')) return { kind: 'user', ...identity };
+  if (scope === 'read' || scope === 'annotate' || ((scope === 'admin' || scope === 'delete') && identity.role === 'admin')) {
+    return { kind: 'user', ...identity };
+  }
   throw new AppError(
     'FORBIDDEN',
     scope === 'admin' || scope === 'delete' ? 'This needs the admin role' : `Signed-in users cannot ${scope}; use an API key`,
   );
+}
+
+/**
+ * The first of `scopes` the principal has, with the Actor it gives; when none, the first
+ * scope's error (the one that names what the operation mainly needs).
+ */
+export function decideAny(principal: Principal, scopes: readonly [Scope, ...Scope[]]): { scope: Scope; actor: Actor } {
+  let first: unknown;
+  for (const scope of scopes) {
+    try {
+      return { scope, actor: decide(principal, scope) };
+    } catch (err) {
+      first ??= err;
+    }
+  }
+  throw first;
 }
 
 /** Whether the viewer offers deleting to this actor: admins only (open mode deletes through the API, with a key). */

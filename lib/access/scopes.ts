@@ -4,6 +4,8 @@
 // - delete: DELETE /api/traces/{id} and DELETE /api/traces?sessionId= (keys an admin
 //           granted it to, and people with the admin role)
 // - admin:  managing users and API keys (people with the admin role only)
+// - annotate: writing scores (POST /api/scores): every signed-in person, keys with
+//           ingest; in open mode anyone, as reads
 export const KEY_SCOPES = ['ingest', 'read', 'delete'] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
 
@@ -13,7 +15,7 @@ export type KeyScope = (typeof KEY_SCOPES)[number];
  * ingest keys in the environment never gained the power to erase data by an upgrade.
  */
 export const CONFIGURED_KEY_SCOPES: readonly KeyScope[] = ['ingest', 'read'];
-export type Scope = KeyScope | 'admin';
+export type Scope = KeyScope | 'admin' | 'annotate';
 
 export const ROLES = ['admin', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];

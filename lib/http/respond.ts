@@ -6,7 +6,7 @@ import { isAppError, type AppErrorCode } from '@/lib/errors';
 import type { Actor } from '@/lib/access/decide';
 import type { Scope } from '@/lib/access/scopes';
 import { BusyError } from '@/lib/budget';
-import { requestContext, requireScope, type ServiceContext } from '@/lib/context';
+import { requestContext, requireAnyScope, type ServiceContext } from '@/lib/context';
 
 // node-postgres' pool gives up waiting for a free connection with this message; under
 // overload that is a "try again", not an internal error.
@@ -72,9 +72,15 @@ export function toHttpResponse(err: unknown): Response {
 }
 
 export interface AccessRule {
-  scope: Scope;
+  /** The scope the route needs; a list: any one of them (the verb decides what each allows). */
+  scope: Scope | readonly [Scope, ...Scope[]];
   /** Accept `Authorization: Basic` with the key as the password (not on POST /api/traces, whose contract says Bearer). */
   basic?: boolean;
+}
+
+/** The scopes a rule accepts, any one of them. */
+export function ruleScopes(rule: AccessRule): readonly [Scope, ...Scope[]] {
+  return typeof rule.scope === 'string' ? [rule.scope] : rule.scope;
 }
 
 type Handler<P> = (req: Request, params: P, ctx: ServiceContext, actor: Actor) => Promise<Response>;
@@ -89,7 +95,7 @@ export function route<P>(rule: AccessRule, handler: Handler<P>): (req: Request, 
   return async (req, params) => {
     try {
       const ctx = await requestContext(req.headers, { kind: 'http', basic: rule.basic });
-      return await handler(req, params as P, ctx, requireScope(ctx, rule.scope));
+      return await handler(req, params as P, ctx, requireAnyScope(ctx, ruleScopes(rule)).actor);
     } catch (err) {
       return toHttpResponse(err);
     }

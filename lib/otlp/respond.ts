@@ -2,8 +2,8 @@
 // on failure, each in the request's encoding (JSON when the request's is unknown), with
 // the HTTP statuses OTLP/HTTP prescribes (lib/http/respond.ts classifies the failure).
 import 'server-only';
-import { requestContext, requireScope, type ServiceContext } from '@/lib/context';
-import { errorAnswer, type AccessRule } from '@/lib/http/respond';
+import { requestContext, requireAnyScope, type ServiceContext } from '@/lib/context';
+import { errorAnswer, ruleScopes, type AccessRule } from '@/lib/http/respond';
 import { exportLogsResponse, exportResponse, grpcCodeForHttpStatus, statusBody } from './response';
 import { otlpFormat, type OtlpFormat, type OtlpLogsReceipt, type OtlpReceipt } from './receive';
 
@@ -65,7 +65,7 @@ function exportRoute<R>(
     }
     try {
       const ctx = await requestContext(req.headers, { kind: 'http', basic: rule.basic });
-      requireScope(ctx, rule.scope);
+      requireAnyScope(ctx, ruleScopes(rule));
       return success(format, await handler(req, format, ctx));
     } catch (err) {
       return otlpFailure(format, err);

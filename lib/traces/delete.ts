@@ -1,6 +1,7 @@
 // Deleting traces: one by id, a session's (the GDPR erasure case), and those past the
 // retention period. A trace's decision points, spans, events and "TraceName" row go with
-// it (foreign keys ON DELETE CASCADE); the per-status counts follow through the DELETE
+// it (foreign keys ON DELETE CASCADE), and so do the scores on it and its children; a
+// session's own scores go in the same transaction as its last trace; the per-status counts follow through the DELETE
 // trigger on "Trace" (it locks the counter rows until commit, so they stay exact under
 // any concurrency), and so do the insights rollups (each batch subtracts what its traces
 // added before deleting them: insights_forget, migration 20261125000000_insights_rollups);
@@ -44,7 +45,13 @@ SELECT "id" FROM "Trace" WHERE "startedAt" < $1::timestamptz ORDER BY "startedAt
 // traces recorded here; row by row it cost ~2.4 ms a trace). A statement of its own after
 // the lock, so it reads everything committed before the lock was granted.
 const FORGET_SQL = `SELECT "insights_forget"($1::text[])`;
-const DELETE_LOCKED_SQL = `DELETE FROM "Trace" WHERE "id" = ANY ($1::text[]) RETURNING "id"`;
+const DELETE_LOCKED_SQL = `DELETE FROM "Trace" WHERE "id" = ANY ($1::text[]) RETURNING "id", "sessionId"`;
+// A session exists while a trace has its id: with its last trace go its own scores. A
+// session score being written holds one of the session's traces (lib/scores/save.ts), so
+// it either committed before the lock above and is seen here, or finds no trace after.
+const FORGET_SESSION_SCORES_SQL = `
+DELETE FROM "Score" s WHERE s."sessionId" = ANY ($1::text[])
+   AND NOT EXISTS (SELECT 1 FROM "Trace" t WHERE t."sessionId" = s."sessionId")`;
 
 /** Locks the traces `lockSql` selects, forgets their insights and deletes them, in one transaction; returns how many. */
 async function deleteLocked(sql: SqlExecutor, lockSql: string, params: unknown[]): Promise<number> {
@@ -52,7 +59,10 @@ async function deleteLocked(sql: SqlExecutor, lockSql: string, params: unknown[]
     const ids = (await tx.query<{ id: string }>(lockSql, params)).map((r) => r.id);
     if (ids.length === 0) return 0;
     await tx.query(FORGET_SQL, [ids]);
-    return (await tx.query(DELETE_LOCKED_SQL, [ids])).length;
+    const deleted = await tx.query<{ id: string; sessionId: string | null }>(DELETE_LOCKED_SQL, [ids]);
+    const sessions = [...new Set(deleted.flatMap((r) => (r.sessionId === null ? [] : [r.sessionId])))];
+    if (sessions.length > 0) await tx.query(FORGET_SESSION_SCORES_SQL, [sessions]);
+    return deleted.length;
   });
 }
 

@@ -10,6 +10,7 @@ import { processBudget } from '@/lib/budget';
 import { getLimits } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import type { SqlExecutor } from '@/lib/storage/sql';
+import { attachScores, scoresOfTraces } from '@/lib/scores/of-trace';
 import type { TraceDetail } from './types';
 import { isValidId } from './validate';
 import { requireScope, type ServiceContext } from '@/lib/context';
@@ -163,7 +164,19 @@ async function traceJson(db: Database, id: string): Promise<string> {
       release();
     }
   }
-  return traceJsonText(trace, decisionPoints, spans, events);
+  return withScores(db.sql, id, traceJsonText(trace, decisionPoints, spans, events));
+}
+
+/**
+ * The trace's JSON with its scores on the trace, spans and decision points that have any.
+ * Most traces have none: then the text is sent as built, unparsed.
+ */
+async function withScores(sql: SqlExecutor, id: string, text: string): Promise<string> {
+  const scores = (await scoresOfTraces(sql, [id])).get(id);
+  if (!scores) return text;
+  const trace = JSON.parse(text) as TraceDetail;
+  attachScores(trace, scores);
+  return JSON.stringify(trace);
 }
 
 /** A TraceDetail's JSON text from the trace object's and its child arrays' (export builds many at once). */

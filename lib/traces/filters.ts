@@ -52,16 +52,16 @@ export const MAX_METADATA_FILTERS = 20;
 export const MAX_METADATA_KEY_CHARS = 200;
 const METADATA_PREFIX = 'metadata.';
 
-function invalid(name: string, why: string): AppError {
+export function invalidParam(name: string, why: string): AppError {
   return new AppError('VALIDATION', `Invalid ${name} parameter: ${why}`);
 }
 
 /** A non-empty text parameter; empty means absent, as for every filter of the list. */
-function textParam(query: Query, name: string): string | undefined {
+export function textParam(query: Query, name: string): string | undefined {
   const value = query.get(name);
   if (value === null || value === '') return undefined;
   // PostgreSQL text cannot hold NUL: refused here rather than failing in the database.
-  if (value.includes('\u0000')) throw invalid(name, 'must not contain a NUL character');
+  if (value.includes('\u0000')) throw invalidParam(name, 'must not contain a NUL character');
   return value;
 }
 
@@ -69,18 +69,18 @@ function textParam(query: Query, name: string): string | undefined {
 export function enumParam<T extends string>(query: Pick<Query, 'get'>, name: string, allowed: readonly T[]): T | undefined {
   const value = query.get(name);
   if (value === null || value === '') return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw invalid(name, `must be one of ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(value)) throw invalidParam(name, `must be one of ${allowed.join(', ')}`);
   return value as T;
 }
 
 /** An ISO 8601 date-time read as ingest reads dates; normalised to UTC with milliseconds. */
-function dateParam(query: Query, name: string): string | undefined {
+export function dateParam(query: Query, name: string): string | undefined {
   const raw = query.get(name);
   if (raw === null || raw.trim() === '') return undefined;
   // An unencoded "+02:00" offset arrives as " 02:00" (a + in a query is a space).
   const value = raw.trim().replace(/(\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?) (\d{2}(?::?\d{2})?)$/, '$1+$2');
   const date = parseIsoDateTime(value);
-  if (!date) throw invalid(name, 'must be an ISO 8601 date-time (e.g. 2026-01-02T03:04:05.000Z)');
+  if (!date) throw invalidParam(name, 'must be an ISO 8601 date-time (e.g. 2026-01-02T03:04:05.000Z)');
   return date.toISOString();
 }
 
@@ -89,13 +89,13 @@ function numberParam(query: Query, name: string): number | undefined {
   const raw = query.get(name);
   if (raw === null || raw.trim() === '') return undefined;
   const value = Number(raw.trim());
-  if (!Number.isFinite(value) || value < 0) throw invalid(name, 'must be a non-negative number');
+  if (!Number.isFinite(value) || value < 0) throw invalidParam(name, 'must be a non-negative number');
   return value;
 }
 
 function textLimited(query: Query, name: string, maxChars: number): string | undefined {
   const value = textParam(query, name);
-  if (value !== undefined && Array.from(value).length > maxChars) throw invalid(name, `must be at most ${maxChars} characters`);
+  if (value !== undefined && Array.from(value).length > maxChars) throw invalidParam(name, `must be at most ${maxChars} characters`);
   return value;
 }
 
@@ -106,14 +106,14 @@ function metadataParams(query: Query): Record<string, string> | undefined {
   for (const param of new Set(query.keys())) {
     if (!param.startsWith(METADATA_PREFIX)) continue;
     const key = param.slice(METADATA_PREFIX.length);
-    if (key === '') throw invalid(param, 'needs a key after "metadata." (metadata.<key>=<value>)');
-    if (Array.from(key).length > MAX_METADATA_KEY_CHARS) throw invalid(param, `keys are at most ${MAX_METADATA_KEY_CHARS} characters`);
-    if (key.includes('\u0000')) throw invalid(param, 'must not contain a NUL character');
+    if (key === '') throw invalidParam(param, 'needs a key after "metadata." (metadata.<key>=<value>)');
+    if (Array.from(key).length > MAX_METADATA_KEY_CHARS) throw invalidParam(param, `keys are at most ${MAX_METADATA_KEY_CHARS} characters`);
+    if (key.includes('\u0000')) throw invalidParam(param, 'must not contain a NUL character');
     const values = [...new Set(query.getAll(param).filter((v) => v !== ''))];
-    if (values.some((v) => v.includes('\u0000'))) throw invalid(param, 'must not contain a NUL character');
+    if (values.some((v) => v.includes('\u0000'))) throw invalidParam(param, 'must not contain a NUL character');
     if (values.length === 0) continue;
-    if (values.length > 1) throw invalid(param, 'give one value per key');
-    if (++count > MAX_METADATA_FILTERS) throw invalid(param, `at most ${MAX_METADATA_FILTERS} metadata filters`);
+    if (values.length > 1) throw invalidParam(param, 'give one value per key');
+    if (++count > MAX_METADATA_FILTERS) throw invalidParam(param, `at most ${MAX_METADATA_FILTERS} metadata filters`);
     entries[key] = values[0];
   }
   return count ? entries : undefined;
@@ -163,14 +163,14 @@ export function parseTraceFilters(query: Query, names: readonly TraceFilterName[
       case 'chosen': {
         const label = textParam(query, name);
         if (label !== undefined && Array.from(label).length > MAX_LABEL_CHARS) {
-          throw invalid(name, `a label is at most ${MAX_LABEL_CHARS} characters`);
+          throw invalidParam(name, `a label is at most ${MAX_LABEL_CHARS} characters`);
         }
         if (label !== undefined) filters.chosen = label;
         break;
       }
       case 'tag': {
         const tags = [...new Set(query.getAll(name).filter((v) => v !== ''))];
-        if (tags.some((v) => v.includes('\u0000'))) throw invalid(name, 'must not contain a NUL character');
+        if (tags.some((v) => v.includes('\u0000'))) throw invalidParam(name, 'must not contain a NUL character');
         if (tags.length) filters.tag = tags;
         break;
       }
@@ -190,7 +190,7 @@ export function parseTraceFilters(query: Query, names: readonly TraceFilterName[
       case 'hasErrors': {
         const raw = query.get(name);
         if (raw === null || raw === '') break;
-        if (raw !== 'true' && raw !== 'false') throw invalid(name, 'must be true or false');
+        if (raw !== 'true' && raw !== 'false') throw invalidParam(name, 'must be true or false');
         filters.hasErrors = raw === 'true';
         break;
       }
@@ -206,13 +206,13 @@ export function parseTraceFilters(query: Query, names: readonly TraceFilterName[
     }
   }
   if (filters.from && filters.to && new Date(filters.from) > new Date(filters.to)) {
-    throw invalid('from', 'must not be after to');
+    throw invalidParam('from', 'must not be after to');
   }
   if (filters.minDurationMs !== undefined && filters.maxDurationMs !== undefined && filters.minDurationMs > filters.maxDurationMs) {
-    throw invalid('minDurationMs', 'must not be greater than maxDurationMs');
+    throw invalidParam('minDurationMs', 'must not be greater than maxDurationMs');
   }
   if (filters.minCost !== undefined && filters.maxCost !== undefined && filters.minCost > filters.maxCost) {
-    throw invalid('minCost', 'must not be greater than maxCost');
+    throw invalidParam('minCost', 'must not be greater than maxCost');
   }
   return filters;
 }

@@ -19,6 +19,14 @@ const INTEGER = /^\d+$/;
  * absent, as the spec's list has always read status, search and sessionId.
  */
 export function parseListParams(query: URLSearchParams): ListParams {
+  const { page, limit } = parsePageParams(query);
+  const sort = enumParam<SortField>(query, 'sort', SORT_FIELDS);
+  const order = enumParam<SortOrder>(query, 'order', SORT_ORDERS);
+  return { page, limit, ...(sort && { sort }), ...(order && { order }), ...parseTraceFilters(query, TRACE_FILTER_NAMES) };
+}
+
+/** page and limit as the trace list reads them (the seed contract's rules and messages), for every paged list. */
+export function parsePageParams(query: Pick<URLSearchParams, 'get'>): { page: number; limit: number } {
   const pageRaw = query.get('page');
   const limitRaw = query.get('limit');
   const page = pageRaw === null ? 1 : INTEGER.test(pageRaw.trim()) ? Number(pageRaw.trim()) : NaN;
@@ -27,10 +35,7 @@ export function parseListParams(query: URLSearchParams): ListParams {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
     throw new AppError('VALIDATION', 'Invalid limit parameter');
   }
-
-  const sort = enumParam<SortField>(query, 'sort', SORT_FIELDS);
-  const order = enumParam<SortOrder>(query, 'order', SORT_ORDERS);
-  return { page, limit, ...(sort && { sort }), ...(order && { order }), ...parseTraceFilters(query, TRACE_FILTER_NAMES) };
+  return { page, limit };
 }
 
 const SORT_COLUMNS: Record<SortField, string> = { startedAt: 'startedAt', duration: 'totalDuration', cost: 'totalCost' };

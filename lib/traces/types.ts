@@ -1,5 +1,6 @@
 // Plain domain types shared by the JSON API, the SOAP adapter and the UI.
 // Safe to import from client components: no server code, no Prisma runtime.
+import type { ScoreRecord } from '@/lib/scores/types';
 
 export const RUN_STATUSES = ['RUNNING', 'COMPLETED', 'ERROR'] as const;
 export const DECISION_TYPES = [
@@ -112,9 +113,14 @@ export interface TraceListItem extends TraceRecord {
   matches?: SearchMatch[];
 }
 
-export interface TraceDetail extends TraceRecord {
-  decisionPoints: DecisionPointRecord[];
-  spans: SpanRecord[];
+/** Present on a trace, span or decision point that has scores (lib/scores), absent otherwise. */
+export interface Scored {
+  scores?: ScoreRecord[];
+}
+
+export interface TraceDetail extends TraceRecord, Scored {
+  decisionPoints: Array<DecisionPointRecord & Scored>;
+  spans: Array<SpanRecord & Scored>;
   events: EventRecord[];
 }
 

@@ -9,6 +9,10 @@ import { GET as decisionsRoute } from '@/app/api/insights/decisions/route';
 import { GET as overviewRoute } from '@/app/api/insights/overview/route';
 import { POST as otlpRoute } from '@/app/api/otel/v1/traces/route';
 import { DELETE as deleteTraceRoute, GET as detailRoute } from '@/app/api/traces/[id]/route';
+import { DELETE as deleteConfigRoute, PATCH as patchConfigRoute } from '@/app/api/score-configs/[id]/route';
+import { GET as listConfigsRoute, POST as createConfigRoute } from '@/app/api/score-configs/route';
+import { DELETE as deleteScoreRoute } from '@/app/api/scores/[id]/route';
+import { GET as listScoresRoute, POST as saveScoresRoute } from '@/app/api/scores/route';
 import { GET as exportRoute } from '@/app/api/traces/export/route';
 import { DELETE as deleteSessionRoute, GET as listRoute, POST as ingestRoute } from '@/app/api/traces/route';
 import { DELETE as deleteUserRoute, PATCH as patchUserRoute } from '@/app/api/users/[id]/route';
@@ -29,13 +33,15 @@ const send = (method: string, url: string, headers: HeaderMap, body: unknown) =>
   new Request(`${ORIGIN}${url}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 
+type Victim = 'key' | 'user' | 'trace' | 'score' | 'config';
+
 interface World {
   traceId: string;
   adminId: string;
   /** A key or a person nobody uses, changed or removed by the routes that manage them when allowed. */
-  victims: { key: () => Promise<string>; user: () => Promise<string>; trace: () => Promise<string> };
+  victims: Record<Victim, () => Promise<string>>;
   /** The victim as stored now (null once removed), to prove a refusal changed nothing. */
-  state: (kind: 'key' | 'user' | 'trace', id: string) => Promise<unknown>;
+  state: (kind: Victim, id: string) => Promise<unknown>;
 }
 
 /** What a request with a given route gets when it is allowed; checked beyond the status. */
@@ -48,7 +54,7 @@ interface RouteCase {
   /** The OTLP route answers google.rpc.Status instead of { error }. */
   otlp?: boolean;
   /** Needs a victim made before the call (a trace victim is alone in a session of its id). */
-  victim?: 'key' | 'user' | 'trace';
+  victim?: Victim;
 }
 
 const ROUTES: RouteCase[] = [
@@ -199,6 +205,69 @@ const ROUTES: RouteCase[] = [
   },
 ];
 
+ROUTES.push(
+  {
+    name: 'POST /api/scores',
+    call: (h, w) => saveScoresRoute(send('POST', '/api/scores', h, { scores: [{ traceId: w.traceId, name: 'matrix', value: true }] })),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ success: true, count: 1 });
+    },
+  },
+  {
+    name: 'GET /api/scores',
+    call: (h, w) => listScoresRoute(get(`/api/scores?traceId=${encodeURIComponent(w.traceId)}`, h)),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { total: number }).total).toBeGreaterThan(0);
+    },
+  },
+  {
+    name: 'DELETE /api/scores/{id}',
+    victim: 'score',
+    call: (h, _w, victim) => deleteScoreRoute(new Request(`${ORIGIN}/api/scores/${victim}`, { method: 'DELETE', headers: h }), params(victim!)),
+    ok: async (res, w, victim) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ success: true });
+      expect(await w.state('score', victim!)).toBeNull();
+    },
+  },
+  {
+    name: 'GET /api/score-configs',
+    call: (h) => listConfigsRoute(get('/api/score-configs', h)),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(Array.isArray(((await res.json()) as { configs: unknown[] }).configs)).toBe(true);
+    },
+  },
+  {
+    name: 'POST /api/score-configs',
+    call: (h) => createConfigRoute(send('POST', '/api/score-configs', h, { name: uid('config'), dataType: 'BOOLEAN' })),
+    ok: async (res) => {
+      expect(res.status).toBe(201);
+      expect(await res.json()).toMatchObject({ id: expect.any(String), dataType: 'BOOLEAN', categories: [] });
+    },
+  },
+  {
+    name: 'PATCH /api/score-configs/{id}',
+    victim: 'config',
+    call: (h, _w, victim) => patchConfigRoute(send('PATCH', `/api/score-configs/${victim}`, h, { description: 'changed' }), params(victim!)),
+    ok: async (res, w, victim) => {
+      expect(res.status).toBe(200);
+      expect(await w.state('config', victim!)).toEqual({ description: 'changed' });
+    },
+  },
+  {
+    name: 'DELETE /api/score-configs/{id}',
+    victim: 'config',
+    call: (h, _w, victim) => deleteConfigRoute(new Request(`${ORIGIN}/api/score-configs/${victim}`, { method: 'DELETE', headers: h }), params(victim!)),
+    ok: async (res, w, victim) => {
+      expect(res.status).toBe(200);
+      expect(await w.state('config', victim!)).toBeNull();
+    },
+  },
+);
+
 const CREDENTIALS = [
   'no credentials',
   'wrong key',
@@ -221,6 +290,20 @@ const ADMIN_ROW: Expected[] = [[401, MISSING], [401, INVALID], LACKS('admin'), L
 // API_KEYS keys never delete: the scope is only ever granted to a key made with it.
 const DELETE_ROW: Expected[] = [[401, MISSING], [401, INVALID], LACKS('delete'), LACKS('delete'), 'ok', LACKS('delete'), [403, 'This needs the admin role'], 'ok'];
 
+// Keys write scores as they ingest; every signed-in person may annotate.
+const ANNOTATE_ROW: Expected[] = [[401, MISSING], [401, INVALID], 'ok', LACKS('ingest'), LACKS('ingest'), 'ok', 'ok', 'ok'];
+// Any score for admins and delete keys; a person only their own (the victim is a key's).
+const DELETE_SCORE_ROW: Expected[] = [
+  [401, MISSING],
+  [401, INVALID],
+  LACKS('delete'),
+  LACKS('delete'),
+  'ok',
+  LACKS('delete'),
+  [403, 'Only an admin, a key with the delete scope, or the person who made this score can delete it'],
+  'ok',
+];
+
 /** Route × credential → answer. People never ingest (machines do, with keys); only admins manage and delete. */
 const EXPECTED: Record<string, Expected[]> = {
   'POST /api/traces': INGEST_ROW,
@@ -239,6 +322,13 @@ const EXPECTED: Record<string, Expected[]> = {
   'DELETE /api/users/{id}': ADMIN_ROW,
   'DELETE /api/traces/{id}': DELETE_ROW,
   'DELETE /api/traces?sessionId=': DELETE_ROW,
+  'POST /api/scores': ANNOTATE_ROW,
+  'GET /api/scores': READ_ROW,
+  'DELETE /api/scores/{id}': DELETE_SCORE_ROW,
+  'GET /api/score-configs': READ_ROW,
+  'POST /api/score-configs': ADMIN_ROW,
+  'PATCH /api/score-configs/{id}': ADMIN_ROW,
+  'DELETE /api/score-configs/{id}': ADMIN_ROW,
 };
 
 const CELLS = ROUTES.flatMap((route) =>
@@ -288,6 +378,7 @@ describe.each(testDatabases())('access matrix on $name', ({ open }) => {
       'admin session': { cookie: await signIn(admin.email, admin.password) },
     });
     const traceId = uid('matrix');
+    const adminCookie = headers['admin session'];
     expect((await ingestRoute(send('POST', '/api/traces', bearer(ENV_KEY), { traces: [makeTrace({ id: traceId })] }))).status).toBe(200);
     world = {
       traceId,
@@ -301,13 +392,32 @@ describe.each(testDatabases())('access matrix on $name', ({ open }) => {
           expect(res.status).toBe(200);
           return id;
         },
+        score: async () => {
+          const id = uid('score');
+          const res = await saveScoresRoute(send('POST', '/api/scores', bearer(ENV_KEY), { scores: [{ id, traceId, name: 'victim', value: 1 }] }));
+          expect(res.status).toBe(200);
+          return id;
+        },
+        config: async () => {
+          const res = await createConfigRoute(send('POST', '/api/score-configs', adminCookie, { name: uid('victim'), dataType: 'NUMERIC' }));
+          expect(res.status).toBe(201);
+          return ((await res.json()) as { id: string }).id;
+        },
       },
-      state: (kind, id) =>
-        kind === 'key'
-          ? db.prisma.apikey.findUnique({ where: { id }, select: { key: true, permissions: true } })
-          : kind === 'user'
-            ? db.prisma.user.findUnique({ where: { id }, select: { role: true } })
-            : db.prisma.trace.findUnique({ where: { id }, select: { id: true, spanCount: true } }),
+      state: (kind, id) => {
+        switch (kind) {
+          case 'key':
+            return db.prisma.apikey.findUnique({ where: { id }, select: { key: true, permissions: true } });
+          case 'user':
+            return db.prisma.user.findUnique({ where: { id }, select: { role: true } });
+          case 'trace':
+            return db.prisma.trace.findUnique({ where: { id }, select: { id: true, spanCount: true } });
+          case 'score':
+            return db.prisma.score.findUnique({ where: { id }, select: { value: true } });
+          case 'config':
+            return db.prisma.scoreConfig.findUnique({ where: { id }, select: { description: true } });
+        }
+      },
     };
   });
   afterAll(async () => {

@@ -240,6 +240,13 @@ describe('the routes found on disk', () => {
         'GET /api/api-keys',
         'POST /api/api-keys',
         'DELETE /api/api-keys/[id]',
+        'POST /api/scores',
+        'GET /api/scores',
+        'DELETE /api/scores/[id]',
+        'GET /api/score-configs',
+        'POST /api/score-configs',
+        'PATCH /api/score-configs/[id]',
+        'DELETE /api/score-configs/[id]',
       ]),
     );
     // No allowlist entry outlives its route.

@@ -1,0 +1,13 @@
+// Scores: judgments on traces, spans, decision points and sessions, and their configs.
+import 'server-only';
+export { saveScores } from './save';
+export { listScores, parseScoreListParams, type ScoreListParams } from './list';
+export { deleteScore } from './delete';
+export { parseScoresBody, validateScore, validateScoresBody, checkScoresFitConfigs, type ScoreInput, type ScoreTarget } from './validate';
+export { scoresOfTraces, attachScores, type ScoresOfTrace } from './of-trace';
+export { listScoreConfigs } from './configs/list';
+export { createScoreConfig } from './configs/create';
+export { updateScoreConfig } from './configs/update';
+export { deleteScoreConfig } from './configs/delete';
+export { parseConfigBody, parseConfigPatch, type ScoreConfigInput } from './configs/validate';
+export type * from './types';

@@ -1,0 +1,92 @@
+// Writes scores through POST /api/scores (and SOAP's SCORE): all of a request or none, in
+// one transaction. Every target must be stored (a 404 naming the first that is not), every
+// score must fit its name's config (a 400), then one upsert writes them.
+//
+// Racing with deletes: the targets' traces are locked FOR KEY SHARE (what the foreign key
+// takes), which a trace delete's FOR UPDATE waits for and is waited for by. A score either
+// commits before the delete locks its trace, and goes with it, or looks after the delete
+// has committed and finds no target (404): no score outlives its trace. A session's score
+// locks one of the session's traces the same way (its own scores go with its last trace).
+import 'server-only';
+import { AppError } from '@/lib/errors';
+import { requireScope, type ServiceContext } from '@/lib/context';
+import type { SqlExecutor } from '@/lib/storage/sql';
+import { apiWriter } from './author';
+import { readConfigsByName } from './configs/read';
+import { scoreRow, upsertScoresSql } from './sql';
+import { checkScoresFitConfigs, type ScoreInput } from './validate';
+
+const notFound = (message: string): never => {
+  throw new AppError('NOT_FOUND', message);
+};
+
+const LOCK_TRACES_SQL = `SELECT "id" FROM "Trace" WHERE "id" = ANY ($1::text[]) ORDER BY "id" FOR KEY SHARE`;
+const SPANS_SQL = `
+SELECT s."traceId", s."id" FROM unnest($1::text[], $2::text[]) AS p(t, i)
+  JOIN "Span" s ON s."traceId" = p.t AND s."id" = p.i`;
+const DECISIONS_SQL = `
+SELECT d."traceId", d."id" FROM unnest($1::text[], $2::text[]) AS p(t, i)
+  JOIN "DecisionPoint" d ON d."traceId" = p.t AND d."id" = p.i`;
+// One trace of each session, locked as a trace target is.
+const LOCK_SESSIONS_SQL = `
+SELECT u.s AS "sessionId" FROM unnest($1::text[]) AS u(s)
+  CROSS JOIN LATERAL (SELECT 1 FROM "Trace" t WHERE t."sessionId" = u.s LIMIT 1 FOR KEY SHARE) x`;
+
+const pairKey = (traceId: string, id: string) => `${traceId}\u0000${id}`;
+
+/** Checks that every target is stored, locking their traces until the transaction ends; NOT_FOUND names the first that is not. */
+export async function lockTargets(tx: SqlExecutor, scores: readonly ScoreInput[]): Promise<void> {
+  const traceIds = [...new Set(scores.flatMap((s) => (s.target.kind === 'session' ? [] : [s.target.traceId])))].sort();
+  if (traceIds.length > 0) {
+    const found = new Set((await tx.query<{ id: string }>(LOCK_TRACES_SQL, [traceIds])).map((r) => r.id));
+    for (const s of scores) {
+      if (s.target.kind !== 'session' && !found.has(s.target.traceId)) notFound(`${s.path}.traceId: trace "${s.target.traceId}" not found`);
+    }
+  }
+  const spans = scores.flatMap((s) => (s.target.kind === 'span' ? [s.target] : []));
+  if (spans.length > 0) {
+    const rows = await tx.query<{ traceId: string; id: string }>(SPANS_SQL, [spans.map((t) => t.traceId), spans.map((t) => t.spanId)]);
+    const found = new Set(rows.map((r) => pairKey(r.traceId, r.id)));
+    for (const s of scores) {
+      if (s.target.kind === 'span' && !found.has(pairKey(s.target.traceId, s.target.spanId))) {
+        notFound(`${s.path}.spanId: span "${s.target.spanId}" not found in trace "${s.target.traceId}"`);
+      }
+    }
+  }
+  const decisions = scores.flatMap((s) => (s.target.kind === 'decision' ? [s.target] : []));
+  if (decisions.length > 0) {
+    const rows = await tx.query<{ traceId: string; id: string }>(DECISIONS_SQL, [
+      decisions.map((t) => t.traceId),
+      decisions.map((t) => t.decisionPointId),
+    ]);
+    const found = new Set(rows.map((r) => pairKey(r.traceId, r.id)));
+    for (const s of scores) {
+      if (s.target.kind === 'decision' && !found.has(pairKey(s.target.traceId, s.target.decisionPointId))) {
+        notFound(`${s.path}.decisionPointId: decision point "${s.target.decisionPointId}" not found in trace "${s.target.traceId}"`);
+      }
+    }
+  }
+  const sessions = [...new Set(scores.flatMap((s) => (s.target.kind === 'session' ? [s.target.sessionId] : [])))].sort();
+  if (sessions.length > 0) {
+    const found = new Set((await tx.query<{ sessionId: string }>(LOCK_SESSIONS_SQL, [sessions])).map((r) => r.sessionId));
+    for (const s of scores) {
+      if (s.target.kind === 'session' && !found.has(s.target.sessionId)) {
+        notFound(`${s.path}.sessionId: session "${s.target.sessionId}" not found (no stored trace has it)`);
+      }
+    }
+  }
+}
+
+/** Stores the scores (created, or updated by id), all or none; returns how many. Keys need ingest; any signed-in person may annotate. */
+export async function saveScores(ctx: ServiceContext, scores: readonly ScoreInput[]): Promise<number> {
+  const actor = requireScope(ctx, 'annotate');
+  const writer = apiWriter(actor, ctx.principal);
+  const configs = await readConfigsByName(ctx.db.sql, scores.map((s) => s.name));
+  checkScoresFitConfigs(scores, configs);
+  const rows = JSON.stringify(scores.map((s) => scoreRow(s, writer)));
+  await ctx.db.sql.transaction(async (tx) => {
+    await lockTargets(tx, scores);
+    await tx.query(upsertScoresSql(1), [rows]);
+  });
+  return scores.length;
+}
