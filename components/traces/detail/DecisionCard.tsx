@@ -2,16 +2,37 @@
 
 import type { DecisionPointRecord } from '@/lib/traces/types';
 import { formatCost, formatDuration, formatOffset, plural, toMillis } from '@/lib/format';
-import { DecisionTypeBadge } from '@/components/ui/badges';
+import { chosenConfidence, formatConfidence, notChosenOptions } from '@/lib/traces/decision-options';
+import { toolSpanOf } from '@/lib/traces/decision-outcome';
+import { DecisionTypeBadge, StatusBadge } from '@/components/ui/badges';
 import { LongText } from '@/components/ui/LongText';
-import { jsonEqual, previewJson, summarizeJson } from '@/components/json/json';
+import { previewJson, summarizeJson } from '@/components/json/json';
 import type { Selection, TraceModel } from './model';
 
-/** The option that was taken, set apart; the ones that were not, listed beside it. */
+/** A confidence beside its option: `0.79`, with what it is for screen readers and on hover. */
+function Confidence({ value, strong = false }: { value: number | null; strong?: boolean }) {
+  if (value === null) return null;
+  return (
+    <span
+      data-testid="option-confidence"
+      title="The confidence the agent gave this option (its score, confidence or probability)"
+      className={`shrink-0 rounded px-1 font-mono text-[11px] tabular ${
+        strong ? 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100' : 'bg-surface-2 text-fg'
+      }`}
+    >
+      <span className="sr-only">confidence </span>
+      {formatConfidence(value)}
+    </span>
+  );
+}
+
+/** The option that was taken, set apart; the ones that were not (by option label, never the chosen one), listed beside it. */
 export function ChosenVsAlternatives({ decision, compact = false }: { decision: DecisionPointRecord; compact?: boolean }) {
   const chosenDetail = typeof decision.chosen === 'object' && decision.chosen !== null ? previewJson(decision.chosen, 90) : null;
+  const others = notChosenOptions(decision);
+  const limit = compact ? 20 : 6;
   return (
-    <div className={`grid gap-3 ${compact ? 'grid-cols-1' : 'grid-cols-[minmax(0,1fr)_minmax(0,1fr)]'}`}>
+    <div className={`grid gap-3 ${compact ? 'grid-cols-1' : 'grid-cols-1 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]'}`}>
       <div
         data-testid="decision-chosen"
         className="rounded-md border-2 border-emerald-600 bg-emerald-50 px-3 py-2 dark:border-emerald-400 dark:bg-emerald-950/50"
@@ -22,38 +43,71 @@ export function ChosenVsAlternatives({ decision, compact = false }: { decision: 
           </svg>
           Chosen
         </div>
-        <p className="mt-0.5 font-semibold break-words text-fg">{summarizeJson(decision.chosen, 120)}</p>
+        <p className="mt-0.5 flex min-w-0 items-baseline gap-2 font-semibold text-fg">
+          <span className="min-w-0 break-words">{summarizeJson(decision.chosen, 120)}</span>
+          <Confidence value={chosenConfidence(decision)} strong />
+        </p>
         {chosenDetail && <p className="mt-0.5 truncate font-mono text-[11px] text-muted">{chosenDetail}</p>}
       </div>
       <div data-testid="decision-alternatives" className="rounded-md border border-dashed border-border-strong px-3 py-2">
         <div className="text-[11px] font-semibold tracking-wide text-muted uppercase">
-          {decision.alternatives.length === 0 ? 'No alternatives recorded' : `Not chosen (${decision.alternatives.length})`}
+          {others.length === 0 ? 'No alternatives recorded' : `Not chosen (${others.length})`}
         </div>
-        {decision.alternatives.length > 0 && (
+        {others.length > 0 && (
           <ul className="mt-1 space-y-0.5">
-            {decision.alternatives.slice(0, compact ? 20 : 6).map((alt, i) => {
-              const same = jsonEqual(alt, decision.chosen);
-              return (
-                <li key={i} className="flex min-w-0 items-baseline gap-1.5 text-muted">
-                  <span aria-hidden="true" className="shrink-0">
-                    {same ? '✓' : '○'}
-                  </span>
-                  <span className={`truncate ${same ? 'text-fg' : ''}`}>
-                    {summarizeJson(alt, 80)}
-                  </span>
-                  {same && <span className="shrink-0 text-[11px]">(the chosen option)</span>}
-                </li>
-              );
-            })}
-            {decision.alternatives.length > (compact ? 20 : 6) && (
+            {others.slice(0, limit).map((alt) => (
+              <li key={alt.label} className="flex min-w-0 items-baseline gap-1.5 text-muted" data-testid="decision-alternative">
+                <span aria-hidden="true" className="shrink-0">
+                  ○
+                </span>
+                <span className="truncate" title={alt.label}>
+                  {summarizeJson(alt.value, 80)}
+                </span>
+                <Confidence value={alt.confidence} />
+              </li>
+            ))}
+            {others.length > limit && (
               <li className="text-[11px] text-muted">
-                and {decision.alternatives.length - (compact ? 20 : 6)} more (open the details)
+                and {others.length - limit} more (open the details)
               </li>
             )}
           </ul>
         )}
       </div>
     </div>
+  );
+}
+
+/** What a tool selection led to: the tool span that ran it, linked, with its status and duration. */
+export function DecisionOutcome({ decision, model, onOpen }: { decision: DecisionPointRecord; model: TraceModel; onOpen: (s: Selection) => void }) {
+  if (decision.type !== 'TOOL_SELECTION') return null;
+  const span = toolSpanOf(decision, model.toolSpans);
+  if (!span) {
+    return (
+      <p data-testid="decision-outcome" className="text-xs text-muted">
+        Outcome: no tool span of this call is in the trace.
+      </p>
+    );
+  }
+  return (
+    <p data-testid="decision-outcome" className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-xs">
+      <span className="text-muted">Led to</span>
+      <button
+        type="button"
+        onClick={() => onOpen({ kind: 'span', id: span.id })}
+        className="min-w-0 truncate font-medium text-accent hover:underline"
+        title="Open the tool span this selection ran"
+      >
+        {span.name}
+      </button>
+      <StatusBadge status={span.status} />
+      {span.durationMs !== null && <span className="text-muted tabular">{formatDuration(span.durationMs)}</span>}
+      {span.status === 'ERROR' && span.statusMessage && (
+        <span className="min-w-0 truncate text-red-800 dark:text-red-200" title={span.statusMessage}>
+          {span.statusMessage}
+        </span>
+      )}
+    </p>
   );
 }
 
@@ -154,8 +208,11 @@ export function DecisionCard({
       <div className="mt-3">
         <ChosenVsAlternatives decision={decision} />
       </div>
+      <div className="mt-2 empty:hidden">
+        <DecisionOutcome decision={decision} model={model} onOpen={onSelect} />
+      </div>
       <p className="sr-only">
-        Chose {summarizeJson(decision.chosen, 120)} over {plural(decision.alternatives.length, 'alternative')}.
+        Chose {summarizeJson(decision.chosen, 120)} over {plural(notChosenOptions(decision).length, 'alternative')}.
       </p>
     </article>
   );

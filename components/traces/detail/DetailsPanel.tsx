@@ -17,9 +17,11 @@ import { CopyButton } from '@/components/ui/CopyButton';
 import { LongText } from '@/components/ui/LongText';
 import { DateTime } from '@/components/ui/time';
 import { JsonViewer } from '@/components/json/JsonViewer';
-import { jsonEqual, summarizeJson } from '@/components/json/json';
+import { summarizeJson } from '@/components/json/json';
+import { optionLabel } from '@/lib/insights/labels';
 import { ChatPayload } from './chat/ChatPayload';
-import { ChosenVsAlternatives, InferredBadge } from './DecisionCard';
+import { ChosenVsAlternatives, DecisionOutcome, InferredBadge } from './DecisionCard';
+import { DecisionOverview } from './DecisionOverview';
 import type { Selection, TraceModel } from './model';
 import { costSourceNote, spanModelOf } from '@/lib/traces/span-model';
 
@@ -333,6 +335,7 @@ function DecisionDetails({
   onClose: () => void;
   onReveal: Go;
 }) {
+  const chosenLabel = optionLabel(decision.chosen);
   return (
     <>
       <PanelHeader onClose={onClose} onReveal={() => onReveal({ kind: 'decision', id: decision.id })}>
@@ -351,6 +354,7 @@ function DecisionDetails({
           )}
         </Section>
         <ChosenVsAlternatives decision={decision} compact />
+        <DecisionOutcome decision={decision} model={model} onOpen={onGo} />
         <Fields>
           <Field label="Decision ID">
             <IdValue id={decision.id} />
@@ -374,7 +378,7 @@ function DecisionDetails({
           {decision.alternatives.slice(0, 100).map((alt, i) => (
             <JsonViewer
               key={i}
-              label={`Alternative ${i + 1}${jsonEqual(alt, decision.chosen) ? ' (same as the chosen option)' : ''}`}
+              label={`Alternative ${i + 1}${optionLabel(alt) === chosenLabel ? ' (the chosen option, listed by the client)' : ''}`}
               value={alt}
               tone="muted"
             />
@@ -477,17 +481,7 @@ function Overview({ model, onGo }: { model: TraceModel; onGo: Go }) {
           </ul>
         </Section>
       )}
-      {model.trace.decisionPoints.length > 0 && (
-        <Section title={`Decisions (${model.trace.decisionPoints.length})`}>
-          <ul className="space-y-1">
-            {model.trace.decisionPoints.slice(0, 6).map((d) => (
-              <li key={d.id}>
-                <DecisionLink decision={d} onGo={onGo} />
-              </li>
-            ))}
-          </ul>
-        </Section>
-      )}
+      <DecisionOverview model={model} onGo={onGo} />
       {slowest.length > 0 && (
         <Section title="Slowest spans">
           <ul className="space-y-1">{slowest.map(([s, ms]) => item(s, formatDuration(ms)))}</ul>

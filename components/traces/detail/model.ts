@@ -4,6 +4,7 @@ import { buildTraceTree, spanKey, decisionKey, type TraceTree } from '@/lib/trac
 import { axisTicks, computeWindow, spanEnd, type TimeWindow } from '@/lib/traces/timeline';
 import type { DecisionPointRecord, DecisionType, EventRecord, SpanRecord, TraceDetail } from '@/lib/traces/types';
 import { toMillis } from '@/lib/format';
+import { indexToolSpans, type ToolSpanIndex } from '@/lib/traces/decision-outcome';
 
 export type Selection = { kind: 'span' | 'decision' | 'event'; id: string };
 
@@ -26,6 +27,8 @@ export interface TraceModel {
   errorKeys: string[];
   decisionTypes: Array<[DecisionType, number]>;
   totals: { cost: Total; tokens: Total; duration: Total };
+  /** Tool spans by call id and by parent: what a tool selection led to (toolSpanOf). */
+  toolSpans: ToolSpanIndex<SpanRecord>;
 }
 
 function group<T>(items: readonly T[], keyOf: (item: T) => string | null): Map<string, T[]> {
@@ -85,6 +88,7 @@ export function buildModel(trace: TraceDetail): TraceModel {
     errorKeys: trace.spans.filter((s) => s.status === 'ERROR').map((s) => spanKey(s.id)),
     decisionTypes: [...counts.entries()].sort((a, b) => b[1] - a[1]),
     totals: traceTotals(trace, window),
+    toolSpans: indexToolSpans(trace.spans),
   };
 }
 
