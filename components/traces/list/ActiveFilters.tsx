@@ -4,6 +4,7 @@ import { humanizeEnum } from '@/lib/format';
 import { activeListFilters, LIST_FILTERS, withListFilters } from '@/lib/queries/list-filters';
 import type { ListParams } from '@/lib/traces/types';
 import { DateTime } from '@/components/ui/time';
+import type { ListNavigate } from './useListUrl';
 
 /**
  * The filters set by a link (an insights drill-down, a shared URL) that the filter bar has
@@ -15,7 +16,7 @@ export function ActiveFilters({
   navigate,
 }: {
   params: ListParams;
-  navigate: (next: ListParams, mode?: 'push' | 'replace') => void;
+  navigate: ListNavigate;
 }) {
   const chips = activeListFilters(params).filter(({ key }) => !LIST_FILTERS[key].control);
   if (chips.length === 0) return null;
@@ -40,7 +41,7 @@ export function ActiveFilters({
             )}
             <button
               type="button"
-              onClick={() => navigate({ ...withListFilters(params, chip.remove(params)), page: 1 })}
+              onClick={() => navigate((current) => ({ ...withListFilters(current, chip.remove(current)), page: 1 }))}
               aria-label={`Remove filter ${chip.label}: ${shown}`}
               className="ml-0.5 inline-flex h-5 w-5 shrink-0 items-center justify-center rounded-full text-muted hover:bg-surface-2 hover:text-fg"
             >

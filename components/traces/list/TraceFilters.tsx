@@ -4,7 +4,7 @@ import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { RUN_STATUSES, type ListParams, type RunStatus } from '@/lib/traces/types';
 import { statusLabel } from '@/components/ui/badges';
 import { hasListFilters } from '@/lib/queries/list-filters';
-import { withFilters } from './useListUrl';
+import { changeFilters, clearFilters, type ListNavigate } from './useListUrl';
 
 const DEBOUNCE_MS = 300;
 
@@ -96,14 +96,14 @@ type SearchMode = 'everywhere' | 'names';
  * outputs, reasoning, events, metadata); the switch narrows it to trace names (`search`,
  * the spec's filter). The text moves with the switch, so flipping it re-runs the search.
  */
-function SearchBox({ params, navigate }: { params: ListParams; navigate: (next: ListParams, mode?: 'push' | 'replace') => void }) {
+function SearchBox({ params, navigate }: { params: ListParams; navigate: ListNavigate }) {
   // A names-only search in the URL (and no full-text one) opens in names mode.
   const urlMode: SearchMode = params.search && !params.q ? 'names' : 'everywhere';
   const [chosenMode, setChosenMode] = useState<SearchMode | null>(null);
   const mode = chosenMode ?? urlMode;
   const value = (mode === 'names' ? params.search : params.q) ?? '';
   const commit = (text: string, history: 'push' | 'replace', nextMode: SearchMode = mode) =>
-    navigate(withFilters(params, nextMode === 'names' ? { search: text, q: undefined } : { q: text, search: undefined }), history);
+    navigate(changeFilters(nextMode === 'names' ? { search: text, q: undefined } : { q: text, search: undefined }), history);
   return (
     <div className="flex w-96 min-w-0 flex-col gap-1">
       <div className="flex items-center justify-between gap-2">
@@ -149,7 +149,7 @@ export function TraceFilters({
   navigate,
 }: {
   params: ListParams;
-  navigate: (next: ListParams, mode?: 'push' | 'replace') => void;
+  navigate: ListNavigate;
 }) {
   const hasFilters = hasListFilters(params);
   return (
@@ -171,7 +171,7 @@ export function TraceFilters({
                   name="status"
                   value={s}
                   checked={checked}
-                  onChange={() => navigate(withFilters(params, { status: (s || undefined) as RunStatus | undefined }))}
+                  onChange={() => navigate(changeFilters({ status: (s || undefined) as RunStatus | undefined }))}
                   className="sr-only"
                 />
                 {s ? statusLabel(s) : 'All'}
@@ -188,13 +188,13 @@ export function TraceFilters({
           placeholder="Exact session ID"
           type="text"
           value={params.sessionId ?? ''}
-          onCommit={(sessionId, mode) => navigate(withFilters(params, { sessionId }), mode)}
+          onCommit={(sessionId, mode) => navigate(changeFilters({ sessionId }), mode)}
         />
       </div>
       {/* Always rendered so that the row does not shift when filters appear. */}
       <button
         type="button"
-        onClick={() => navigate({ page: 1, limit: params.limit })}
+        onClick={() => navigate(clearFilters)}
         className={`h-8 rounded-md px-2 text-sm text-accent hover:underline ${hasFilters ? '' : 'invisible'}`}
         aria-hidden={!hasFilters}
         tabIndex={hasFilters ? 0 : -1}

@@ -15,7 +15,7 @@ import { ExportMenu } from './ExportMenu';
 import { Pagination } from './Pagination';
 import { TraceFilters } from './TraceFilters';
 import { TraceTable } from './TraceTable';
-import { useListUrl } from './useListUrl';
+import { clearFilters, useListUrl } from './useListUrl';
 
 export function TraceListView({ serverNow, origin }: { serverNow: number; origin: string }) {
   const { params, problem, navigate, hrefFor } = useListUrl();
@@ -63,7 +63,7 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
         <p className="mt-1 text-muted">Try a shorter name, another status, or clear the filters.</p>
         <button
           type="button"
-          onClick={() => navigate({ page: 1, limit: params.limit })}
+          onClick={() => navigate(clearFilters)}
           className="mt-3 font-medium text-accent hover:underline"
         >
           Clear filters
@@ -93,11 +93,11 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
           traces={data.traces}
           serverNow={serverNow}
           busy={busy}
-          onSession={(sessionId) => navigate({ page: 1, limit: params.limit, sessionId })}
+          onSession={(sessionId) => navigate((current) => ({ page: 1, limit: current.limit, sessionId }))}
           q={params.q}
           sort={params.sort}
           order={params.order}
-          onSort={(sort, order) => navigate({ ...params, sort, order, page: 1 })}
+          onSort={(sort, order) => navigate((current) => ({ ...current, sort, order, page: 1 }))}
         />
         <Pagination
           params={params}
