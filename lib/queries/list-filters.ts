@@ -163,6 +163,8 @@ export const LIST_FILTERS: ListFilterFields = {
     { label: 'Has errors', show: 'text' },
   ),
   metadata: prefixed('metadata.', { label: 'Metadata', show: 'text' }),
+  path: single('path', text, { label: 'Decision path', show: 'text', exact: true }),
+  fork: single('fork', text, { label: 'Fork', show: 'text', exact: true }),
 };
 
 export const LIST_FILTER_KEYS = Object.keys(LIST_FILTERS) as ListFilterKey[];

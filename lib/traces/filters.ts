@@ -9,6 +9,8 @@ import { AppError } from '@/lib/errors';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { optionLabelSql } from '@/lib/insights/label-sql';
 import { MAX_LABEL_CHARS } from '@/lib/insights/labels';
+import { PATH_ID_PATTERN } from '@/lib/paths/ids';
+import { tracePathIsSql, traceThroughForkSql } from '@/lib/paths/sql';
 import { escapeLike } from './like';
 import { MAX_QUERY_CHARS, traceMatchesSql } from './search-sql';
 import { DECISION_TYPES, RUN_STATUSES, type DecisionType, type RunStatus, type TraceFilterParams } from './types';
@@ -38,6 +40,8 @@ export const TRACE_FILTER_NAMES = [
   'maxCost',
   'hasErrors',
   'metadata',
+  'path',
+  'fork',
 ] as const satisfies readonly TraceFilterName[];
 // A filter added to TraceFilterParams but not to the list above fails to compile here.
 const allNamed: Record<Exclude<TraceFilterName, (typeof TRACE_FILTER_NAMES)[number]>, never> = {};
@@ -199,6 +203,13 @@ export function parseTraceFilters(query: Query, names: readonly TraceFilterName[
         if (entries) filters.metadata = entries;
         break;
       }
+      case 'path':
+      case 'fork': {
+        const id = textParam(query, name);
+        if (id !== undefined && !PATH_ID_PATTERN.test(id)) throw invalidParam(name, 'must be a path or fork id (32 lower-case hex digits)');
+        if (id !== undefined) filters[name] = id;
+        break;
+      }
       default: {
         const value = textParam(query, name);
         if (value !== undefined) filters[name] = value;
@@ -254,6 +265,8 @@ export function traceConditions(filters: TraceFilterParams, trace: Prisma.Sql = 
     conditions.push(Prisma.sql`(${Prisma.join(candidates, ' OR ')})`);
   }
   if (filters.q !== undefined) conditions.push(traceMatchesSql(filters.q, t));
+  if (filters.path !== undefined) conditions.push(tracePathIsSql(Prisma.sql`${t}."id"`, filters.path));
+  if (filters.fork !== undefined) conditions.push(traceThroughForkSql(Prisma.sql`${t}."id"`, filters.fork, filters.chosen));
   return conditions;
 }
 

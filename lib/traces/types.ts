@@ -159,6 +159,10 @@ export interface TraceFilterParams {
   hasErrors?: boolean;
   /** Top-level metadata entries the trace must have (`metadata.<key>=<value>`), each exactly. */
   metadata?: Record<string, string>;
+  /** Traces whose decision path has this id (lib/paths). */
+  path?: string;
+  /** Traces through this fork (lib/paths); with `chosen`, those that took that option there. */
+  fork?: string;
 }
 
 export const SORT_FIELDS = ['startedAt', 'duration', 'cost'] as const;

@@ -6,6 +6,7 @@ import { DELETE as deleteKeyRoute } from '@/app/api/api-keys/[id]/route';
 import { GET as listKeysRoute, POST as createKeyRoute } from '@/app/api/api-keys/route';
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
 import { GET as decisionsRoute } from '@/app/api/insights/decisions/route';
+import { GET as pathsRoute } from '@/app/api/insights/paths/route';
 import { GET as overviewRoute } from '@/app/api/insights/overview/route';
 import { POST as otlpRoute } from '@/app/api/otel/v1/traces/route';
 import { DELETE as deleteTraceRoute, GET as detailRoute } from '@/app/api/traces/[id]/route';
@@ -103,6 +104,14 @@ const ROUTES: RouteCase[] = [
   {
     name: 'GET /api/insights/decisions',
     call: (h) => decisionsRoute(get('/api/insights/decisions?from=2026-01-01T00:00:00Z&to=2026-01-03T00:00:00Z', h)),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { totals: { traces: number } }).totals.traces).toBeGreaterThan(0);
+    },
+  },
+  {
+    name: 'GET /api/insights/paths',
+    call: (h) => pathsRoute(get('/api/insights/paths?from=2026-01-01T00:00:00Z&to=2026-01-03T00:00:00Z', h)),
     ok: async (res) => {
       expect(res.status).toBe(200);
       expect(((await res.json()) as { totals: { traces: number } }).totals.traces).toBeGreaterThan(0);
@@ -312,6 +321,7 @@ const EXPECTED: Record<string, Expected[]> = {
   'GET /api/traces/export': READ_ROW,
   'GET /api/insights/overview': READ_ROW,
   'GET /api/insights/decisions': READ_ROW,
+  'GET /api/insights/paths': READ_ROW,
   'POST /api/otel/v1/traces': INGEST_ROW,
   'GET /api/users': ADMIN_ROW,
   'POST /api/users': ADMIN_ROW,
