@@ -10,7 +10,7 @@ import { upsertSpanBatch } from '@/lib/traces/upsert-spans';
 import { decodeJsonLogsRequest, decodeJsonRequest, decodeProtobufLogsRequest, decodeProtobufRequest } from './decode';
 import { planLogRecords } from './logs';
 import { planOtlpRequest } from './map';
-import { storeLogEvents } from './store-log-events';
+import { fillPayloadsFromLogs, storeLogEvents } from './store-log-events';
 import { utf8Text } from './proto';
 
 export type OtlpFormat = 'protobuf' | 'json';
@@ -70,7 +70,8 @@ export async function receiveOtlpTraces(
   }
   // Traces are mapped as the store reads them: chunk k+1 while the database stores chunk k.
   const planned = planOtlpRequest(spans);
-  const stored = await upsertSpanBatch(ctx.db.sql, planned, limits);
+  // A model call whose content came first as log records gets it from them.
+  const stored = await upsertSpanBatch(ctx.db.sql, planned, limits, { completeModelCalls: fillPayloadsFromLogs });
   const rejected = [...planned.rejected, ...stored.rejected];
   const rejectedSpans = rejected.reduce((n, r) => n + r.count, 0);
   return { acceptedSpans: stored.acceptedSpans, rejectedSpans, errorMessage: rejectionMessage(rejected) };

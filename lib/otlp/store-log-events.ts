@@ -6,14 +6,15 @@
 // inserted. A span's input and output are rebuilt from all its stored GenAI content
 // events (records of one call come in several requests), but only where the span has
 // none of its own: the sides so filled are listed in its metadata.payloadFromLogs. A
-// span stored after its records keeps what it was sent with; the content stays in the
-// events. Traces of the JSON API are
+// model call stored after its records is filled the same way by the span store
+// (receive.ts passes fillPayloadsFromLogs to it). Traces of the JSON API are
 // refused, as are records that would take a trace past MAX_CHILDREN_PER_TRACE events.
 // It lives beside the OTLP adapter rather than in lib/traces while that module's ingest
 // is being reworked; it writes the same rows upsert-spans.ts does, in the same order
 // (children sorted by key, then trace rows by id), so the two cannot deadlock.
 import 'server-only';
 import type { SqlExecutor } from '@/lib/storage/sql';
+import type { SpanKey } from '@/lib/traces/upsert-spans';
 import type { JsonValue } from '@/lib/traces/types';
 import { isContentEvent, spanPayloadOf, type ContentRecord, type LogTrace, type PlannedLogs } from './logs';
 import { DETAILS_EVENTS, MESSAGE_EVENTS } from './conventions/log-events';
@@ -99,9 +100,8 @@ function contentRecordOf(name: string, metadata: JsonValue): ContentRecord {
   return { name, body: isObj(log) ? (log.body ?? null) : null, attributes };
 }
 
-/** Rebuilds the input/output of the spans the request brought content for, where the span has none of its own. */
-async function fillPayloads(tx: SqlExecutor, traces: LogTrace[]): Promise<void> {
-  const keys = traces.flatMap((t) => t.contentSpans.map((spanId) => ({ traceId: t.traceId, spanId })));
+/** Rebuilds the input/output of the spans from their stored content events, where the span has none of its own. */
+export async function fillPayloadsFromLogs(tx: SqlExecutor, keys: SpanKey[]): Promise<void> {
   if (keys.length === 0) return;
   const spans = await tx.query<ContentSpan>(CONTENT_SPANS_SQL, [JSON.stringify(keys)], { prepared: 'otlp_log_content_spans' });
   const open = spans.filter((s) => s.noInput || s.noOutput || (Array.isArray(s.fromLogs) && s.fromLogs.length > 0));
@@ -187,6 +187,6 @@ async function storeOnce(tx: SqlExecutor, planned: PlannedLogs, limits: { maxChi
   const rows = storable.map((t) => ({ id: t.traceId, name: t.provisionalName, startedAt: iso(t.startedAt), events: inserted.get(t.traceId) ?? 0 }));
   const upserted = await tx.query(UPSERT_TRACES_SQL, [JSON.stringify(rows)], { prepared: 'otlp_log_traces' });
   if (upserted.length !== rows.length) throw new TraceTakenMeanwhile();
-  await fillPayloads(tx, storable);
+  await fillPayloadsFromLogs(tx, storable.flatMap((t) => t.contentSpans.map((spanId) => ({ traceId: t.traceId, spanId }))));
   return result();
 }

@@ -152,7 +152,7 @@ describe.each(testDatabases())('span upserts on $name', (target) => {
     await Promise.all(
       spans.map((_, k) => {
         const some = [spans[k], spans[(k + 1) % 40], spans[(k + 7) % 40]].map((s) => ({ ...s, parentSpanId: 'aaaaaaaaaaaaaaaa' }));
-        return upsertSpanBatch(db.sql, [batch(ids[k % 2], some), batch(ids[(k + 1) % 2], some)], limits, chunkSpans);
+        return upsertSpanBatch(db.sql, [batch(ids[k % 2], some), batch(ids[(k + 1) % 2], some)], limits, { chunkSpans });
       }),
     );
     for (const id of ids) {
@@ -187,7 +187,7 @@ describe.each(testDatabases())('span upserts on $name', (target) => {
     });
     traces.push(batch(api.id as string, [span(hex(8), null, 0)]));
     // Chunks of at least 3 spans: [2 spans, 3 spans], [4], [5], [6] plus the refused trace, sent in trace id order.
-    const result = await upsertSpanBatch(db.sql, traces, { maxChildrenPerTrace: 5 }, 3);
+    const result = await upsertSpanBatch(db.sql, traces, { maxChildrenPerTrace: 5 }, { chunkSpans: 3 });
     expect(result.acceptedSpans).toBe(2 + 3 + 4 + 5);
     expect(result.rejected).toHaveLength(2);
     expect(result.rejected).toEqual(
@@ -211,11 +211,11 @@ describe.each(testDatabases())('span upserts on $name', (target) => {
     const [first, second] = [hex(16), hex(16)].sort();
     // PostgreSQL refuses U+0000 in text: the second chunk's statement fails after the first chunk was stored.
     const bad = batch(second, [span(hex(8), null, 0, { name: 'bad\u0000name' })]);
-    await expect(upsertSpanBatch(db.sql, [batch(first, [span(hex(8), null, 0)]), bad], limits, 1)).rejects.toThrow();
+    await expect(upsertSpanBatch(db.sql, [batch(first, [span(hex(8), null, 0)]), bad], limits, { chunkSpans: 1 })).rejects.toThrow();
     expect(await stored(first)).toBeUndefined();
     expect(await actual(first)).toEqual({ spans: 0, events: 0, decisions: 0, tokens: null });
     // The connection is usable afterwards.
-    await upsertSpanBatch(db.sql, [batch(first, [span(hex(8), null, 0)])], limits, 1);
+    await upsertSpanBatch(db.sql, [batch(first, [span(hex(8), null, 0)])], limits, { chunkSpans: 1 });
     expect((await stored(first)).spanCount).toBe(1);
   });
 
@@ -255,7 +255,7 @@ describe.each(testDatabases())('span upserts on $name', (target) => {
           }
         },
       };
-      const result = await upsertSpanBatch(racing, lazy, limits, 1);
+      const result = await upsertSpanBatch(racing, lazy, limits, { chunkSpans: 1 });
       expect(raced).toBe(true);
       expect(mapped).toBe(4);
       expect(result).toEqual({ acceptedSpans: 1, rejected: [{ count: 1, reason: expect.stringContaining('POST /api/traces') }] });

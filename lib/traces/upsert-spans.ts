@@ -39,6 +39,19 @@ export interface SpanBatchLimits {
   maxChildrenPerTrace: number;
 }
 
+/** A stored model call sent without its input or output (a transport may have them elsewhere, e.g. log records). */
+export interface SpanKey {
+  traceId: string;
+  spanId: string;
+}
+
+export interface SpanBatchOptions {
+  /** Spans of this many records per statement. */
+  chunkSpans?: number;
+  /** Run in the batch's transaction once its rows are stored, with the model calls that came without input or output. */
+  completeModelCalls?: (tx: SqlExecutor, spans: SpanKey[]) => Promise<void>;
+}
+
 export interface SpanBatchResult {
   /** Spans accepted (stored now, or already stored by an earlier request). */
   acceptedSpans: number;
@@ -190,7 +203,7 @@ export async function upsertSpanBatch(
   sql: SqlExecutor,
   batch: SpanBatchTrace[] | LazySpanBatch,
   limits: SpanBatchLimits,
-  chunkSpans = STORE_CHUNK_SPANS,
+  options: SpanBatchOptions = {},
 ): Promise<SpanBatchResult> {
   let lazy: LazySpanBatch;
   if (Array.isArray(batch)) {
@@ -203,15 +216,17 @@ export async function upsertSpanBatch(
   if (lazy.traceIds.length === 0) return { acceptedSpans: 0, rejected: [] };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await sql.transaction((tx) => storeOnce(tx, lazy, limits, chunkSpans));
+      return await sql.transaction((tx) => storeOnce(tx, lazy, limits, options));
     } catch (err) {
       if (!(err instanceof TraceTakenMeanwhile) || attempt === 2) throw err;
     }
   }
 }
 
-async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatchLimits, chunkSpans: number): Promise<SpanBatchResult> {
+async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatchLimits, options: SpanBatchOptions): Promise<SpanBatchResult> {
+  const chunkSpans = options.chunkSpans ?? STORE_CHUNK_SPANS;
   const rejected = new Map<string, number>();
+  const withoutPayload: SpanKey[] = [];
   const prices = getModelPrices();
   const owners = await tx.query<TraceOwner>(OWNERS_SQL, [batch.traceIds], { prepared: 'otlp_trace_owners' });
   const byId = new Map(owners.map((row) => [row.id, row]));
@@ -230,7 +245,7 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
     if (inFlight) for (const row of await inFlight) inserted.set(row.traceId, row);
   };
   const send = async (chunk: SpanBatchTrace[]) => {
-    const params = chunkRows(chunk, prices);
+    const params = chunkRows(chunk, prices, withoutPayload);
     await settle();
     inFlight = tx.query<Inserted>(STORE_CHUNK_SQL, params, { prepared: 'otlp_store_chunk' });
     // Awaited by the next send or below; a failure meanwhile must not count as unhandled.
@@ -272,6 +287,7 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
   if (storable.length === 0) return result;
   const upserted = await tx.query(UPSERT_TRACES_SQL, [traceRows(storable, inserted)], { prepared: 'otlp_upsert_traces' });
   if (upserted.length !== storable.length) throw new TraceTakenMeanwhile();
+  if (withoutPayload.length > 0 && options.completeModelCalls) await options.completeModelCalls(tx, withoutPayload);
   return result;
 }
 
@@ -307,7 +323,7 @@ function traceFieldsOf(t: SpanBatchTrace): TraceFields {
 }
 
 /** The five JSON parameters of STORE_CHUNK_SQL; each span's cost is decided here, before storage. */
-function chunkRows(traces: SpanBatchTrace[], prices: readonly CustomPrice[]): string[] {
+function chunkRows(traces: SpanBatchTrace[], prices: readonly CustomPrice[], withoutPayload: SpanKey[]): string[] {
   const spans: object[] = [];
   const payloads: JsonValue[][] = [];
   const decisions: object[] = [];
@@ -336,6 +352,7 @@ function chunkRows(traces: SpanBatchTrace[], prices: readonly CustomPrice[]): st
         endedAt: iso(s.endedAt),
       });
       payloads.push([s.input, s.output, s.metadata]);
+      if (s.type === 'LLM_CALL' && (s.input === null || s.output === null)) withoutPayload.push({ traceId, spanId: s.id });
     }
     for (const d of t.decisionPoints) {
       decisions.push({

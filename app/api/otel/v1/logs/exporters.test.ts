@@ -152,6 +152,33 @@ describe.each(testDatabases())('real OTLP log exporters to POST /api/otel/v1/log
     expect(stored.status).toBe('COMPLETED');
   });
 
+  it('a model call sent after its GenAI records takes its input and output from them; one sent with its own keeps it', async () => {
+    const { tracer, flush } = tracing();
+    const { logger, flush: flushLogs } = logging('protobuf');
+    const bare = tracer.startSpan('chat gpt-4o', { attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o' } });
+    const own = tracer.startSpan('chat gpt-4o', {
+      attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o', 'gen_ai.input.messages': '[{"role":"user","content":"own"}]' },
+    });
+    for (const span of [bare, own]) {
+      logger.emit({ eventName: 'gen_ai.user.message', body: { content: 'Weather in Paris?' }, context: inSpan(span) });
+      logger.emit({ eventName: 'gen_ai.choice', body: { index: 0, finish_reason: 'stop', message: { content: 'Sunny.' } }, context: inSpan(span) });
+    }
+    await flushLogs();
+    await answered(4);
+    bare.end();
+    own.end();
+    await flush();
+
+    const filled = (await detail(bare.spanContext().traceId)).spans[0];
+    expect(filled.input).toEqual([{ role: 'user', content: 'Weather in Paris?' }]);
+    expect(filled.output).toEqual([{ role: 'assistant', finish_reason: 'stop', content: 'Sunny.' }]);
+    expect(filled.metadata).toMatchObject({ payloadFromLogs: ['input', 'output'] });
+    const kept = (await detail(own.spanContext().traceId)).spans[0];
+    expect(kept.input).toEqual([{ role: 'user', content: 'own' }]);
+    // Its own input stays; the side it lacked comes from the records.
+    expect(kept.output).toEqual([{ role: 'assistant', finish_reason: 'stop', content: 'Sunny.' }]);
+  });
+
   it('JSON: records before their span open a RUNNING trace; the span completes it; a retry is stored once', async () => {
     const { tracer, flush } = tracing();
     const { logger, flush: flushLogs } = logging('json');
