@@ -14,6 +14,7 @@ import { parseInsightsParams } from './params';
 import { requireScope, type ServiceContext } from '@/lib/context';
 import { edgeCteSql, rollupPlan, rollupRowsSql, type RollupPlan } from './rollups';
 import { nameRatesCtesSql, RATE_NAMES, ratesJsonSql } from './name-rates';
+import { reviewFigures, withReviews } from './reviews';
 import type { DecisionBucketStats, DecisionInsights, DecisionParams } from './types';
 
 /** At most this many options per decision type, the most chosen (then most offered, then by label). */
@@ -95,11 +96,21 @@ function figuresSql(traces: Prisma.Sql, decisionPoints: Prisma.Sql, buckets: Pri
     )`;
 }
 
+/** The decision figures, with what reviews judged of each option and the window's score summary (reviews.ts). */
 export async function decisionInsights(ctx: ServiceContext, params: DecisionParams): Promise<DecisionInsights> {
   requireScope(ctx, 'read');
   const plan = rollupPlan(params, params.bucket);
-  if (!plan) return decisionsFromTraces(ctx, params);
-  return decisionsFromRollups(ctx, params, plan);
+  const [figures, reviews] = await Promise.all([
+    plan ? decisionsFromRollups(ctx, params, plan) : decisionsFromTraces(ctx, params),
+    reviewFigures(ctx, params),
+  ]);
+  const { buckets, bucket, ...rest } = figures;
+  return {
+    ...rest,
+    options: withReviews(figures.options, reviews),
+    scores: reviews.scores,
+    ...(bucket ? { bucket, buckets } : {}),
+  };
 }
 
 // Labels and names are ordered bytewise (COLLATE "C"), the same on every database

@@ -39,6 +39,30 @@ export interface OptionStats {
   offered: number;
   /** Share (0 to 1) of the traces where it was chosen whose status is ERROR; null when it was never chosen. */
   errorTraceShareWhenChosen: number | null;
+  /** `decision.correct` scores on decision points of this type that chose it (GET /api/insights/decisions only). */
+  reviewed?: number;
+  /** How many of those are true. */
+  judgedRight?: number;
+  /** judgedRight / reviewed; null when nothing was reviewed. */
+  judgedRightShare?: number | null;
+  /** The `decision.better_option` labels given on those decision points, by count descending, then label. */
+  betterOptions?: BetterOption[];
+}
+
+export interface BetterOption {
+  label: string;
+  count: number;
+}
+
+/** The scores on the window's traces (and their spans and decisions), per name and data type. */
+export interface ScoreSummary {
+  name: string;
+  dataType: 'NUMERIC' | 'CATEGORICAL' | 'BOOLEAN';
+  count: number;
+  /** NUMERIC: the mean; BOOLEAN: the share of true; CATEGORICAL: null. */
+  average: number | null;
+  /** CATEGORICAL: each value's count; BOOLEAN: "true" and "false"; NUMERIC: none. By count descending, then value. */
+  categories: Array<{ value: string; count: number }>;
 }
 
 export interface TraceNameRates {
@@ -62,6 +86,8 @@ export interface DecisionInsights {
   options: OptionStats[];
   /** One row per trace name, at most RATE_NAMES of them (the most frequent); by traces descending, then name. */
   ratesByTraceName: TraceNameRates[];
+  /** Per score name and data type, by name (GET /api/insights/decisions only). */
+  scores?: ScoreSummary[];
   /** Only when a `bucket` was asked for: the window's buckets, as in the overview. */
   bucket?: OverviewBucket;
   /** Only when a `bucket` was asked for: decision points by type per bucket of their trace's startedAt, every bucket present. */

@@ -14,6 +14,8 @@ import { setKey, SpanAttributes, truncate } from './attributes';
 import { explicitDecision, inferredToolSelection, offeredToolsOf, DECISION_EVENT, type OfferedTool } from './conventions/decisions';
 import { markDuplicateCalls } from './conventions/duplicates';
 import { eventNameOf, eventTypeOf, exceptionMessageOf } from './conventions/events';
+import { scoreOfEvent, SCORE_EVENT } from './conventions/scores';
+import type { ScoreInput } from '@/lib/scores/validate';
 import { inputOutputOf } from './conventions/io';
 import { spanTypeOf, toolNameFor } from './conventions/span-type';
 import { conventionErrorOf, conventionMessageOf } from './conventions/status';
@@ -126,7 +128,7 @@ function mapTrace(traceId: string, spans: OtlpSpan[], scopes: WeakMap<OtlpScope,
   const mapped: MappedSpan[] = [];
   const inherited = ancestorTools(spans);
   for (const span of spans) {
-    const one = mapSpan(span, trace.events, trace.decisionPoints, scopes, inherited);
+    const one = mapSpan(span, trace, scopes, inherited);
     trace.spans.push(one.record);
     mapped.push(one);
     if (!root && one.record.parentSpanId === null) root = one;
@@ -188,11 +190,11 @@ function ancestorTools(spans: OtlpSpan[]): InheritedTools {
 
 function mapSpan(
   span: OtlpSpan,
-  events: EventInput[],
-  decisions: DecisionPointUpsert[],
+  trace: { traceId: string; events: EventInput[]; decisionPoints: DecisionPointUpsert[]; scores?: ScoreInput[] },
   scopes: WeakMap<OtlpScope, JsonValue>,
   inherited: InheritedTools,
 ): MappedSpan {
+  const { events, decisionPoints: decisions } = trace;
   const attributes = new SpanAttributes(span.attributes);
   const spanId = span.spanId;
   const type = spanTypeOf(attributes);
@@ -223,6 +225,13 @@ function mapSpan(
     if (event.name === DECISION_EVENT) {
       decisions.push(explicitDecision(event.attributes, `${spanId}:d${i}`, spanId, at));
       continue;
+    }
+    if (event.name === SCORE_EVENT) {
+      const score = scoreOfEvent(event.attributes, trace.traceId, spanId, `otlp:${trace.traceId}:${spanId}:s${i}`);
+      if (score) {
+        (trace.scores ??= []).push(score);
+        continue;
+      }
     }
     events.push({
       id: `${spanId}:e${i}`,

@@ -60,7 +60,7 @@ export async function receiveOtlpTraces(
   body: Uint8Array,
   limits: OtlpReceiveLimits,
 ): Promise<OtlpReceipt> {
-  requireScope(ctx, 'ingest');
+  const actor = requireScope(ctx, 'ingest');
   const spans = format === 'protobuf' ? decodeProtobufRequest(body) : decodeJsonRequest(utf8(body));
   if (spans.length > limits.maxSpansPerRequest) {
     throw new AppError(
@@ -71,7 +71,7 @@ export async function receiveOtlpTraces(
   // Traces are mapped as the store reads them: chunk k+1 while the database stores chunk k.
   const planned = planOtlpRequest(spans);
   // A model call whose content came first as log records gets it from them.
-  const stored = await upsertSpanBatch(ctx.db.sql, planned, limits, { completeModelCalls: fillPayloadsFromLogs });
+  const stored = await upsertSpanBatch(ctx.db.sql, planned, limits, { completeModelCalls: fillPayloadsFromLogs, actor });
   const rejected = [...planned.rejected, ...stored.rejected];
   const rejectedSpans = rejected.reduce((n, r) => n + r.count, 0);
   return { acceptedSpans: stored.acceptedSpans, rejectedSpans, errorMessage: rejectionMessage(rejected) };

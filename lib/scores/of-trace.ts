@@ -57,3 +57,9 @@ export function attachScores(
     if (scores) decision.scores = scores;
   }
 }
+
+/** Every score of a trace (on it, its spans and its decision points), oldest first. */
+export function everyScore(of: ScoresOfTrace): ScoreRecord[] {
+  const all = [...of.trace, ...[...of.spans.values()].flat(), ...[...of.decisionPoints.values()].flat()];
+  return all.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

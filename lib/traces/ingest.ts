@@ -26,6 +26,12 @@ import type { CustomPrice } from '@/lib/pricing/types';
 import type { SqlExecutor } from '@/lib/storage/sql';
 import { storableJson, type ValidatedBatch } from './validate';
 import { requireScope, type ServiceContext } from '@/lib/context';
+import type { Actor } from '@/lib/access/decide';
+import { ingestWriter } from '@/lib/scores/author';
+import { readConfigsByName } from '@/lib/scores/configs/read';
+import { feedbackScore } from '@/lib/scores/feedback';
+import { scoreRow, upsertScoresSql, type ScoreRow } from '@/lib/scores/sql';
+import { checkScoresFitConfigs } from '@/lib/scores/validate';
 
 type Column = readonly [name: string, sqlType: string];
 
@@ -146,11 +152,14 @@ function insertInto(table: Table, param: number): string {
   return `INSERT INTO "${table}" (${names.join(', ')}) ${selectRows(spec, param)}`;
 }
 
-// $1 is the request's JSON text; $2.. the rows of ORDER's tables.
+// $1 is the request's JSON text; $2.. the rows of ORDER's tables, then the scores' rows
+// (sent with the traces, and derived from USER_FEEDBACK events), upserted by id.
+const SCORES_PARAM = ORDER.length + 2;
 const INGEST_SQL = [
   `WITH ${ORDER.slice(0, -1)
     .map((table, k) => `"${table}Rows" AS (${insertInto(table, k + 2)})`)
-    .join(',\n')}`,
+    .join(',\n')},
+  "ScoreRows" AS (${upsertScoresSql(SCORES_PARAM)})`,
   // One row back per trace stored: see storeOnce.
   `${insertInto('Trace', ORDER.length + 1)} RETURNING 1 AS stored`,
 ].join('\n');
@@ -246,13 +255,33 @@ export function isUniqueViolation(err: unknown): boolean {
 // statement that can fail so, and validation already refused those in stored fields.
 const JSONB_INPUT_ERRORS = new Set(['22P05', '22P02', '22003']);
 
-/** Stores every trace of the batch with its children, or none; returns how many traces were stored. */
-export function ingestTraces(ctx: ServiceContext, batch: ValidatedBatch): Promise<number> {
-  requireScope(ctx, 'ingest');
+/** The score rows of a batch: those sent with its traces (SDK) and those its USER_FEEDBACK events give (FEEDBACK). */
+function scoreRowsJson(batch: ValidatedBatch, actor: Actor): string {
+  const rows: ScoreRow[] = [];
+  const sdk = ingestWriter(actor, 'SDK');
+  const feedback = ingestWriter(actor, 'FEEDBACK');
+  for (const t of batch.traces) {
+    for (const score of t.scores) rows.push(scoreRow(score, sdk));
+    let spanIds: Set<string> | undefined;
+    for (const event of t.events) {
+      if (event.type !== 'USER_FEEDBACK') continue;
+      spanIds ??= new Set(t.spans.map((s) => s.id));
+      const score = feedbackScore(t.id, event, (id) => spanIds!.has(id));
+      if (score) rows.push(scoreRow(score, feedback));
+    }
+  }
+  return JSON.stringify(rows);
+}
+
+/** Stores every trace of the batch with its children and scores, or none; returns how many traces were stored. */
+export async function ingestTraces(ctx: ServiceContext, batch: ValidatedBatch): Promise<number> {
+  const actor = requireScope(ctx, 'ingest');
   const sql = ctx.db.sql;
+  const sent = batch.traces.flatMap((t) => t.scores);
+  if (sent.length > 0) checkScoresFitConfigs(sent, await readConfigsByName(sql, sent.map((s) => s.name)));
   // From here on only the text and the rows are needed, so the parsed body (~40 MB for a
   // 100-trace batch) can be collected while PostgreSQL stores it.
-  return store(sql, batch.json, rowsJson(batch, getModelPrices()), batch.traces.length);
+  return store(sql, batch.json, [...rowsJson(batch, getModelPrices()), scoreRowsJson(batch, actor)], batch.traces.length);
 }
 
 async function store(sql: SqlExecutor, text: string, rows: string[], traces: number): Promise<number> {

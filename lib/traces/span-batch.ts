@@ -3,6 +3,7 @@
 // over many requests, in any order and possibly twice, so these are upserted by
 // (trace id, child id) and the trace row is kept true as they arrive (upsert-spans.ts).
 import type { JsonValue, RunStatus } from './types';
+import type { ScoreInput } from '@/lib/scores/validate';
 import type { DecisionPointInput, EventInput, SpanInput } from './validate';
 
 export interface DecisionPointUpsert extends DecisionPointInput {
@@ -28,6 +29,8 @@ export interface SpanBatchTrace {
   spans: SpanInput[];
   events: EventInput[];
   decisionPoints: DecisionPointUpsert[];
+  /** Scores the spans carry (OTLP `crossroads.score` events); absent: none. */
+  scores?: ScoreInput[];
   /** Present when the root span is in this batch. */
   root: RootFields | null;
   /** The trace's name until its root span arrives: the earliest-started span's name in this batch. */

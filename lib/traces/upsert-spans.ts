@@ -31,6 +31,10 @@ import { getModelPrices } from '@/lib/env';
 import { spanCost } from '@/lib/pricing/span-cost';
 import type { CustomPrice } from '@/lib/pricing/types';
 import type { SqlExecutor } from '@/lib/storage/sql';
+import type { Actor } from '@/lib/access/decide';
+import { ingestWriter, type ScoreWriter } from '@/lib/scores/author';
+import { feedbackScore } from '@/lib/scores/feedback';
+import { scoreRow, upsertScoresSql, type ScoreRow } from '@/lib/scores/sql';
 import type { LazySpanBatch, SpanBatchTrace, SpanRejection } from './span-batch';
 import type { JsonValue, RunStatus } from './types';
 
@@ -50,6 +54,8 @@ export interface SpanBatchOptions {
   chunkSpans?: number;
   /** Run in the batch's transaction once its rows are stored, with the model calls that came without input or output. */
   completeModelCalls?: (tx: SqlExecutor, spans: SpanKey[]) => Promise<void>;
+  /** Who sent the spans: the author of the scores they carry. */
+  actor?: Actor;
 }
 
 export interface SpanBatchResult {
@@ -237,6 +243,9 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
   // the whole request's payloads staying alive (and being copied by the collector) until
   // the last statement.
   const storable: TraceFields[] = [];
+  const scores: ScoreRow[] = [];
+  const actor: Actor = options.actor ?? { kind: 'system', task: 'otlp' };
+  const writers = { sdk: ingestWriter(actor, 'SDK'), feedback: ingestWriter(actor, 'FEEDBACK') };
   const inserted = new Map<string, Inserted>();
   // One statement at a time on the connection: the next chunk is mapped and serialised
   // while the database runs this one, then awaited before it is sent.
@@ -270,6 +279,7 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
       );
     } else {
       storable.push(traceFieldsOf(trace));
+      scores.push(...scoreRowsOf(trace, writers));
       acceptedSpans += trace.spans.length;
       chunk.push(trace);
       chunkSize += trace.spans.length;
@@ -288,7 +298,19 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
   const upserted = await tx.query(UPSERT_TRACES_SQL, [traceRows(storable, inserted)], { prepared: 'otlp_upsert_traces' });
   if (upserted.length !== storable.length) throw new TraceTakenMeanwhile();
   if (withoutPayload.length > 0 && options.completeModelCalls) await options.completeModelCalls(tx, withoutPayload);
+  // After the trace rows, which the scores' foreign key needs. By id: a retried request updates them.
+  if (scores.length > 0) await tx.query(upsertScoresSql(1), [JSON.stringify(scores)]);
   return result;
+}
+
+/** The scores a trace's spans carry, and those its USER_FEEDBACK events give (on the event's own span). */
+function scoreRowsOf(trace: SpanBatchTrace, writers: { sdk: ScoreWriter; feedback: ScoreWriter }): ScoreRow[] {
+  const rows = (trace.scores ?? []).map((s) => scoreRow(s, writers.sdk));
+  for (const event of trace.events) {
+    const score = feedbackScore(trace.traceId, event, () => true);
+    if (score) rows.push(scoreRow(score, writers.feedback));
+  }
+  return rows;
 }
 
 /** The trace row's fields a batch sets (the counts and totals come from what the chunks inserted). */

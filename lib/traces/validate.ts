@@ -8,6 +8,8 @@ import { AppError } from '@/lib/errors';
 import type { Limits } from '@/lib/env';
 import { usageFromMetadata } from '@/lib/pricing/metadata-usage';
 import type { ModelUsage } from '@/lib/pricing/types';
+import { SCORE_LIMITS } from '@/lib/scores/limits';
+import { checkUniqueIds, validateScore, type ScoreInput } from '@/lib/scores/validate';
 import { nestingDepth } from './json-depth';
 import { FIELD_LIMITS } from './limits';
 import {
@@ -37,6 +39,8 @@ export type TraceInput = Dated<Omit<TraceRecord, 'createdAt' | 'unpricedCalls'>,
   decisionPoints: DecisionPointInput[];
   spans: SpanInput[];
   events: EventInput[];
+  /** Scores sent with the trace (optional `scores`), on it, its spans or its decision points. */
+  scores: ScoreInput[];
 };
 
 type Obj = Record<string, unknown>;
@@ -356,11 +360,31 @@ function validateTrace(
     decisionPoints: decisionPoints.map((d, i) => validateDecisionPoint(d, `${path}.decisionPoints[${i}]`, checkJson)),
     spans: spans.map((s, i) => validateSpan(s, `${path}.spans[${i}]`, checkJson)),
     events: events.map((e, i) => validateEvent(e, `${path}.events[${i}]`, checkJson)),
+    scores: [],
   };
   checkUnique(trace.decisionPoints.map((d) => d.id), path, 'decisionPoints');
   checkUnique(trace.spans.map((s) => s.id), path, 'spans');
   checkUnique(trace.events.map((e) => e.id), path, 'events');
+  trace.scores = validateTraceScores(raw.scores, trace, path);
   return trace;
+}
+
+/** A trace's optional `scores`: each on the trace, or on one of its own spans or decision points. */
+function validateTraceScores(raw: unknown, trace: TraceInput, path: string): ScoreInput[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) fail(`${path}.scores must be an array`);
+  if (raw.length > SCORE_LIMITS.perRequest) fail(`${path}.scores has ${raw.length} entries: at most ${SCORE_LIMITS.perRequest} are allowed per trace`);
+  const spans = new Set(trace.spans.map((s) => s.id));
+  const decisions = new Set(trace.decisionPoints.map((d) => d.id));
+  return raw.map((item, j) => {
+    const score = validateScore(item, `${path}.scores[${j}]`, trace.id);
+    const { target } = score;
+    if (target.kind === 'span' && !spans.has(target.spanId)) fail(`${score.path}.spanId "${target.spanId}" is not a span of this trace`);
+    if (target.kind === 'decision' && !decisions.has(target.decisionPointId)) {
+      fail(`${score.path}.decisionPointId "${target.decisionPointId}" is not a decision point of this trace`);
+    }
+    return score;
+  });
 }
 
 type BatchLimits = Pick<Limits, 'maxBatchTraces' | 'maxChildrenPerTrace'>;
@@ -422,10 +446,12 @@ function validateTraces(body: unknown, limits: BatchLimits, checkJson: PayloadCh
     fail(`Too many traces in one batch: ${raw.length}; at most ${limits.maxBatchTraces} are allowed`);
   }
   const seen = new Set<string>();
-  return raw.map((item, i) => {
+  const traces = raw.map((item, i) => {
     const trace = validateTrace(item, `traces[${i}]`, limits, checkJson);
     if (seen.has(trace.id)) fail(`traces[${i}].id "${trace.id}" appears more than once in this batch`);
     seen.add(trace.id);
     return trace;
   });
+  checkUniqueIds(traces.flatMap((t) => t.scores), 'batch');
+  return traces;
 }

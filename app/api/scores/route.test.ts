@@ -2,7 +2,9 @@
 // the field and its index, a 404 naming the target, 413 for a body over MAX_BODY_BYTES,
 // and the scores on GET /api/traces/{id}.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
 import { GET as detailRoute } from '@/app/api/traces/[id]/route';
+import { GET as exportRoute } from '@/app/api/traces/export/route';
 import { POST as ingestRoute } from '@/app/api/traces/route';
 import { useDatabase } from '@/lib/db';
 import type { Database } from '@/lib/storage/open';
@@ -58,5 +60,35 @@ describe.each(testDatabases())('POST /api/scores on $name', ({ open }) => {
     process.env.MAX_BODY_BYTES = '1024';
     const res = await post({ scores: [{ traceId, name: 'n', value: 'x'.repeat(2000) }] });
     expect({ status: res.status, body: await res.json() }).toEqual({ status: 413, body: { error: 'Request body too large' } });
+  });
+});
+
+describe.each(testDatabases())('the export carries scores on $name', ({ open }) => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await open();
+    useDatabase(db);
+    resetAccess();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('include=children lines as the detail; CSV a scores column of every score of the trace as JSON', async () => {
+    const id = uid('exported');
+    const trace = makeTrace({ id, name: id, scores: [{ id: `${id}-a`, name: 'quality', value: 2 }, { id: `${id}-b`, decisionPointId: 'd1', name: 'decision.correct', value: true }] });
+    expect((await ingestRoute(new Request('http://x/api/traces', { method: 'POST', headers: AUTH, body: JSON.stringify({ traces: [trace, makeTrace({ name: id })] }) }))).status).toBe(200);
+    const line = await (await exportRoute(new Request(`http://x/api/traces/export?name=${id}&include=children`))).text();
+    const lines = line.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string });
+    const scored = lines.find((l) => l.id === id)!;
+    const detail = (await (await detailRoute(new Request(`http://x/api/traces/${id}`), { params: Promise.resolve({ id }) })).json()) as { trace: unknown };
+    expect(scored).toEqual(detail.trace);
+    expect(scored).toMatchObject({ scores: [{ id: `${id}-a` }], decisionPoints: [{ scores: [{ id: `${id}-b`, value: true }] }] });
+    expect(lines.find((l) => l.id !== id)).not.toHaveProperty('scores');
+
+    const csv = parse(await (await exportRoute(new Request(`http://x/api/traces/export?name=${id}&format=csv`))).text(), { columns: true }) as Array<Record<string, string>>;
+    const byId = Object.fromEntries(csv.map((r) => [r.id, JSON.parse(r.scores) as Array<{ id: string }>]));
+    expect(byId[id].map((s) => s.id).sort()).toEqual([`${id}-a`, `${id}-b`]);
+    expect(Object.values(byId).filter((s) => s.length === 0)).toHaveLength(1);
   });
 });

@@ -23,6 +23,8 @@ export const DECISION_ATTRIBUTES = {
   context: 'crossroads.decision.context',
   costUsd: 'crossroads.decision.cost_usd',
   durationMs: 'crossroads.decision.duration_ms',
+  // The decision's own id, for scores that name it (crossroads.score.decision_id); else <spanId>:d<event index>.
+  id: 'crossroads.decision.id',
 } as const;
 
 const KNOWN = new Set<string>(Object.values(DECISION_ATTRIBUTES));
@@ -67,8 +69,9 @@ export function explicitDecision(
     if (extras) contextSnapshot.attributes = extras;
   }
 
+  const ownId = attr(attributes, DECISION_ATTRIBUTES.id);
   return {
-    id,
+    id: typeof ownId === 'string' && ownId !== '' && ownId.length <= FIELD_LIMITS.idLength && !/[\u0000-\u001f\u007f]/.test(ownId) ? ownId : id,
     type,
     reasoning:
       reasoning === undefined || reasoning === null

@@ -9,6 +9,9 @@ export const EVENT_TYPE_RULES: ReadonlyArray<readonly [RegExp, EventType]> = [
   [/^exception$/, 'ERROR'],
   [/retry/i, 'RETRY'],
   [/fallback/i, 'FALLBACK'],
+  // An end user's judgment (user_feedback, user.feedback, feedback): with a score, rating
+  // or thumbs it also becomes a FEEDBACK score (lib/scores/feedback.ts).
+  [/^(user[._-]?)?feedback$/i, 'USER_FEEDBACK'],
 ];
 
 /** The exception event's attributes (OpenTelemetry semantic conventions). */

@@ -2,7 +2,9 @@
 // GET /api/traces/{id} (lib/traces/detail.ts), so a line of `include=children` is that
 // route's `trace`, numbers and all, built by the database in one round trip per run.
 import 'server-only';
+import { attachScores, scoresOfTraces } from '@/lib/scores/of-trace';
 import type { SqlExecutor } from '@/lib/storage/sql';
+import type { TraceDetail } from '../types';
 import { childArray, DECISION_JSON, EVENT_JSON, SPAN_JSON, TRACE_JSON, traceJsonText } from '../detail';
 
 const CHILDREN_SQL = `
@@ -15,8 +17,21 @@ SELECT t."id" AS id,
 
 /** Trace id -> the trace's JSON text on one line; ids no longer stored are absent. */
 export async function childrenJson(sql: SqlExecutor, ids: string[]): Promise<Map<string, string>> {
-  const rows = await sql.query<{ id: string; trace: string; decisionPoints: string; spans: string; events: string }>(CHILDREN_SQL, [ids]);
-  return new Map(rows.map((r) => [r.id, oneLine(traceJsonText(r.trace, r.decisionPoints, r.spans, r.events))]));
+  const [rows, scores] = await Promise.all([
+    sql.query<{ id: string; trace: string; decisionPoints: string; spans: string; events: string }>(CHILDREN_SQL, [ids]),
+    scoresOfTraces(sql, ids),
+  ]);
+  return new Map(
+    rows.map((r) => {
+      const text = oneLine(traceJsonText(r.trace, r.decisionPoints, r.spans, r.events));
+      const of = scores.get(r.id);
+      if (!of) return [r.id, text];
+      // As the detail: scores on the levels that have any (the text is parsed only then).
+      const trace = JSON.parse(text) as TraceDetail;
+      attachScores(trace, of);
+      return [r.id, JSON.stringify(trace)];
+    }),
+  );
 }
 
 /**

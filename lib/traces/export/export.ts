@@ -2,6 +2,8 @@
 // and the file's text produced batch by batch (lib/http/stream.ts sends it as it comes).
 import 'server-only';
 import { stringify } from 'csv-stringify/sync';
+import { everyScore, scoresOfTraces } from '@/lib/scores/of-trace';
+import type { ScoreRecord } from '@/lib/scores/types';
 import { AppError } from '@/lib/errors';
 import { requireScope, type ServiceContext } from '@/lib/context';
 import { parseTraceFilters, TRACE_FILTER_NAMES } from '../filters';
@@ -88,13 +90,16 @@ function csvCell(value: unknown): string {
 // break, quotes doubled. No byte-order mark: the file is UTF-8, and parsers read it as is.
 const CSV_OPTIONS = { record_delimiter: 'windows', eof: true } as const;
 
+/** The CSV's header: the list row's columns, then `scores` (every score of the trace, its spans and decisions, as JSON). */
+export const CSV_HEADER = [...CSV_COLUMNS, 'scores'] as const;
+
 export function csvHeader(): string {
-  return stringify([[...CSV_COLUMNS]], CSV_OPTIONS);
+  return stringify([[...CSV_HEADER]], CSV_OPTIONS);
 }
 
-export function csvRows(rows: TraceListItem[]): string {
+export function csvRows(rows: TraceListItem[], scores: ReadonlyMap<string, ScoreRecord[]> = new Map()): string {
   return stringify(
-    rows.map((row) => CSV_COLUMNS.map((column) => csvCell(row[column]))),
+    rows.map((row) => [...CSV_COLUMNS.map((column) => csvCell(row[column])), JSON.stringify(scores.get(row.id) ?? [])]),
     CSV_OPTIONS,
   );
 }
@@ -120,7 +125,8 @@ async function* exportPieces(ctx: ServiceContext, params: ExportParams, options:
     // answer can still be an error status (lib/http/stream.ts).
     let header = csvHeader();
     for await (const rows of listRowBatches(ctx, params.filters, options)) {
-      yield header + csvRows(rows);
+      const scores = await scoresOfTraces(ctx.db.sql, rows.map((r) => r.id));
+      yield header + csvRows(rows, new Map([...scores].map(([id, of]) => [id, everyScore(of)])));
       header = '';
     }
     if (header) yield header;

@@ -208,8 +208,12 @@ describe.each(testDatabases())('export streaming on $name', ({ open }) => {
     // Each trace has 4 children: a batch of 500 is 2,000, one statement per batch.
     expect(4 * EXPORT_BATCH_SIZE).toBeLessThanOrEqual(CHILDREN_PER_STATEMENT);
     // (The search indexer, which requests may start after answering, uses the same handle.)
-    const children = statements.mock.calls.filter(([text]) => !text.includes('crossroads_search_index'));
+    const calls = statements.mock.calls.filter(([text]) => !text.includes('crossroads_search_index'));
+    // Each batch's scores come in one statement of their own, also per run.
+    const scores = calls.filter(([text]) => text.includes('FROM "Score"'));
+    const children = calls.filter(([text]) => !text.includes('FROM "Score"'));
     expect(children).toHaveLength(6);
+    expect(scores).toHaveLength(6);
     for (const [, params] of children) expect((params![0] as string[]).length).toBeLessThanOrEqual(EXPORT_BATCH_SIZE);
   });
 

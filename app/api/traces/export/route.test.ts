@@ -11,7 +11,7 @@ import type { Database } from '@/lib/storage/open';
 import { testDatabases, truncateAll } from '@/test/support/databases';
 import { makeTrace } from '@/test/support/fixtures';
 import { insightsDataset, WINDOW, type DatasetIds } from '@/test/support/insights-dataset';
-import { CSV_COLUMNS } from '@/lib/traces/export/export';
+import { CSV_COLUMNS, CSV_HEADER } from '@/lib/traces/export/export';
 import { ingestTraces } from '@/lib/traces/ingest';
 import type { TraceListItem } from '@/lib/traces/types';
 import { parseIngestBody } from '@/lib/traces/validate';
@@ -149,14 +149,15 @@ describe.each(testDatabases())('GET /api/traces/export on $name', ({ open }) => 
     const res = await exportOf('format=csv');
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const text = await res.text();
-    expect(text.startsWith(`${CSV_COLUMNS.join(',')}\r\n`)).toBe(true);
+    expect(text.startsWith(`${CSV_HEADER.join(',')}\r\n`)).toBe(true);
     const records = parse(text, { columns: true, relax_column_count: false }) as Record<string, string>[];
     const rows = await listRows('');
     expect(records).toHaveLength(rows.length);
     expect(records.map((r) => r.id)).toEqual(rows.map((r) => r.id));
     for (const [i, row] of rows.entries()) {
       const record = records[i];
-      expect(Object.keys(record)).toEqual([...CSV_COLUMNS]);
+      expect(Object.keys(record)).toEqual([...CSV_HEADER]);
+      expect(record.scores).toBe('[]');
       for (const column of CSV_COLUMNS) {
         const value = row[column];
         if (value === null) expect(record[column], column).toBe('');
@@ -182,7 +183,7 @@ describe.each(testDatabases())('GET /api/traces/export on $name', ({ open }) => 
   it('an empty result: the header alone (CSV), an empty body (NDJSON), still 200 and a download', async () => {
     const csv = await exportOf('format=csv&name=nothing-has-this-name');
     expect(csv.status).toBe(200);
-    expect(await csv.text()).toBe(`${CSV_COLUMNS.join(',')}\r\n`);
+    expect(await csv.text()).toBe(`${CSV_HEADER.join(',')}\r\n`);
     for (const q of ['name=nothing-has-this-name', 'name=nothing-has-this-name&include=children']) {
       const res = await exportOf(q);
       expect(res.status).toBe(200);
