@@ -6,6 +6,7 @@ import { requireScope, type ServiceContext } from '@/lib/context';
 import type { Db } from '@/lib/db';
 import { enumParam, escapeLike, parseTraceFilters, TRACE_FILTER_NAMES, traceWhereSql } from './filters';
 import { LIST_COLUMNS, toListItem, type ListRow } from './list-row';
+import { tracePreviews, type TracePreview } from './previews';
 import { findMatches, searchTracePage } from './search';
 import { SORT_FIELDS, SORT_ORDERS, type ListParams, type SortField, type SortOrder, type TraceFilterParams, type TraceList } from './types';
 
@@ -92,6 +93,12 @@ function filtersOf(params: ListParams): TraceFilterParams {
 /** Tuning of the search plan, for tests that exercise both plans on small data. */
 export interface ListOptions {
   search?: { probeCap?: number; walkChunk?: number };
+  /** Adds each row's input/output previews and models (GET /api/traces, the list page); SOAP's rows have no field for them. */
+  previews?: boolean;
+}
+
+async function previewsOf(db: Db, ids: string[], wanted: boolean | undefined): Promise<Map<string, TracePreview>> {
+  return wanted ? tracePreviews(db, ids) : new Map();
 }
 
 export async function listTraces(ctx: ServiceContext, params: ListParams, options: ListOptions = {}): Promise<TraceList> {
@@ -105,9 +112,10 @@ export async function listTraces(ctx: ServiceContext, params: ListParams, option
       countTraces(db, filters),
       options.search,
     );
-    const matches = await findMatches(db, found.rows.map((r) => r.id), q);
+    const ids = found.rows.map((r) => r.id);
+    const [matches, previews] = await Promise.all([findMatches(db, ids, q), previewsOf(db, ids, options.previews)]);
     return {
-      traces: found.rows.map((row) => ({ ...toListItem(row), matches: matches.get(row.id) ?? [] })),
+      traces: found.rows.map((row) => ({ ...toListItem(row), ...previews.get(row.id), matches: matches.get(row.id) ?? [] })),
       ...pageInfo(params, found.total),
       totalExact: found.totalExact,
     };
@@ -117,7 +125,8 @@ export async function listTraces(ctx: ServiceContext, params: ListParams, option
       ORDER BY ${orderBy} LIMIT ${params.limit} OFFSET ${offset}`,
     countTraces(db, filters),
   ]);
-  return { traces: rows.map(toListItem), ...pageInfo(params, total) };
+  const previews = await previewsOf(db, rows.map((r) => r.id), options.previews);
+  return { traces: rows.map((row) => ({ ...toListItem(row), ...previews.get(row.id) })), ...pageInfo(params, total) };
 }
 
 function pageInfo(params: ListParams, total: number) {

@@ -111,6 +111,12 @@ export interface TraceListItem extends TraceRecord {
   _count: TraceCounts;
   /** With `q` only: up to 3 places the text was found. */
   matches?: SearchMatch[];
+  /** The run's first input as one line of text (the root span's, else the first model call's); GET /api/traces only. */
+  inputPreview?: string | null;
+  /** The run's last output as one line of text (the root span's, else the last model call's); GET /api/traces only. */
+  outputPreview?: string | null;
+  /** The models its model calls named, sorted (at most 5); GET /api/traces only. */
+  models?: string[];
 }
 
 /** Present on a trace, span or decision point that has scores (lib/scores), absent otherwise. */

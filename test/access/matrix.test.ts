@@ -18,6 +18,10 @@ import { GET as exportRoute } from '@/app/api/traces/export/route';
 import { DELETE as deleteSessionRoute, GET as listRoute, POST as ingestRoute } from '@/app/api/traces/route';
 import { DELETE as deleteUserRoute, PATCH as patchUserRoute } from '@/app/api/users/[id]/route';
 import { GET as listUsersRoute, POST as createUserRoute } from '@/app/api/users/route';
+import { DELETE as deleteViewRoute } from '@/app/api/views/[id]/route';
+import { GET as listViewsRoute, POST as saveViewRoute } from '@/app/api/views/route';
+import { parseSaveViewBody, saveView } from '@/lib/views';
+import { contextAs } from '@/test/support/context';
 import { useDatabase } from '@/lib/db';
 import type { Database } from '@/lib/storage/open';
 import { testDatabases } from '@/test/support/databases';
@@ -34,7 +38,7 @@ const send = (method: string, url: string, headers: HeaderMap, body: unknown) =>
   new Request(`${ORIGIN}${url}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 
-type Victim = 'key' | 'user' | 'trace' | 'score' | 'config';
+type Victim = 'key' | 'user' | 'trace' | 'score' | 'config' | 'view';
 
 interface World {
   traceId: string;
@@ -242,6 +246,32 @@ ROUTES.push(
     },
   },
   {
+    name: 'GET /api/views',
+    call: (h) => listViewsRoute(get('/api/views', h)),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(Array.isArray(((await res.json()) as { views: unknown[] }).views)).toBe(true);
+    },
+  },
+  {
+    name: 'POST /api/views',
+    call: (h) => saveViewRoute(send('POST', '/api/views', h, { name: 'matrix', query: 'status=ERROR' })),
+    ok: async (res) => {
+      expect([200, 201]).toContain(res.status);
+      expect(((await res.json()) as { view: { name: string } }).view.name).toBe('matrix');
+    },
+  },
+  {
+    // The victim is someone else's view: allowed callers are told it does not exist, and it stays.
+    name: 'DELETE /api/views/{id}',
+    victim: 'view',
+    call: (h, _w, victim) => deleteViewRoute(new Request(`${ORIGIN}/api/views/${victim}`, { method: 'DELETE', headers: h }), params(victim!)),
+    ok: async (res, w, victim) => {
+      await expectError(res, 404, 'View not found');
+      expect(await w.state('view', victim!)).not.toBeNull();
+    },
+  },
+  {
     name: 'GET /api/score-configs',
     call: (h) => listConfigsRoute(get('/api/score-configs', h)),
     ok: async (res) => {
@@ -339,6 +369,9 @@ const EXPECTED: Record<string, Expected[]> = {
   'POST /api/score-configs': ADMIN_ROW,
   'PATCH /api/score-configs/{id}': ADMIN_ROW,
   'DELETE /api/score-configs/{id}': ADMIN_ROW,
+  'GET /api/views': READ_ROW,
+  'POST /api/views': READ_ROW,
+  'DELETE /api/views/{id}': READ_ROW,
 };
 
 const CELLS = ROUTES.flatMap((route) =>
@@ -408,6 +441,14 @@ describe.each(testDatabases())('access matrix on $name', ({ open }) => {
           expect(res.status).toBe(200);
           return id;
         },
+        view: async () => {
+          const owner = contextAs(db, {
+            mode: 'protected',
+            keysOnly: false,
+            credential: { kind: 'session', identity: { userId: uid('owner'), email: 'owner@example.test', name: 'owner', role: 'viewer' } },
+          });
+          return (await saveView(owner, parseSaveViewBody(JSON.stringify({ name: uid('victim') })))).view.id;
+        },
         config: async () => {
           const res = await createConfigRoute(send('POST', '/api/score-configs', adminCookie, { name: uid('victim'), dataType: 'NUMERIC' }));
           expect(res.status).toBe(201);
@@ -426,6 +467,8 @@ describe.each(testDatabases())('access matrix on $name', ({ open }) => {
             return db.prisma.score.findUnique({ where: { id }, select: { value: true } });
           case 'config':
             return db.prisma.scoreConfig.findUnique({ where: { id }, select: { description: true } });
+          case 'view':
+            return db.prisma.savedView.findUnique({ where: { id }, select: { query: true } });
         }
       },
     };

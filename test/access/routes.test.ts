@@ -247,6 +247,9 @@ describe('the routes found on disk', () => {
         'POST /api/score-configs',
         'PATCH /api/score-configs/[id]',
         'DELETE /api/score-configs/[id]',
+        'GET /api/views',
+        'POST /api/views',
+        'DELETE /api/views/[id]',
       ]),
     );
     // No allowlist entry outlives its route.

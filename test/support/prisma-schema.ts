@@ -95,6 +95,14 @@ function parseModel(name: string, body: string[]): SchemaModel {
       });
       continue;
     }
+    if (line.startsWith('@@unique(')) {
+      const m = /^@@unique\(\[([\w,\s]+)\]\)$/.exec(line);
+      if (!m) throw new Error(`drift: cannot read "${line}"`);
+      const columns = m[1].split(',').map((c) => ({ name: c.trim(), desc: false }));
+      // Prisma names a compound unique index <Model>_<field>_<field>_key.
+      model.indexes.push({ name: `${name}_${columns.map((c) => c.name).join('_')}_key`, columns, method: 'btree', unique: true });
+      continue;
+    }
     if (line.startsWith('@@')) throw new Error(`drift: unknown model attribute "${line}"`);
     const m = /^(\w+)\s+(\w+)(\[\]|\?)?\s*(.*)$/.exec(line);
     if (!m) throw new Error(`drift: cannot read field "${line}"`);

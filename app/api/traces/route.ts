@@ -23,7 +23,7 @@ export const POST = route({ scope: 'ingest' }, async (req, _params, ctx) => {
 // GET /api/traces - list traces, paginated and filtered
 export const GET = route({ scope: 'read', basic: true }, async (req, _params, ctx) => {
   const params = parseListParams(new URL(req.url).searchParams);
-  return json(await listTraces(ctx, params));
+  return json(await listTraces(ctx, params, { previews: true }));
 });
 
 // DELETE /api/traces?sessionId= - delete a session's traces with everything they hold (admins and delete-scope keys)

@@ -75,8 +75,9 @@ export const CSV_COLUMNS = [
 ] as const satisfies readonly (keyof TraceListItem)[];
 // A field added to the list row but not to the CSV fails to compile here. `matches`
 // (where a `q` search found its text) belongs to a page of search results, not to the
-// trace: the export leaves it out.
-const allColumns: Record<Exclude<keyof TraceListItem, (typeof CSV_COLUMNS)[number] | 'matches'>, never> = {};
+// trace: the export leaves it out, and the previews and models, which the list reads from
+// spans for the page it shows (an export streams trace rows without touching spans).
+const allColumns: Record<Exclude<keyof TraceListItem, (typeof CSV_COLUMNS)[number] | 'matches' | 'inputPreview' | 'outputPreview' | 'models'>, never> = {};
 void allColumns;
 
 function csvCell(value: unknown): string {

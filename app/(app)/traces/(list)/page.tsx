@@ -23,7 +23,7 @@ export default async function TracesPage({ searchParams }: { searchParams: Searc
   const state = readListState(query);
   const queryClient = new QueryClient();
   if (state.problem === null) {
-    queryClient.setQueryData(traceQueries.list(state.params).queryKey, await listTraces(ctx, state.params));
+    queryClient.setQueryData(traceQueries.list(state.params).queryKey, await listTraces(ctx, state.params, { previews: true }));
   }
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>

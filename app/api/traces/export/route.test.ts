@@ -33,7 +33,8 @@ async function listRows(query: string): Promise<TraceListItem[]> {
     const res = await list(new Request(`${BASE}/api/traces?${query}&limit=100&page=${page}`), undefined);
     expect(res.status, await res.clone().text()).toBe(200);
     const body = (await res.json()) as { traces: TraceListItem[]; totalPages: number };
-    rows.push(...body.traces.map(({ matches, ...row }) => (void matches, row)));
+    // The page's search matches and row previews are the list's, not the trace's: the export leaves them out.
+    rows.push(...body.traces.map(({ matches, inputPreview, outputPreview, models, ...row }) => (void matches, void inputPreview, void outputPreview, void models, row)));
     if (page >= body.totalPages) return rows;
   }
 }

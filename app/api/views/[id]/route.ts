@@ -1,0 +1,14 @@
+import { json, route } from '@/lib/http/respond';
+import { deleteView } from '@/lib/views';
+
+export const dynamic = 'force-dynamic';
+export const runtime = 'nodejs';
+
+type Params = { params: Promise<{ id: string }> };
+
+// DELETE /api/views/{id} - delete one of the caller's saved views
+export const DELETE = route({ scope: 'read' }, async (_req, { params }: Params, ctx) => {
+  const { id } = await params;
+  await deleteView(ctx, id);
+  return json({ success: true });
+});
