@@ -13,7 +13,8 @@ import { requireScope, type ServiceContext } from '@/lib/context';
 import type { SqlExecutor } from '@/lib/storage/sql';
 import { apiWriter } from './author';
 import { readConfigsByName } from './configs/read';
-import { scoreRow, upsertScoresSql } from './sql';
+import { scoreJsonSql, scoreRow, upsertScoresSql } from './sql';
+import type { ScoreRecord } from './types';
 import { checkScoresFitConfigs, type ScoreInput } from './validate';
 
 const notFound = (message: string): never => {
@@ -79,14 +80,24 @@ export async function lockTargets(tx: SqlExecutor, scores: readonly ScoreInput[]
 
 /** Stores the scores (created, or updated by id), all or none; returns how many. Keys need ingest; any signed-in person may annotate. */
 export async function saveScores(ctx: ServiceContext, scores: readonly ScoreInput[]): Promise<number> {
+  await store(ctx, scores, '');
+  return scores.length;
+}
+
+/** Stores one score as saveScores does and answers it as stored (SOAP's SCORE answers with the record it wrote). */
+export async function saveScore(ctx: ServiceContext, score: ScoreInput): Promise<ScoreRecord> {
+  const [row] = await store(ctx, [score], ` RETURNING ${scoreJsonSql('"Score"')}::text AS score`);
+  return JSON.parse(row.score) as ScoreRecord;
+}
+
+async function store(ctx: ServiceContext, scores: readonly ScoreInput[], returning: string): Promise<Array<{ score: string }>> {
   const actor = requireScope(ctx, 'annotate');
   const writer = apiWriter(actor, ctx.principal);
   const configs = await readConfigsByName(ctx.db.sql, scores.map((s) => s.name));
   checkScoresFitConfigs(scores, configs);
   const rows = JSON.stringify(scores.map((s) => scoreRow(s, writer)));
-  await ctx.db.sql.transaction(async (tx) => {
+  return ctx.db.sql.transaction(async (tx) => {
     await lockTargets(tx, scores);
-    await tx.query(upsertScoresSql(1), [rows]);
+    return tx.query<{ score: string }>(`${upsertScoresSql(1)}${returning}`, [rows]);
   });
-  return scores.length;
 }

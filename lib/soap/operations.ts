@@ -10,7 +10,7 @@ import type { SoapCall } from './args';
 import { readParamXml, writeDocument } from './codec';
 import { callerName, logSafe } from './credentials';
 import type { Meter } from './meter';
-import { checkKeys, describeAll, findObject, type ObjectContext, type Payload, type PublicObject } from './registry';
+import { callWrites, checkKeys, describeAll, findObject, type ObjectContext, type Payload, type PublicObject } from './registry';
 import { parseRequestConfig, type RequestConfig } from './request-config';
 import { MESSAGE_TYPE, failure, toSoapResult, type SoapMessage, type SoapResult } from './result';
 
@@ -67,7 +67,7 @@ export async function executeCall(deps: ServiceDeps, call: SoapCall, headers: He
   const config = parseRequestConfig(call.callContext.requestConfig);
   const warnings: SoapMessage[] = [];
   const service = await deps.context(headers, call.callContext.password);
-  const refusal = soapAccessRefusal(service, call.operation === 'save' ? 'ingest' : 'read');
+  const refusal = soapAccessRefusal(service, callWrites(call.operation, call.publicName) ? 'ingest' : 'read');
   const caller = refusal === null ? callerName(call.callContext, headers) : null;
 
   let result: SoapResult;

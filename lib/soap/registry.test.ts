@@ -4,7 +4,7 @@ import { PUBLIC_OBJECTS, checkKeys, describeAll, findObject, operationsOf } from
 import { failure, toSoapResult } from './result';
 
 describe('public names', () => {
-  it('are TRACE, SPAN, DECISION, EVENT, HEALTH, TRACE_STATS, DECISION_STATS with the profile operations', () => {
+  it('are TRACE, SPAN, DECISION, EVENT, HEALTH, TRACE_STATS, DECISION_STATS, SCORE with the profile operations', () => {
     expect(Object.fromEntries(PUBLIC_OBJECTS.map((o) => [o.name, operationsOf(o)]))).toEqual({
       TRACE: ['getDescription', 'read', 'query', 'save'],
       SPAN: ['getDescription', 'read', 'query'],
@@ -13,6 +13,7 @@ describe('public names', () => {
       HEALTH: ['getDescription', 'run'],
       TRACE_STATS: ['getDescription', 'run'],
       DECISION_STATS: ['getDescription', 'run'],
+      SCORE: ['getDescription', 'run'],
     });
     expect(describeAll().json).toMatchObject({ publicNames: expect.arrayContaining([{ name: 'HEALTH', operations: ['getDescription', 'run'] }]) });
   });

@@ -12,6 +12,7 @@ import { decisionObject, eventObject, spanObject } from './objects/children';
 import { healthObject } from './objects/health';
 import { traceStatsObject } from './objects/trace-stats';
 import { decisionStatsObject } from './objects/decision-stats';
+import { scoreObject } from './objects/score';
 
 /** What an operation produces: the XML document, and the same data for adxwss.optreturn=JSON. */
 export interface Payload {
@@ -42,6 +43,8 @@ export interface PublicObject {
   query?(ctx: ObjectContext, filters: Record<string, string>, listSize: number): Promise<Payload>;
   save?(ctx: ObjectContext, objectXml: string): Promise<Payload>;
   run?(ctx: ObjectContext, params: ParamFields): Promise<Payload>;
+  /** Its run writes data: the caller needs the ingest scope, as for save. */
+  runWrites?: boolean;
 }
 
 export const PUBLIC_OBJECTS: readonly PublicObject[] = [
@@ -52,6 +55,7 @@ export const PUBLIC_OBJECTS: readonly PublicObject[] = [
   healthObject,
   traceStatsObject,
   decisionStatsObject,
+  scoreObject,
 ];
 
 const BY_NAME = new Map(PUBLIC_OBJECTS.map((o) => [o.name, o]));
@@ -63,6 +67,12 @@ export function findObject(publicName: string): PublicObject {
     throw new AppError('VALIDATION', `Unknown public name "${publicName}"; available: ${known}`);
   }
   return found;
+}
+
+/** Whether a call writes (save, or the run of an object whose run writes), so needs the ingest scope. */
+export function callWrites(operation: string, publicName: string): boolean {
+  if (operation === 'save') return true;
+  return operation === 'run' && BY_NAME.get(publicName.trim().toUpperCase())?.runWrites === true;
 }
 
 /** The operations an object supports, for the list of public names. */

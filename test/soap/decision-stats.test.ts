@@ -212,7 +212,7 @@ describe.each(testDatabases())('SOAP run DECISION_STATS on $name', (target) => {
     expect(Object.fromEntries(traced.technicalInfos.map((t) => [t.type, t.message]))).toMatchObject({ recordsRead: '16', recordsWritten: '0' });
   });
 
-  it('is described: its parameters, the totals GRP and the BY_TYPE, OPTIONS, RATES_BY_TRACE_NAME TABs', async () => {
+  it('is described: its parameters, the totals GRP and the BY_TYPE, OPTIONS, RATES_BY_TRACE_NAME, REVIEWS, SCORES TABs', async () => {
     const res = await handleSoapPost(deps, STYLES.soapui('getDescription', good, [str('publicName', 'decision_stats')]), new Headers());
     const d = parseResult(res.body);
     expect(d.status).toBe(1);
@@ -229,6 +229,11 @@ describe.each(testDatabases())('SOAP run DECISION_STATS on $name', (target) => {
         '<FLD NAM="chosen" TYP="Decimal" RO="1"/><FLD NAM="offered" TYP="Decimal" RO="1"/><FLD NAM="errorTraceShareWhenChosen" TYP="Decimal" RO="1"/></TAB>' +
         '<TAB NAM="RATES_BY_TRACE_NAME"><FLD NAM="name" TYP="Char" RO="1"/><FLD NAM="traces" TYP="Decimal" RO="1"/>' +
         '<FLD NAM="retryPer100" TYP="Decimal" RO="1"/><FLD NAM="escalationPer100" TYP="Decimal" RO="1"/></TAB>' +
+        `<TAB NAM="REVIEWS"><FLD NAM="type" TYP="Char" RO="1" ${types}/><FLD NAM="label" TYP="Char" RO="1"/>` +
+        '<FLD NAM="reviewed" TYP="Decimal" RO="1"/><FLD NAM="judgedRight" TYP="Decimal" RO="1"/><FLD NAM="judgedRightShare" TYP="Decimal" RO="1"/>' +
+        '<FLD NAM="betterOptions" TYP="Json" RO="1"/></TAB>' +
+        '<TAB NAM="SCORES"><FLD NAM="name" TYP="Char" RO="1"/><FLD NAM="dataType" TYP="Char" RO="1" VAL="NUMERIC,CATEGORICAL,BOOLEAN"/>' +
+        '<FLD NAM="count" TYP="Decimal" RO="1"/><FLD NAM="average" TYP="Decimal" RO="1"/><FLD NAM="categories" TYP="Json" RO="1"/></TAB>' +
         '</ADXDESC>',
     );
     const all = parseResult((await handleSoapPost(deps, STYLES.php('getDescription', good, [str('publicName', '')]), new Headers())).body);

@@ -6,6 +6,8 @@
 import 'server-only';
 import { decisionInsights } from '@/lib/insights/decisions';
 import { parseInsightsParams } from '@/lib/insights/params';
+import type { OptionStats } from '@/lib/insights/types';
+import { SCORE_DATA_TYPES } from '@/lib/scores/types';
 import { DECISION_TYPES } from '@/lib/traces/types';
 import { AppError } from '@/lib/errors';
 import { fld, resultElement, tabNode, type ParamFields } from '../codec';
@@ -45,7 +47,38 @@ const OPTIONS: FieldDef[] = [
   out('errorTraceShareWhenChosen', 'Decimal'),
 ];
 
+// Review figures per option (only options someone reviewed, or named a better option for).
+const REVIEWS: FieldDef[] = [
+  out('type', 'Char', { values: DECISION_TYPES }),
+  out('label', 'Char'),
+  out('reviewed', 'Decimal'),
+  out('judgedRight', 'Decimal'),
+  out('judgedRightShare', 'Decimal'),
+  out('betterOptions', 'Json'),
+];
+
+const SCORES: FieldDef[] = [
+  out('name', 'Char'),
+  out('dataType', 'Char', { values: SCORE_DATA_TYPES }),
+  out('count', 'Decimal'),
+  out('average', 'Decimal'),
+  out('categories', 'Json'),
+];
+
 const RATES: FieldDef[] = [out('name', 'Char'), out('traces', 'Decimal'), out('retryPer100', 'Decimal'), out('escalationPer100', 'Decimal')];
+
+function reviewField(f: FieldDef, o: OptionStats) {
+  switch (f.name) {
+    case 'type':
+      return fld.char('type', o.type);
+    case 'label':
+      return fld.char('label', o.label);
+    case 'betterOptions':
+      return fld.json('betterOptions', o.betterOptions ?? []);
+    default:
+      return fld.decimal(f.name, (o[f.name as 'reviewed' | 'judgedRight' | 'judgedRightShare'] ?? null) as number | null);
+  }
+}
 
 /** The run parameters as the insights API's query: empty or NULL means absent, as there. */
 function insightsQuery(ctx: { warn(message: string): void }, params: ParamFields): URLSearchParams {
@@ -71,6 +104,8 @@ export const decisionStatsObject: PublicObject = {
       { tag: 'TAB', name: 'BY_TYPE', fields: BY_TYPE },
       { tag: 'TAB', name: 'OPTIONS', fields: OPTIONS },
       { tag: 'TAB', name: 'RATES_BY_TRACE_NAME', fields: RATES },
+      { tag: 'TAB', name: 'REVIEWS', fields: REVIEWS },
+      { tag: 'TAB', name: 'SCORES', fields: SCORES },
     ]);
   },
   async run(ctx, params) {
@@ -79,6 +114,8 @@ export const decisionStatsObject: PublicObject = {
     const stats = await ctx.withContext((service) => decisionInsights(service, input));
     // The aggregate scans the window's traces and their decision points.
     ctx.meter.recordsRead += stats.totals.traces + stats.totals.decisionPoints;
+    const reviewed = stats.options.filter((o) => (o.reviewed ?? 0) > 0 || (o.betterOptions ?? []).length > 0);
+    const scores = stats.scores ?? [];
     return {
       xml: resultElement([
         {
@@ -112,6 +149,19 @@ export const decisionStatsObject: PublicObject = {
           fld.decimal('retryPer100', r.retryPer100),
           fld.decimal('escalationPer100', r.escalationPer100),
         ]),
+        // The review TABs appear when the window holds reviews or scores (as TRACE's SCORES TAB).
+        ...(reviewed.length > 0 ? [tabNode('REVIEWS', reviewed, (o) => REVIEWS.map((f) => reviewField(f, o)))] : []),
+        ...(scores.length > 0
+          ? [
+              tabNode('SCORES', scores, (s) => [
+                fld.char('name', s.name),
+                fld.char('dataType', s.dataType),
+                fld.decimal('count', s.count),
+                fld.decimal('average', s.average),
+                fld.json('categories', s.categories),
+              ]),
+            ]
+          : []),
       ]),
       // adxwss.optreturn=JSON: exactly the body of GET /api/insights/decisions.
       json: stats,

@@ -1,5 +1,7 @@
 // TRACE: read by id, query with the JSON list's filters, save like POST /api/traces.
 import 'server-only';
+import type { ScoreRecord } from '@/lib/scores/types';
+import { scoreRecordFields } from './score';
 import { AppError } from '@/lib/errors';
 import { getSavedTraceOrThrow, getTraceOrThrow } from '@/lib/traces/detail';
 import { ingestTraces } from '@/lib/traces/ingest';
@@ -31,10 +33,19 @@ const TABS = [
 ] as const;
 
 export function traceNodes(trace: TraceDetail): ResultNode[] {
+  const scores = scoresIn(trace);
   return [
     { kind: 'GRP', id: 'TRACE', fields: recordFields(TRACE_FIELDS, trace) },
     ...TABS.map((tab): ResultNode => tabNode<object>(tab.id, trace[tab.key], (child) => recordFields(tab.fields, child))),
+    // Only a trace with scores has the TAB, as only such a trace has `scores` in JSON (fields: SCORE's getDescription).
+    ...(scores.length > 0 ? [tabNode('SCORES', scores, scoreRecordFields)] : []),
   ];
+}
+
+/** Every score of the trace, its spans and its decision points, oldest first. */
+function scoresIn(trace: TraceDetail): ScoreRecord[] {
+  const all = [...(trace.scores ?? []), ...trace.spans.flatMap((s) => s.scores ?? []), ...trace.decisionPoints.flatMap((d) => d.scores ?? [])];
+  return all.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 function tracePayload(trace: TraceDetail): Payload {
