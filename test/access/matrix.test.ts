@@ -10,6 +10,7 @@ import { GET as pathsRoute } from '@/app/api/insights/paths/route';
 import { GET as overviewRoute } from '@/app/api/insights/overview/route';
 import { POST as otlpRoute } from '@/app/api/otel/v1/traces/route';
 import { DELETE as deleteTraceRoute, GET as detailRoute } from '@/app/api/traces/[id]/route';
+import { POST as nextReviewRoute } from '@/app/api/review/next/route';
 import { DELETE as deleteConfigRoute, PATCH as patchConfigRoute } from '@/app/api/score-configs/[id]/route';
 import { GET as listConfigsRoute, POST as createConfigRoute } from '@/app/api/score-configs/route';
 import { DELETE as deleteScoreRoute } from '@/app/api/scores/[id]/route';
@@ -272,6 +273,14 @@ ROUTES.push(
     },
   },
   {
+    name: 'POST /api/review/next',
+    call: (h) => nextReviewRoute(send('POST', '/api/review/next?type=TOOL_SELECTION', h, {})),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ progress: { total: expect.any(Number), reviewed: expect.any(Number) } });
+    },
+  },
+  {
     name: 'GET /api/score-configs',
     call: (h) => listConfigsRoute(get('/api/score-configs', h)),
     ok: async (res) => {
@@ -363,6 +372,7 @@ const EXPECTED: Record<string, Expected[]> = {
   'DELETE /api/traces/{id}': DELETE_ROW,
   'DELETE /api/traces?sessionId=': DELETE_ROW,
   'POST /api/scores': ANNOTATE_ROW,
+  'POST /api/review/next': ANNOTATE_ROW,
   'GET /api/scores': READ_ROW,
   'DELETE /api/scores/{id}': DELETE_SCORE_ROW,
   'GET /api/score-configs': READ_ROW,

@@ -241,6 +241,7 @@ describe('the routes found on disk', () => {
         'POST /api/api-keys',
         'DELETE /api/api-keys/[id]',
         'POST /api/scores',
+        'POST /api/review/next',
         'GET /api/scores',
         'DELETE /api/scores/[id]',
         'GET /api/score-configs',

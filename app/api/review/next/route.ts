@@ -1,0 +1,16 @@
+import { readBodyText } from '@/lib/http/body';
+import { json, route } from '@/lib/http/respond';
+import { nextReview, parseReviewFilters, parseSkips } from '@/lib/reviews';
+
+export const dynamic = 'force-dynamic';
+export const runtime = 'nodejs';
+
+// The hold a call takes makes it a write: POST. A body of skipped items is small.
+const MAX_SKIP_BODY_BYTES = 256 * 1024;
+
+// POST /api/review/next - the next unreviewed decision point for this reviewer, held for 5 minutes (filters in the query)
+export const POST = route({ scope: 'annotate' }, async (req, _params, ctx) => {
+  const filters = parseReviewFilters(new URL(req.url).searchParams);
+  const skip = parseSkips(await readBodyText(req, MAX_SKIP_BODY_BYTES));
+  return json(await nextReview(ctx, filters, skip));
+});

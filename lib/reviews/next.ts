@@ -1,0 +1,176 @@
+// The review queue (POST /api/review/next): the next decision point nobody has reviewed
+// (no `decision.correct` score) matching the filters, held for the asking reviewer for
+// HOLD_MINUTES so that several reviewers never get the same item at once. Asking again
+// while the hold lasts gives the same item back; `skip` releases items and leaves them out.
+//
+// The hold is one upsert whose conflict branch only takes over an expired hold or one's
+// own: two reviewers racing for one item serialise on its row, and the loser's upsert
+// returns nothing, so it moves on to the next candidate.
+import 'server-only';
+import type { Actor } from '@/lib/access/decide';
+import { AppError } from '@/lib/errors';
+import { Prisma } from '@/lib/generated/prisma/client';
+import { requireScope, type ServiceContext } from '@/lib/context';
+import { optionLabelSql } from '@/lib/insights/label-sql';
+import { optionLabel } from '@/lib/insights/labels';
+import { DECISION_CORRECT } from '@/lib/scores/types';
+import type { DecisionType, JsonValue, RunStatus } from '@/lib/traces/types';
+import type { ReviewFilters } from './params';
+
+export const HOLD_MINUTES = 5;
+/** Candidates tried per call before giving up (each lost to another reviewer's hold). */
+const CANDIDATES = 20;
+/** Items a call may skip. */
+export const MAX_SKIPS = 1_000;
+
+export interface ReviewKey {
+  traceId: string;
+  decisionPointId: string;
+}
+
+export interface ReviewItem {
+  traceId: string;
+  decisionPointId: string;
+  type: DecisionType;
+  reasoning: string | null;
+  chosen: JsonValue;
+  chosenLabel: string;
+  alternatives: JsonValue[];
+  alternativeLabels: string[];
+  timestamp: string;
+  parentSpanId: string | null;
+  trace: { name: string; status: RunStatus; startedAt: string; sessionId: string | null };
+  /** Until when the item is this reviewer's. */
+  heldUntil: string;
+}
+
+export interface ReviewNext {
+  item: ReviewItem | null;
+  /** Decision points matching the filters, and how many of them are reviewed ("N of M reviewed"). */
+  progress: { reviewed: number; total: number };
+}
+
+/** Who holds items: one identity per person or key (open mode has one reviewer). */
+export function reviewerOf(actor: Actor): string {
+  switch (actor.kind) {
+    case 'user':
+      return `user:${actor.userId}`;
+    case 'key':
+      return `key:${actor.keyId ?? 'API_KEYS'}`;
+    case 'open':
+      return 'open';
+    case 'system':
+      return `system:${actor.task}`;
+  }
+}
+
+/** A `skip` body: `{"skip": [{"traceId", "decisionPointId"}]}` (the body may be empty). */
+export function parseSkips(text: string): ReviewKey[] {
+  if (text.trim() === '') return [];
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new AppError('VALIDATION', 'Invalid JSON in request body');
+  }
+  const skip = (body as { skip?: unknown } | null)?.skip;
+  if (skip === undefined) return [];
+  if (!Array.isArray(skip)) throw new AppError('VALIDATION', 'skip must be an array');
+  if (skip.length > MAX_SKIPS) throw new AppError('VALIDATION', `skip has ${skip.length} entries: at most ${MAX_SKIPS} are allowed`);
+  return skip.map((k: unknown, i) => {
+    const key = k as Partial<ReviewKey> | null;
+    if (typeof key?.traceId !== 'string' || typeof key.decisionPointId !== 'string') {
+      throw new AppError('VALIDATION', `skip[${i}] must be {"traceId", "decisionPointId"} with string values`);
+    }
+    return { traceId: key.traceId, decisionPointId: key.decisionPointId };
+  });
+}
+
+function matchSql(f: ReviewFilters): Prisma.Sql {
+  const conditions: Prisma.Sql[] = [Prisma.sql`TRUE`];
+  if (f.type) conditions.push(Prisma.sql`d."type" = CAST(${f.type} AS "DecisionType")`);
+  if (f.option !== undefined) conditions.push(Prisma.sql`${optionLabelSql(Prisma.raw('d."chosen"'))} = ${f.option}`);
+  if (f.name !== undefined) conditions.push(Prisma.sql`t."name" = ${f.name}`);
+  if (f.status) conditions.push(Prisma.sql`t."status" = CAST(${f.status} AS "RunStatus")`);
+  if (f.from) conditions.push(Prisma.sql`t."startedAt" >= CAST(${f.from} AS timestamptz)`);
+  if (f.to) conditions.push(Prisma.sql`t."startedAt" < CAST(${f.to} AS timestamptz)`);
+  return Prisma.join(conditions, ' AND ');
+}
+
+const reviewedSql = Prisma.sql`EXISTS (SELECT 1 FROM "Score" s WHERE s."traceId" = d."traceId" AND s."decisionPointId" = d."id" AND s."name" = ${DECISION_CORRECT})`;
+
+const HOLD_SQL = `
+INSERT INTO "ReviewHold" ("traceId", "decisionPointId", "reviewer", "heldUntil")
+VALUES ($1, $2, $3, CURRENT_TIMESTAMP + make_interval(mins => ${HOLD_MINUTES}))
+ON CONFLICT ("traceId", "decisionPointId") DO UPDATE SET "reviewer" = EXCLUDED."reviewer", "heldUntil" = EXCLUDED."heldUntil"
+ WHERE "ReviewHold"."heldUntil" <= CURRENT_TIMESTAMP OR "ReviewHold"."reviewer" = EXCLUDED."reviewer"
+RETURNING to_char("heldUntil" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "heldUntil"`;
+
+/** The reviewer's next item (held for them), or null when none is left; with the filters' progress. */
+export async function nextReview(ctx: ServiceContext, filters: ReviewFilters, skip: readonly ReviewKey[] = []): Promise<ReviewNext> {
+  const actor = requireScope(ctx, 'annotate');
+  const reviewer = reviewerOf(actor);
+  const db = ctx.db.prisma;
+  const sql = ctx.db.sql;
+  const skipTraces = skip.map((k) => k.traceId);
+  const skipIds = skip.map((k) => k.decisionPointId);
+  if (skip.length > 0) {
+    await sql.query(
+      `DELETE FROM "ReviewHold" h USING unnest($2::text[], $3::text[]) AS k(t, i)
+        WHERE h."reviewer" = $1 AND h."traceId" = k.t AND h."decisionPointId" = k.i`,
+      [reviewer, skipTraces, skipIds],
+    );
+  }
+  // Own live hold first, then the newest traces; items another reviewer holds are left out.
+  const candidates = await db.$queryRaw<ReviewKey[]>`
+    SELECT d."traceId", d."id" AS "decisionPointId"
+      FROM "DecisionPoint" d JOIN "Trace" t ON t."id" = d."traceId"
+      LEFT JOIN "ReviewHold" h ON h."traceId" = d."traceId" AND h."decisionPointId" = d."id" AND h."heldUntil" > CURRENT_TIMESTAMP
+     WHERE ${matchSql(filters)} AND NOT ${reviewedSql}
+       AND (h."reviewer" IS NULL OR h."reviewer" = ${reviewer})
+       AND NOT EXISTS (SELECT 1 FROM unnest(${skipTraces}::text[], ${skipIds}::text[]) AS k(t, i) WHERE k.t = d."traceId" AND k.i = d."id")
+     ORDER BY (h."reviewer" IS NOT NULL) DESC, t."startedAt" DESC, d."timestamp", d."traceId", d."id"
+     LIMIT ${CANDIDATES}`;
+  let item: ReviewItem | null = null;
+  for (const candidate of candidates) {
+    const [held] = await sql.query<{ heldUntil: string }>(HOLD_SQL, [candidate.traceId, candidate.decisionPointId, reviewer]);
+    if (!held) continue;
+    // One item per reviewer: taking this one lets go of any other.
+    await sql.query(`DELETE FROM "ReviewHold" WHERE "reviewer" = $1 AND NOT ("traceId" = $2 AND "decisionPointId" = $3)`, [
+      reviewer,
+      candidate.traceId,
+      candidate.decisionPointId,
+    ]);
+    item = await loadItem(ctx, candidate, held.heldUntil);
+    if (item) break;
+  }
+  const [{ reviewed, total }] = await db.$queryRaw<Array<{ reviewed: number; total: number }>>`
+    SELECT (count(*) FILTER (WHERE ${reviewedSql}))::int AS reviewed, count(*)::int AS total
+      FROM "DecisionPoint" d JOIN "Trace" t ON t."id" = d."traceId" WHERE ${matchSql(filters)}`;
+  return { item, progress: { reviewed, total } };
+}
+
+async function loadItem(ctx: ServiceContext, key: ReviewKey, heldUntil: string): Promise<ReviewItem | null> {
+  const row = await ctx.db.prisma.decisionPoint.findUnique({
+    where: { traceId_id: { traceId: key.traceId, id: key.decisionPointId } },
+    include: { trace: { select: { name: true, status: true, startedAt: true, sessionId: true } } },
+  });
+  // Deleted since it was picked: the caller tries the next.
+  if (!row) return null;
+  const alternatives = (Array.isArray(row.alternatives) ? row.alternatives : []) as JsonValue[];
+  const chosen = (row.chosen ?? null) as JsonValue;
+  return {
+    traceId: row.traceId,
+    decisionPointId: row.id,
+    type: row.type,
+    reasoning: row.reasoning,
+    chosen,
+    chosenLabel: optionLabel(chosen),
+    alternatives,
+    alternativeLabels: alternatives.map((a) => optionLabel(a)),
+    timestamp: row.timestamp.toISOString(),
+    parentSpanId: row.parentSpanId,
+    trace: { name: row.trace.name, status: row.trace.status, startedAt: row.trace.startedAt.toISOString(), sessionId: row.trace.sessionId },
+    heldUntil,
+  };
+}

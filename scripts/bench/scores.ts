@@ -1,0 +1,133 @@
+// Scores bench, in process (the route handlers and verbs, no HTTP server) on a fresh
+// PostgreSQL database: seeds TRACES traces over 30 days with one decision point each and
+// SCORES_PER_TRACE scores per trace (1M over 100k by default), then
+// 1. POST /api/scores, 100 scores per request, CLIENTS concurrent clients for SECONDS:
+//    scores per second and request latency percentiles;
+// 2. the score figures of GET /api/insights/decisions (lib/insights/reviews.ts) over the
+//    30 days, unfiltered and with status=ERROR: p50/p95 of RUNS calls, and the whole route.
+//   scripts/with-postgres.sh npx tsx --conditions=react-server scripts/bench/scores.ts
+// Results: docs/benchmarks.md ("Scores").
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { GET as decisionsRoute } from '@/app/api/insights/decisions/route';
+import { POST as scoresRoute } from '@/app/api/scores/route';
+import { systemContext } from '@/lib/context';
+import { useDatabase as installDatabase } from '@/lib/db';
+import { reviewFigures } from '@/lib/insights/reviews';
+import { migrate, readMigrations } from '@/lib/storage/migrate';
+import { openDatabase } from '@/lib/storage/open';
+
+const TRACES = Number(process.env.TRACES ?? 100_000);
+const SCORES_PER_TRACE = Number(process.env.SCORES_PER_TRACE ?? 10);
+const CLIENTS = Number(process.env.CLIENTS ?? 4);
+const SECONDS = Number(process.env.SECONDS ?? 15);
+const RUNS = Number(process.env.RUNS ?? 20);
+const BATCH = 100;
+const DAY = 86_400_000;
+
+const adminUrl = process.env.PG_TEST_ADMIN_URL;
+if (!adminUrl) throw new Error('run through scripts/with-postgres.sh (PG_TEST_ADMIN_URL)');
+const dbName = `bench_scores_${Date.now()}`;
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${dbName}`);
+await admin.end();
+const url = new URL(adminUrl);
+url.pathname = `/${dbName}`;
+process.env.DATABASE_URL = url.toString();
+process.env.API_KEYS = 'bench-scores-key';
+const db = await openDatabase(url.toString());
+await migrate(db.sql, await readMigrations());
+installDatabase(db);
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const end = Date.UTC(2026, 2, 31);
+const start = end - 30 * DAY;
+
+// ---- seed ----
+let t0 = performance.now();
+await db.sql.exec(`
+INSERT INTO "Trace" ("id", "name", "status", "tags", "startedAt", "decisionPointCount")
+SELECT 'bt-' || i, 'agent-' || (i % 20), (CASE WHEN i % 10 = 0 THEN 'ERROR' ELSE 'COMPLETED' END)::"RunStatus", '{}',
+       to_timestamp(${start / 1000} + (i::float8 / ${TRACES}) * ${30 * 86_400}), 1
+  FROM generate_series(1, ${TRACES}) i;
+INSERT INTO "DecisionPoint" ("traceId", "id", "type", "chosen", "alternatives", "timestamp")
+SELECT 'bt-' || i, 'd1', 'TOOL_SELECTION', to_jsonb((ARRAY['search','sql','web'])[1 + i % 3]), '["search","sql","web"]'::jsonb,
+       to_timestamp(${start / 1000} + (i::float8 / ${TRACES}) * ${30 * 86_400})
+  FROM generate_series(1, ${TRACES}) i;
+INSERT INTO "Score" ("id", "traceId", "decisionPointId", "name", "dataType", "value", "stringValue", "source", "authorKind", "authorName", "createdAt")
+SELECT 'bs-' || i || '-' || k, 'bt-' || i,
+       CASE WHEN k IN (0, 1) THEN 'd1' END,
+       (ARRAY['decision.correct','decision.better_option','quality','helpful','tone','relevance','latency_ok','grounded','style','user_feedback'])[1 + k],
+       (ARRAY['BOOLEAN','CATEGORICAL','NUMERIC','BOOLEAN','CATEGORICAL','NUMERIC','BOOLEAN','BOOLEAN','CATEGORICAL','NUMERIC'])[1 + k]::"ScoreDataType",
+       CASE WHEN k IN (1, 4, 8) THEN NULL WHEN k IN (0, 3, 6, 7) THEN (i + k) % 2 ELSE ((i * 7 + k) % 100) / 100.0 END,
+       CASE k WHEN 1 THEN (ARRAY['search','sql','web'])[1 + (i + 1) % 3] WHEN 4 THEN (ARRAY['friendly','curt','neutral'])[1 + i % 3]
+              WHEN 8 THEN (ARRAY['a','b','c','d'])[1 + i % 4] END,
+       'SDK', 'key', 'bench', to_timestamp(${start / 1000} + (i::float8 / ${TRACES}) * ${30 * 86_400})
+  FROM generate_series(1, ${TRACES}) i CROSS JOIN generate_series(0, ${SCORES_PER_TRACE - 1}) k;`);
+await db.sql.exec('VACUUM ANALYZE');
+console.log(`seeded ${TRACES} traces, ${TRACES * SCORES_PER_TRACE} scores in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+// ---- POST /api/scores: 100 per request, CLIENTS clients ----
+const post = (body: string) =>
+  scoresRoute(new Request('http://bench/api/scores', { method: 'POST', headers: { authorization: 'Bearer bench-scores-key', 'content-type': 'application/json' }, body }));
+function batchBody(): string {
+  const scores = Array.from({ length: BATCH }, (_, j) => {
+    const i = 1 + Math.floor(Math.random() * TRACES);
+    return j % 2 === 0
+      ? { id: randomUUID(), traceId: `bt-${i}`, name: 'bench.quality', value: Math.random(), comment: 'posted by the bench' }
+      : { traceId: `bt-${i}`, decisionPointId: 'd1', name: 'decision.correct', value: Math.random() < 0.5 };
+  });
+  return JSON.stringify({ scores });
+}
+for (let i = 0; i < 20; i++) await post(batchBody()); // warm-up
+const latencies: number[] = [];
+let written = 0;
+let failed = 0;
+const deadline = performance.now() + SECONDS * 1000;
+t0 = performance.now();
+await Promise.all(
+  Array.from({ length: CLIENTS }, async () => {
+    while (performance.now() < deadline) {
+      const body = batchBody();
+      const started = performance.now();
+      const res = await post(body);
+      latencies.push(performance.now() - started);
+      if (res.status === 200) written += ((await res.json()) as { count: number }).count;
+      else failed++;
+    }
+  }),
+);
+const elapsed = (performance.now() - t0) / 1000;
+latencies.sort((a, b) => a - b);
+console.log(
+  `POST /api/scores ${BATCH}/request, ${CLIENTS} clients, ${elapsed.toFixed(1)} s: ${Math.round(written / elapsed)} scores/s, ` +
+    `${latencies.length} requests, failed ${failed}, p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms`,
+);
+await db.sql.exec('VACUUM ANALYZE "Score"');
+
+// ---- score insights over 30 days ----
+const ctx = systemContext(db, 'bench');
+const window = { from: new Date(start).toISOString(), to: new Date(end + DAY).toISOString() };
+async function timed(label: string, call: () => Promise<unknown>) {
+  await call();
+  const ms: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    await call();
+    ms.push(performance.now() - started);
+  }
+  ms.sort((a, b) => a - b);
+  console.log(`${label.padEnd(44)} p50 ${percentile(ms, 50).toFixed(0)} ms, p95 ${percentile(ms, 95).toFixed(0)} ms (${RUNS} runs)`);
+}
+await timed('score figures, 30 days', () => reviewFigures(ctx, window));
+await timed('score figures, 30 days, status=ERROR', () => reviewFigures(ctx, { ...window, status: 'ERROR' }));
+await timed('GET /api/insights/decisions, 30 days (whole route)', () =>
+  decisionsRoute(new Request(`http://bench/api/insights/decisions?from=${window.from}&to=${window.to}`, { headers: { authorization: 'Bearer bench-scores-key' } })).then((r) => r.text()),
+);
+
+await db.close();
+const drop = new pg.Client({ connectionString: adminUrl });
+await drop.connect();
+await drop.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+await drop.end();
