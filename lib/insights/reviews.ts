@@ -47,24 +47,32 @@ export async function reviewFigures(ctx: ServiceContext, params: TraceFilterPara
       SELECT s."traceId", s."decisionPointId", s."name", s."dataType", s."value", s."stringValue"
         FROM win w JOIN "Score" s ON s."traceId" = w."id"
     ),
-    rev AS (
-      SELECT d."type", ${optionLabelSql(Prisma.raw('d."chosen"'))} AS label, sc."name", sc."value", sc."stringValue"
-        FROM sc JOIN "DecisionPoint" d ON d."traceId" = sc."traceId" AND d."id" = sc."decisionPointId"
-       WHERE (sc."name" = ${DECISION_CORRECT} AND sc."dataType" = 'BOOLEAN')
-          OR (sc."name" = ${DECISION_BETTER_OPTION} AND sc."dataType" = 'CATEGORICAL')
+    -- Reviews per decision point first, so each reviewed decision's label is computed once.
+    per_dp AS (
+      SELECT "traceId", "decisionPointId",
+             count(*) FILTER (WHERE "name" = ${DECISION_CORRECT} AND "dataType" = 'BOOLEAN')::int AS reviewed,
+             count(*) FILTER (WHERE "name" = ${DECISION_CORRECT} AND "dataType" = 'BOOLEAN' AND "value" <> 0)::int AS "right",
+             array_agg("stringValue") FILTER (WHERE "name" = ${DECISION_BETTER_OPTION} AND "dataType" = 'CATEGORICAL') AS betters
+        FROM sc WHERE "decisionPointId" IS NOT NULL AND "name" IN (${DECISION_CORRECT}, ${DECISION_BETTER_OPTION})
+       GROUP BY "traceId", "decisionPointId"
+    ),
+    labelled AS MATERIALIZED (
+      SELECT p.reviewed, p."right", p.betters, d."type", ${optionLabelSql(Prisma.raw('d."chosen"'))} AS label
+        FROM per_dp p JOIN "DecisionPoint" d ON d."traceId" = p."traceId" AND d."id" = p."decisionPointId"
     ),
     judged AS (
-      SELECT "type", label, count(*)::int AS reviewed, (count(*) FILTER (WHERE "value" <> 0))::int AS "right"
-        FROM rev WHERE "name" = ${DECISION_CORRECT} GROUP BY "type", label
+      SELECT "type", label, sum(reviewed)::int AS reviewed, sum("right")::int AS "right"
+        FROM labelled GROUP BY "type", label HAVING sum(reviewed) > 0
     ),
     better AS (
-      SELECT "type", label, "stringValue" AS better, count(*)::int AS n
-        FROM rev WHERE "name" = ${DECISION_BETTER_OPTION} GROUP BY "type", label, "stringValue"
+      SELECT l."type", l.label, b AS better, count(*)::int AS n
+        FROM labelled l CROSS JOIN LATERAL unnest(l.betters) AS b
+       GROUP BY l."type", l.label, b
     ),
     summary AS (
       SELECT "name", "dataType", count(*)::int AS n, avg("value") AS average FROM sc GROUP BY "name", "dataType"
     ),
-    cats AS (
+    cats AS MATERIALIZED (
       SELECT "name", "dataType", v, n, row_number() OVER (PARTITION BY "name", "dataType" ORDER BY n DESC, v COLLATE "C") AS rank
         FROM (SELECT "name", "dataType",
                      CASE WHEN "dataType" = 'BOOLEAN' THEN CASE WHEN "value" <> 0 THEN 'true' ELSE 'false' END ELSE "stringValue" END AS v,

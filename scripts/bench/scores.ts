@@ -126,6 +126,16 @@ await timed('GET /api/insights/decisions, 30 days (whole route)', () =>
   decisionsRoute(new Request(`http://bench/api/insights/decisions?from=${window.from}&to=${window.to}`, { headers: { authorization: 'Bearer bench-scores-key' } })).then((r) => r.text()),
 );
 
+// ---- the review queue's next item, 4 reviewers asking in turn ----
+const { nextReview } = await import('@/lib/reviews');
+const reviewers = Array.from({ length: 4 }, (_, k) => ({
+  principal: { mode: 'protected' as const, keysOnly: false, credential: { kind: 'session' as const, identity: { userId: `r${k}`, email: `r${k}@bench`, name: `r${k}`, role: 'viewer' as const } } },
+  db,
+}));
+let turn = 0;
+await timed('review queue next item (any), per call', () => nextReview(reviewers[turn++ % 4], {}, []));
+await timed('review queue next item (type, option), per call', () => nextReview(reviewers[turn++ % 4], { type: 'TOOL_SELECTION', option: 'sql' }, []));
+
 await db.close();
 const drop = new pg.Client({ connectionString: adminUrl });
 await drop.connect();
