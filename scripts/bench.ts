@@ -1,5 +1,6 @@
 // npm run bench -- [--db pglite|postgres|both] [--scale tiny|small|full] [--traces 100000,1000000]
-//                  [--build] [--json FILE] [--only ingest,raw,list,detail,soap,mixed,otlp,export] [--seed N]
+//                  [--build] [--json FILE] [--only ingest,raw,list,detail,page,soap,mixed,otlp,export] [--seed N]
+//                  [--page-loads 10] (page: the 10,000-span trace's detail page in headless Chromium)
 //                  [--batches 1,10,100] [--clients 1,4,16] [--ingest-seconds 15] [--read-clients 1,4] [--diagnose] [--profile]
 //                  [--otlp-spans 1000] [--otlp-paths otlp,json] [--server-node-args "--max-old-space-size=256"] [--dist-dir .next-bench]
 //                  [--only retention --retention-traces 1000000 --retention-shape list|full] (retention: PostgreSQL only)
@@ -44,6 +45,7 @@ import { build, buildExists, buildSource, startServer, type RunningServer } from
 import { postmasterPid } from './bench/cpu';
 import { otlpScenario, otlpTable, type OtlpPath } from './bench/otlp';
 import { EXPORT_CASES, exportScenario, exportTable } from './bench/export';
+import { pageScenario, pageTable } from './bench/page';
 import { buildOtlpRequests } from './bench/otlp-requests';
 import { retentionScenario, type RetentionShape } from './bench/retention';
 import { insightsCases, insightsScenario, seedInsightsData, type InsightsNames } from './bench/insights';
@@ -63,6 +65,8 @@ interface Scale {
   /** OTLP vs JSON ingest: each path at each client count. */
   otlp: Bounds;
   otlpClients: number[];
+  /** Cold loads of the detail page in Chromium. */
+  pageLoads: number;
 }
 
 const SCALES: Record<string, Scale> = {
@@ -78,6 +82,7 @@ const SCALES: Record<string, Scale> = {
     mixed: { maxRequests: 200, maxMs: 4_000 },
     otlp: { maxRequests: 20, maxMs: 5_000 },
     otlpClients: [1, 4],
+    pageLoads: 3,
   },
   // The default: every scenario, lists at 100k traces. ~12 minutes for both databases.
   small: {
@@ -91,6 +96,7 @@ const SCALES: Record<string, Scale> = {
     mixed: { maxRequests: 5_000, maxMs: 10_000 },
     otlp: { maxRequests: 400, maxMs: 30_000 },
     otlpClients: [1, 4],
+    pageLoads: 10,
   },
   // The issue's full run: lists at 100k and 1M traces, longer windows.
   full: {
@@ -104,10 +110,11 @@ const SCALES: Record<string, Scale> = {
     mixed: { maxRequests: 10_000, maxMs: 30_000 },
     otlp: { maxRequests: 1_000, maxMs: 60_000 },
     otlpClients: [1, 4],
+    pageLoads: 20,
   },
 };
 
-const GROUPS: Group[] = ['ingest', 'raw', 'list', 'detail', 'soap', 'mixed', 'otlp', 'export', 'retention', 'search', 'insights'];
+const GROUPS: Group[] = ['ingest', 'raw', 'list', 'detail', 'page', 'soap', 'mixed', 'otlp', 'export', 'retention', 'search', 'insights'];
 /** Traces of the search data set (50 spans of 1-2 KB payloads each), by database and scale (--search-traces overrides). */
 const SEARCH_TRACES: Record<'postgres' | 'pglite', Record<string, number>> = {
   postgres: { tiny: 1_000, small: 20_000, full: 100_000 },
@@ -124,6 +131,8 @@ const DETAIL_SPANS = [50, 1_000, 10_000];
 /** Distinct OTLP requests (and JSON batches of the same runs), rotated with fresh trace ids. */
 const OTLP_REQUEST_TEMPLATES = 3;
 const API_KEY = 'bench-key-0123456789';
+/** The person the page scenario signs in as (pages take a session, not a key). */
+const BENCH_ADMIN = { email: 'bench-admin@crossroads.test', password: 'bench-admin-password' };
 
 interface Options {
   dbs: ('pglite' | 'postgres')[];
@@ -176,7 +185,7 @@ function parseArgs(argv: string[]): Options {
     }
   }
   if (args.has('help')) usage();
-  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'ingest-seconds', 'server-node-args', 'otlp-spans', 'otlp-paths', 'retention-traces', 'retention-shape', 'search-traces', 'drop-search-indexes', 'insights-traces', 'disable-insights-rollups', 'insights-names']);
+  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'ingest-seconds', 'server-node-args', 'otlp-spans', 'otlp-paths', 'retention-traces', 'retention-shape', 'search-traces', 'drop-search-indexes', 'page-loads', 'insights-traces', 'disable-insights-rollups', 'insights-names']);
   for (const k of args.keys()) if (!known.has(k)) usage(`unknown option --${k}`);
 
   const db = args.get('db') ?? 'both';
@@ -198,6 +207,7 @@ function parseArgs(argv: string[]): Options {
     return list;
   };
   if (args.has('batches')) scale.batches = ints('batches', 1000);
+  if (args.has('page-loads')) scale.pageLoads = ints('page-loads', 1000)[0];
   if (args.has('clients')) scale.clients = scale.otlpClients = ints('clients', 64);
   // A longer ingest window: sustained rates, e.g. past the search indexer's 60 s lag limit.
   if (args.has('ingest-seconds')) scale.ingest = { maxRequests: 1_000_000, maxMs: ints('ingest-seconds', 3_600)[0] * 1000 };
@@ -402,6 +412,8 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
     const port = await freePort();
     const env: Record<string, string> = {
       API_KEYS: API_KEY,
+      ADMIN_EMAIL: BENCH_ADMIN.email,
+      ADMIN_PASSWORD: BENCH_ADMIN.password,
       // A 100-trace batch of the issue's shape is ~9 MB of JSON.
       MAX_BODY_BYTES: String(64 * 2 ** 20),
       ...(kind === 'postgres' ? { DATABASE_URL: cluster!.url } : { DATABASE_URL: '', PGLITE_DATA_DIR: dataDir! }),
@@ -442,6 +454,13 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
     const refreshCtx = () => {
       ctx.server = server!;
     };
+
+    // ----- the detail page in Chromium, on the freshly seeded detail traces (issue 25) -----
+    if (only.has('page')) {
+      const spans = Math.max(...DETAIL_SPANS);
+      log(`page: /traces/{id} of the ${spans}-span trace in headless Chromium, ${scale.pageLoads} cold loads`);
+      results.push(await pageScenario(ctx, { traceId: detailTraceId(seed, spans), spans, loads: scale.pageLoads, admin: BENCH_ADMIN }));
+    }
 
     // ----- ingest, and the raw baseline on the same PostgreSQL right after each -----
     if (only.has('ingest')) {
@@ -729,6 +748,11 @@ async function main() {
   if (results.some((r) => r.otlp)) {
     console.log('OTLP ingest against JSON ingest of the same runs (issue 10):');
     console.log(otlpTable(results));
+    console.log('');
+  }
+  if (results.some((r) => r.page)) {
+    console.log('The trace detail page in headless Chromium (issue 25: interactive < 1.5 s, document < 512,000 bytes):');
+    console.log(pageTable(results));
     console.log('');
   }
   if (results.some((r) => r.export)) {

@@ -2,7 +2,7 @@
 // fetchers of /api/traces, and the list's URL state. Safe for client components and
 // for server components that seed the cache: no server module is imported here.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { SORT_FIELDS, SORT_ORDERS, type SearchMatch, type ListParams, type SortField, type SortOrder, type TraceDetail, type TraceList } from '@/lib/traces/types';
+import { SORT_FIELDS, SORT_ORDERS, type SearchMatch, type ListParams, type SortField, type SortOrder, type SpanRecord, type TraceList, type TraceOutline, type TraceSearchResult } from '@/lib/traces/types';
 import { listFilterKey, readListFilters, writeListFilters, type ReadableQuery } from './list-filters';
 
 /** How often lists and traces that are still RUNNING refresh themselves. */
@@ -183,11 +183,34 @@ export const traceQueries = {
         query.state.data?.traces.some((t) => t.status === 'RUNNING') ? LIVE_REFRESH_MS : false,
     }),
   details: () => [...traceQueries.all(), 'detail'] as const,
+  /** The detail page's trace: its outline (spans without payloads); the span queries below load those. */
   detail: (id: string) =>
     queryOptions({
       queryKey: [...traceQueries.details(), id] as const,
-      queryFn: async ({ signal }) =>
-        (await getJson<{ trace: TraceDetail }>(`/api/traces/${encodeURIComponent(id)}`, signal)).trace,
+      queryFn: async ({ signal }) => (await getJson<{ trace: TraceOutline }>(`${traceApiUrl(id)}/outline`, signal)).trace,
       refetchInterval: (query) => (query.state.data?.status === 'RUNNING' ? LIVE_REFRESH_MS : false),
     }),
+  /** One span with its payloads, loaded when it is opened. Under its trace's key: deleting the trace drops it too. */
+  span: (traceId: string, spanId: string, running = false) =>
+    queryOptions({
+      queryKey: [...traceQueries.details(), traceId, 'span', spanId] as const,
+      queryFn: async ({ signal }) =>
+        (await getJson<{ span: SpanRecord }>(`${traceApiUrl(traceId)}/spans/${encodeURIComponent(spanId)}`, signal)).span,
+      // A finished span never changes; a running one is refreshed with its trace.
+      staleTime: running ? 0 : Number.POSITIVE_INFINITY,
+      refetchInterval: running ? LIVE_REFRESH_MS : false,
+    }),
+  /** Where a text occurs in one trace (the server searches the payloads the page has not loaded). */
+  search: (traceId: string, q: string) =>
+    queryOptions({
+      queryKey: [...traceQueries.details(), traceId, 'search', q] as const,
+      queryFn: ({ signal }) =>
+        getJson<TraceSearchResult>(`${traceApiUrl(traceId)}/search?${new URLSearchParams({ q }).toString()}`, signal),
+      staleTime: 30_000,
+      placeholderData: keepPreviousData,
+    }),
 };
+
+function traceApiUrl(id: string): string {
+  return `/api/traces/${encodeURIComponent(id)}`;
+}

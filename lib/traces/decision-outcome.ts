@@ -6,9 +6,10 @@
 import { optionLabel } from '@/lib/insights/labels';
 import type { DecisionPointRecord, JsonValue, SpanRecord, SpanType } from './types';
 
-/** What the matcher reads of a span (payloads may not be loaded: metadata is optional). */
+/** What the matcher reads of a span (payloads may not be loaded: metadata is optional, and an outline's span carries its call id). */
 export type OutcomeSpan = Pick<SpanRecord, 'id' | 'parentSpanId' | 'type' | 'name' | 'startedAt' | 'status'> & {
   metadata?: JsonValue;
+  toolCallId?: string | null;
 };
 
 export type OutcomeDecision = Pick<DecisionPointRecord, 'type' | 'chosen' | 'contextSnapshot' | 'parentSpanId' | 'timestamp'>;
@@ -16,7 +17,7 @@ export type OutcomeDecision = Pick<DecisionPointRecord, 'type' | 'chosen' | 'con
 /** Where a tool call's id sits on a decision: its context snapshot (inferred decisions) or its chosen option. */
 const DECISION_CALL_ID_KEYS = ['toolCallId', 'tool_call_id', 'callId', 'call_id'] as const;
 /** Where a tool span names the call it ran: OpenTelemetry GenAI, Vercel AI SDK, OpenInference, or plain metadata. */
-const SPAN_CALL_ID_KEYS = ['gen_ai.tool.call.id', 'ai.toolCall.id', 'tool_call.id', 'toolCallId', 'tool_call_id', 'callId', 'call_id'] as const;
+export const SPAN_CALL_ID_KEYS = ['gen_ai.tool.call.id', 'ai.toolCall.id', 'tool_call.id', 'toolCallId', 'tool_call_id', 'callId', 'call_id'] as const;
 
 function isObject(v: JsonValue | undefined): v is { [key: string]: JsonValue } {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -38,6 +39,7 @@ export function decisionCallId(d: Pick<DecisionPointRecord, 'chosen' | 'contextS
 
 /** The tool-call id a span ran, or null. */
 export function spanCallId(s: OutcomeSpan): string | null {
+  if (s.toolCallId !== undefined) return s.toolCallId;
   return firstString(s.metadata, SPAN_CALL_ID_KEYS);
 }
 

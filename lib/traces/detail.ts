@@ -22,7 +22,7 @@ export function isValidTraceId(id: string): boolean {
 }
 
 // The same ISO 8601 form as Date.prototype.toISOString: UTC, milliseconds, 'Z'.
-const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+export const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** json_build_object over the given fields, in the order the API shows them. */
 function jsonObject(alias: string, fields: Array<string | [string, 'date']>): string {

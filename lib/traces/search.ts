@@ -151,13 +151,13 @@ interface MatchRow {
 }
 
 /**
- * Up to MATCHES_PER_TRACE places q was found in each trace: the trace's own fields first,
+ * Up to `perTrace` places (MATCHES_PER_TRACE unless asked) q was found in each trace: the trace's own fields first,
  * then its spans (by start), decision points and events (by time), each row's fields in
- * the order SEARCH_TABLES lists them. Only the first MATCHES_PER_TRACE matching rows of
+ * the order SEARCH_TABLES lists them. Only the first `perTrace` matching rows of
  * each kind are read per trace, and only a window of text around the match leaves the
  * database. Each trace's rows are read by trace id (rowsOfTrace).
  */
-export async function findMatches(db: Db, traceIds: string[], q: string): Promise<Map<string, SearchMatch[]>> {
+export async function findMatches(db: Db, traceIds: string[], q: string, perTrace = MATCHES_PER_TRACE): Promise<Map<string, SearchMatch[]>> {
   const result = new Map<string, SearchMatch[]>(traceIds.map((id) => [id, []]));
   if (traceIds.length === 0) return result;
   const needles = searchNeedles(q);
@@ -172,7 +172,7 @@ export async function findMatches(db: Db, traceIds: string[], q: string): Promis
       kind === 'trace'
         ? Prisma.sql`SELECT x.* FROM "Trace" x WHERE x."id" = c.id AND ${tableMatches(kind, q)}`
         : Prisma.sql`SELECT x.* FROM ${rowsOfTrace(kind, Prisma.raw('c'))} WHERE ${tableMatches(kind, q)}
-            ORDER BY ${Prisma.raw(spec.order)} LIMIT ${MATCHES_PER_TRACE}`;
+            ORDER BY ${Prisma.raw(spec.order)} LIMIT ${perTrace}`;
     // The position of the first needle found in the field, in characters.
     const positions = needles.map((needle) => Prisma.sql`nullif(strpos(lower(f.text), lower(${needle})), 0)`);
     return Prisma.sql`
@@ -190,7 +190,7 @@ export async function findMatches(db: Db, traceIds: string[], q: string): Promis
     SELECT * FROM (
       SELECT u.*, row_number() OVER (PARTITION BY u."traceId" ORDER BY u.rank) AS n
       FROM (${Prisma.join(parts, ' UNION ALL ')}) u
-    ) ranked WHERE n <= ${MATCHES_PER_TRACE} ORDER BY "traceId", rank`;
+    ) ranked WHERE n <= ${perTrace} ORDER BY "traceId", rank`;
   for (const row of rows) {
     const start = Math.max(Number(row.pos) - SNIPPET_BEFORE, 1);
     const end = start + Array.from(row.snippet).length - 1;

@@ -1,7 +1,7 @@
 // The model an LLM span called, as a reader wants it at a glance: the model its cost was
 // priced as, else the one its attributes name (response model before request model, as
 // the snapshot that served the call is the more precise). Pure; the viewer uses it.
-import type { JsonValue, SpanRecord } from './types';
+import type { JsonValue, SpanRecord, SpanSummary } from './types';
 
 /** Attribute keys naming the model, most precise first, across the conventions the ingest paths keep in metadata. */
 export const MODEL_KEYS = [
@@ -23,6 +23,11 @@ export function spanModelOf(span: Pick<SpanRecord, 'pricedModel' | 'metadata'>):
     }
   }
   return span.pricedModel;
+}
+
+/** The model of a span summary: the outline's (spanModelOf in SQL, lib/traces/outline.ts), else the priced model. */
+export function summaryModelOf(span: Pick<SpanSummary, 'model' | 'pricedModel'>): string | null {
+  return span.model !== undefined ? span.model : span.pricedModel;
 }
 
 /** How the viewer words a span's cost source, for the "estimated" mark's title. */

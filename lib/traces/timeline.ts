@@ -2,7 +2,7 @@
 // Pure and O(n): one pass to find the window, constant work per item after that.
 // No clock is read here: an open (RUNNING) span ends at the last instant the trace
 // knows of, so the server and the browser lay out the same picture.
-import type { DecisionPointRecord, EventRecord, SpanRecord, TraceRecord } from './types';
+import type { DecisionPointRecord, EventRecord, SpanSummary, TraceRecord } from './types';
 
 export interface TimeWindow {
   /** Milliseconds since the epoch. */
@@ -21,7 +21,7 @@ export interface Interval {
 }
 
 type TimelineInput = Pick<TraceRecord, 'startedAt' | 'endedAt'> & {
-  spans: readonly SpanRecord[];
+  spans: readonly SpanSummary[];
   decisionPoints: readonly DecisionPointRecord[];
   events: readonly EventRecord[];
 };
@@ -37,7 +37,7 @@ function finite(n: number | null | undefined): n is number {
 }
 
 /** When a span ends: endedAt, else startedAt + durationMs, else unknown (open). */
-export function spanEnd(span: SpanRecord): number | null {
+export function spanEnd(span: Pick<SpanSummary, 'startedAt' | 'endedAt' | 'durationMs'>): number | null {
   const ended = ms(span.endedAt);
   if (ended !== null) return ended;
   const started = ms(span.startedAt);
@@ -74,7 +74,7 @@ export function computeWindow(trace: TimelineInput): TimeWindow {
 }
 
 /** A span's interval; an open span runs to the end of the window. */
-export function spanInterval(span: SpanRecord, window: TimeWindow): Interval {
+export function spanInterval(span: Pick<SpanSummary, 'startedAt' | 'endedAt' | 'durationMs'>, window: TimeWindow): Interval {
   const start = ms(span.startedAt) ?? window.start;
   const end = spanEnd(span);
   if (end === null) return { start, end: Math.max(start, window.end), open: true };

@@ -4,6 +4,7 @@ import {
   ancestorKeys,
   buildTraceTree,
   collapsibleKeys,
+  filteredKeys,
   decisionKey,
   flattenTree,
   spanKey,
@@ -226,5 +227,37 @@ describe('flattenTree', () => {
     expect(empty.roots).toEqual([]);
     expect(flattenTree(empty.roots, new Set())).toEqual([]);
     expect(empty.maxDepth).toBe(0);
+  });
+});
+
+describe('filteredKeys', () => {
+  // root ─ a (ERROR) ─ a1
+  //      └ b ─ b1 (ERROR)
+  //      └ decision d
+  const tree = buildTraceTree(
+    [
+      span('root'),
+      span('a', 'root', 1, { status: 'ERROR' }),
+      span('a1', 'a', 2),
+      span('b', 'root', 3),
+      span('b1', 'b', 4, { status: 'ERROR', type: 'TOOL_CALL' }),
+    ],
+    [decision('d', 'root', 5)],
+  );
+
+  it('keeps the spans that match and their ancestors, in tree order, and no decisions', () => {
+    const keep = filteredKeys(tree, (n) => n.span.status === 'ERROR');
+    expect(flattenTree(tree.roots, new Set(), keep).map((r) => r.node.key)).toEqual(['s:root', 's:a', 's:b', 's:b1']);
+  });
+
+  it('recomputes children, positions and parents among the shown rows', () => {
+    const keep = filteredKeys(tree, (n) => n.span.type === 'TOOL_CALL');
+    const rows = flattenTree(tree.roots, new Set(), keep);
+    expect(rows.map((r) => [r.node.key, r.depth, r.parentIndex, r.posInSet, r.setSize, r.hasChildren])).toEqual([
+      ['s:root', 0, -1, 1, 1, true],
+      ['s:b', 1, 0, 1, 1, true],
+      ['s:b1', 2, 1, 1, 1, false],
+    ]);
+    expect(filteredKeys(tree, () => false).size).toBe(0);
   });
 });

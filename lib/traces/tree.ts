@@ -2,13 +2,13 @@
 // placed under the span they happened in) and flattens it into visible rows for a
 // virtualised view. Pure, O(n), and iterative throughout: traces can be 10,000 spans
 // deep, far beyond any call stack, and client data can hold cycles.
-import type { DecisionPointRecord, SpanRecord } from './types';
+import type { DecisionPointRecord, SpanSummary } from './types';
 
 export interface SpanNode {
   kind: 'span';
   /** Unique among all nodes: span and decision ids may coincide. */
   key: string;
-  span: SpanRecord;
+  span: SpanSummary;
   children: TreeNode[];
   depth: number;
   /** The span names a parent that is not in the trace; it sits at the root. */
@@ -64,7 +64,7 @@ function nodeTime(node: TreeNode): number {
  * keep time order when the inputs are each in time order (as the API returns them):
  * the two lists are merged once, in O(n), rather than sorting every child list.
  */
-export function buildTraceTree(spans: readonly SpanRecord[], decisions: readonly DecisionPointRecord[] = []): TraceTree {
+export function buildTraceTree(spans: readonly SpanSummary[], decisions: readonly DecisionPointRecord[] = []): TraceTree {
   const byKey = new Map<string, TreeNode>();
   const spanById = new Map<string, SpanNode>();
   const spanNodes: SpanNode[] = new Array(spans.length);
@@ -241,9 +241,12 @@ export interface TreeRow {
 /**
  * The rows a tree view shows: every node whose ancestors are all expanded, in
  * depth-first order. `collapsed` holds the keys of collapsed nodes (all expanded by
- * default). O(visible rows), iterative.
+ * default); with `include`, only the nodes it holds are shown (a filter: see
+ * filteredKeys). O(visible rows), iterative.
  */
-export function flattenTree(roots: readonly TreeNode[], collapsed: ReadonlySet<string>): TreeRow[] {
+export function flattenTree(allRoots: readonly TreeNode[], collapsed: ReadonlySet<string>, include?: ReadonlySet<string>): TreeRow[] {
+  const shown = (nodes: readonly TreeNode[]) => (include ? nodes.filter((n) => include.has(n.key)) : nodes);
+  const roots = shown(allRoots);
   const rows: TreeRow[] = [];
   // Stack entries: node, its parent row index, position among siblings and sibling count.
   const stackNodes: TreeNode[] = [];
@@ -264,12 +267,12 @@ export function flattenTree(roots: readonly TreeNode[], collapsed: ReadonlySet<s
     const posInSet = stackPos.pop()!;
     const setSize = stackSize.pop()!;
     const depth = stackDepth.pop()!;
-    const hasChildren = node.children.length > 0;
+    const kids = shown(node.children);
+    const hasChildren = kids.length > 0;
     const expanded = hasChildren && !collapsed.has(node.key);
     const index = rows.length;
     rows.push({ node, depth, hasChildren, expanded, parentIndex, posInSet, setSize });
     if (expanded) {
-      const kids = node.children;
       for (let c = kids.length - 1; c >= 0; c--) {
         stackNodes.push(kids[c]);
         stackParent.push(index);
@@ -280,6 +283,20 @@ export function flattenTree(roots: readonly TreeNode[], collapsed: ReadonlySet<s
     }
   }
   return rows;
+}
+
+/**
+ * A filter's nodes: the spans `keep` accepts and their ancestors (so each stays in its
+ * place in the tree), for flattenTree's `include`. Decision points are left out. O(n).
+ */
+export function filteredKeys(tree: TraceTree, keep: (node: SpanNode) => boolean): Set<string> {
+  const keys = new Set<string>();
+  for (const node of tree.byKey.values()) {
+    if (node.kind !== 'span' || !keep(node)) continue;
+    // Stop at the first ancestor already in: its own ancestors are in too.
+    for (let n: TreeNode | undefined = node; n && !keys.has(n.key); n = tree.parentOf.get(n.key)) keys.add(n.key);
+  }
+  return keys;
 }
 
 /** Keys of every node that has children: what "collapse all" collapses. */

@@ -91,6 +91,17 @@ export interface SpanRecord {
   metadata: JsonValue;
 }
 
+/**
+ * A span as the viewer's tree needs it: no payloads (input, output, metadata), and its
+ * status message cut short (the outline, lib/traces/outline.ts). A SpanRecord is one too.
+ */
+export interface SpanSummary extends Omit<SpanRecord, 'traceId' | 'input' | 'output' | 'metadata'>, Scored {
+  /** The model an LLM call used (span-model.ts); the outline always sets it. */
+  model?: string | null;
+  /** The tool call a tool span ran (decision-outcome.ts, spanCallId); the outline always sets it. */
+  toolCallId?: string | null;
+}
+
 export interface EventRecord {
   id: string;
   traceId: string;
@@ -127,6 +138,13 @@ export interface Scored {
 export interface TraceDetail extends TraceRecord, Scored {
   decisionPoints: Array<DecisionPointRecord & Scored>;
   spans: Array<SpanRecord & Scored>;
+  events: EventRecord[];
+}
+
+/** A trace with its spans' summaries: what the detail page loads first (GET /api/traces/{id}/outline). */
+export interface TraceOutline extends TraceRecord, Scored {
+  decisionPoints: Array<DecisionPointRecord & Scored>;
+  spans: SpanSummary[];
   events: EventRecord[];
 }
 
@@ -194,6 +212,15 @@ export interface SearchMatch {
   field: string;
   /** The text around the match, JSON as stored for JSON fields; "…" marks a cut. */
   snippet: string;
+}
+
+/** Where a text occurs inside one trace (GET /api/traces/{id}/search). */
+export interface TraceSearchResult {
+  q: string;
+  /** In the trace's order: its own fields, then spans by start, decision points and events by time. */
+  matches: SearchMatch[];
+  /** More places hold the text than the answer lists (lib/traces/search-trace.ts, MAX_TRACE_MATCHES). */
+  truncated: boolean;
 }
 
 export interface TraceList {

@@ -1,6 +1,7 @@
 // The measured scenarios. Each drives the real HTTP endpoints (or, for the raw baseline,
 // the same tables directly) with a closed loop of concurrent clients, bounded in
 // requests and time, and returns one row of the report.
+import type { PageFigures } from './page';
 import { FULL_SHAPE, SEARCH_TERM, SESSION_SIZE, generateTrace, traceId, type TraceShape } from './generate';
 import type { HttpClient, RunResult, Task } from './http';
 import { runClosedLoop } from './http';
@@ -13,7 +14,7 @@ import { SOAP_HEADERS, queryEnvelope, readEnvelope, resultRows, resultStatus } f
 import os from 'node:os';
 import { summarize, type Summary } from './stats';
 
-export type Group = 'ingest' | 'raw' | 'list' | 'detail' | 'soap' | 'mixed' | 'otlp' | 'export' | 'retention' | 'search' | 'insights';
+export type Group = 'ingest' | 'raw' | 'list' | 'detail' | 'page' | 'soap' | 'mixed' | 'otlp' | 'export' | 'retention' | 'search' | 'insights';
 
 export interface StatementStat {
   query: string;
@@ -44,6 +45,8 @@ export interface ScenarioResult {
   otlp?: OtlpFigures;
   /** The export scenario's own figures (bench/export.ts). */
   export?: ExportFigures;
+  /** The detail page in Chromium (bench/page.ts). */
+  page?: PageFigures;
 }
 
 export interface PgDiagnostics {

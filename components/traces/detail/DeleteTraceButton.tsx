@@ -6,13 +6,13 @@ import { useState } from 'react';
 import { plural } from '@/lib/format';
 import { deleteRequests } from '@/lib/queries/delete';
 import { traceQueries } from '@/lib/queries/traces';
-import type { TraceDetail } from '@/lib/traces/types';
+import type { TraceOutline } from '@/lib/traces/types';
 import { ConfirmDialog } from '@/components/settings/ConfirmDialog';
 import { useCanDelete } from '@/components/traces/delete/CanDelete';
 import { deleteButton } from '@/components/traces/delete/styles';
 
 /** "Delete trace" on the detail page (admins only): asks, naming the trace and what it holds, then returns to the list. */
-export function DeleteTraceButton({ trace }: { trace: Pick<TraceDetail, 'id' | 'name' | 'spans' | 'decisionPoints' | 'events'> }) {
+export function DeleteTraceButton({ trace }: { trace: Pick<TraceOutline, 'id' | 'name' | 'spans' | 'decisionPoints' | 'events'> }) {
   const allowed = useCanDelete();
   const [open, setOpen] = useState(false);
   // The <dialog> joins the page on first use only: server HTML never holds it, so the

@@ -1,7 +1,9 @@
 'use client';
 
+import { useQuery } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useSyncExternalStore, type ReactNode } from 'react';
-import type { DecisionPointRecord, EventRecord, SpanRecord } from '@/lib/traces/types';
+import { traceQueries } from '@/lib/queries/traces';
+import type { DecisionPointRecord, EventRecord, SpanSummary } from '@/lib/traces/types';
 import { formatCost, formatDuration, formatOffset, formatTokens, plural, toMillis } from '@/lib/format';
 import { spanInterval } from '@/lib/traces/timeline';
 import { spanKey, type SpanNode } from '@/lib/traces/tree';
@@ -23,7 +25,7 @@ import { ChatPayload } from './chat/ChatPayload';
 import { ChosenVsAlternatives, DecisionOutcome, InferredBadge } from './DecisionCard';
 import { DecisionOverview } from './DecisionOverview';
 import type { Selection, TraceModel } from './model';
-import { costSourceNote, spanModelOf } from '@/lib/traces/span-model';
+import { costSourceNote, summaryModelOf } from '@/lib/traces/span-model';
 
 type Go = (s: Selection) => void;
 
@@ -188,12 +190,55 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+/** A span's input, output and metadata, loaded when the span is opened (the page holds its outline only). */
+function SpanPayloads({ traceId, summary }: { traceId: string; summary: SpanSummary }) {
+  const query = useQuery(traceQueries.span(traceId, summary.id, summary.status === 'RUNNING'));
+  const span = query.data;
+  if (!span) {
+    return (
+      <div role="status" aria-live="polite" data-testid="span-payloads-loading" className="rounded-md border border-border bg-surface px-3 py-2 text-sm text-muted">
+        {query.isError ? (
+          <>
+            Could not load this span&apos;s input and output: {query.error.message}{' '}
+            <button type="button" onClick={() => void query.refetch()} className="font-medium text-accent hover:underline">
+              Retry
+            </button>
+          </>
+        ) : (
+          'Loading input, output and metadata…'
+        )}
+      </div>
+    );
+  }
+  return (
+    <div className="space-y-5" data-testid="span-payloads">
+      {span.statusMessage && span.statusMessage.length > (summary.statusMessage?.length ?? 0) && (
+        <Section title="Full status message">
+          <LongText text={span.statusMessage} limit={2000} />
+        </Section>
+      )}
+      {span.type === 'LLM_CALL' ? (
+        <>
+          <ChatPayload label="Input" value={span.input} side="input" />
+          <ChatPayload label="Output" value={span.output} side="output" />
+        </>
+      ) : (
+        <>
+          <JsonViewer label="Input" value={span.input} />
+          <JsonViewer label="Output" value={span.output} />
+        </>
+      )}
+      <JsonViewer label="Metadata" value={span.metadata} />
+    </div>
+  );
+}
+
 function SpanDetails({ node, model, onGo, onClose, onReveal }: { node: SpanNode; model: TraceModel; onGo: Go; onClose: () => void; onReveal: Go }) {
-  const span: SpanRecord = node.span;
+  const span: SpanSummary = node.span;
   const iv = spanInterval(span, model.window);
   const decisions = model.decisionsBySpan.get(span.id) ?? [];
   const events = model.eventsBySpan.get(span.id) ?? [];
-  const spanModel = spanModelOf(span);
+  const spanModel = summaryModelOf(span);
   const estimated = costSourceNote(span);
   const childSpans = node.children.filter((c) => c.kind === 'span').length;
   return (
@@ -305,18 +350,7 @@ function SpanDetails({ node, model, onGo, onClose, onReveal }: { node: SpanNode;
             </ul>
           </Section>
         )}
-        {span.type === 'LLM_CALL' ? (
-          <>
-            <ChatPayload label="Input" value={span.input} side="input" />
-            <ChatPayload label="Output" value={span.output} side="output" />
-          </>
-        ) : (
-          <>
-            <JsonViewer label="Input" value={span.input} />
-            <JsonViewer label="Output" value={span.output} />
-          </>
-        )}
-        <JsonViewer label="Metadata" value={span.metadata} />
+        <SpanPayloads traceId={model.trace.id} summary={span} />
       </div>
     </>
   );
@@ -444,7 +478,7 @@ function Overview({ model, onGo }: { model: TraceModel; onGo: Go }) {
     return iv.open ? null : iv.end - iv.start;
   });
   const costliest = topK(spans, 5, (s) => s.costUsd);
-  const item = (span: SpanRecord, right: string) => (
+  const item = (span: SpanSummary, right: string) => (
     <li key={span.id}>
       <button
         type="button"

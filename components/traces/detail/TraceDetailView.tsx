@@ -5,23 +5,27 @@ import { useSearchParams } from 'next/navigation';
 import { useCallback, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { traceQueries } from '@/lib/queries/traces';
 import type { DecisionType } from '@/lib/traces/types';
-import { decisionKey, spanKey } from '@/lib/traces/tree';
-import { ErrorState } from '@/components/ui/states';
+import { ErrorState, Spinner } from '@/components/ui/states';
 import { useHydrationMarker } from '@/components/ui/time';
 import { DecisionList } from './DecisionList';
 import { DetailsPanel } from './DetailsPanel';
 import { EventList } from './EventList';
 import { buildModel, readSelection, readTab, selectionKey, type DetailTab, type Selection } from './model';
 import { SearchMatchBar } from './SearchMatchBar';
-import type { FoundMatch } from './search-matches';
+import { matchRowKeys, type FoundMatch } from './search-matches';
+import { ResizableSplit } from './ResizableSplit';
 import { TraceHeader } from './TraceHeader';
 import { TraceTimeline, type FocusRequest } from './TraceTimeline';
 
 const TABS: DetailTab[] = ['timeline', 'decisions', 'events'];
 
 /** Writes tab and selection into the URL in place (no history entry per click). */
-function writeUrl(change: { tab?: DetailTab; selection?: Selection | null }) {
+function writeUrl(change: { tab?: DetailTab; selection?: Selection | null; q?: string }) {
   const q = new URLSearchParams(window.location.search);
+  if (change.q !== undefined) {
+    if (change.q) q.set('q', change.q);
+    else q.delete('q');
+  }
   if (change.tab !== undefined) {
     if (change.tab === 'timeline') q.delete('tab');
     else q.set('tab', change.tab);
@@ -47,14 +51,14 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
 
   const [decisionType, setDecisionType] = useState<DecisionType | null>(null);
   const nonce = useRef(0);
-  // A link to a selected row opens with that row in view.
-  const [focusRequest, setFocusRequest] = useState<FocusRequest | null>(() => {
-    if (!selection || !trace) return null;
-    if (selection.kind === 'span') return { key: spanKey(selection.id), nonce: 0 };
-    if (selection.kind === 'decision') return { key: decisionKey(selection.id), nonce: 0 };
-    const spanId = trace.events.find((e) => e.id === selection.id)?.spanId;
-    return spanId ? { key: spanKey(spanId), nonce: 0 } : null;
-  });
+  const [focusRequest, setFocusRequest] = useState<FocusRequest | null>(null);
+  // A link to a selected row opens with that row in view, once the trace is there (a
+  // large trace's outline arrives after the page).
+  const [linkSelection] = useState(selection);
+  const linkFocus = useMemo<FocusRequest | null>(() => {
+    const key = model && linkSelection ? selectionKey(model, linkSelection) : null;
+    return key ? { key, nonce: 0 } : null;
+  }, [model, linkSelection]);
 
   const select = useCallback((s: Selection | null) => writeUrl({ selection: s }), []);
   const close = useCallback(() => writeUrl({ selection: null }), []);
@@ -93,6 +97,9 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
     [reveal],
   );
   const searchTerm = searchParams.get('q') ?? '';
+  const [found, setFound] = useState<FoundMatch[]>([]);
+  const matchKeys = useMemo(() => (model ? matchRowKeys(model, found) : new Set<string>()), [model, found]);
+  const setQuery = useCallback((q: string) => writeUrl({ q }), []);
 
   // Walks the failed spans in time order, one per press, wrapping around.
   const errorCursor = useRef(-1);
@@ -103,6 +110,14 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
     if (node?.kind === 'span') reveal({ kind: 'span', id: node.span.id });
   }, [model, reveal]);
 
+  if (!model && query.isPending) {
+    // A large trace's outline is fetched after the page loads (see the page).
+    return (
+      <div role="status" className="flex items-center gap-2 py-16 text-muted">
+        <Spinner /> Loading the trace…
+      </div>
+    );
+  }
   if (!model) {
     return (
       <ErrorState
@@ -146,13 +161,15 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
           writeUrl({ tab: 'decisions' });
         }}
       />
-      {searchTerm && <SearchMatchBar trace={model.trace} q={searchTerm} selection={selection} onShow={showMatch} />}
+      <SearchMatchBar model={model} q={searchTerm} selection={selection} onQuery={setQuery} onShow={showMatch} onMatches={setFound} />
       {query.isError && (
         <p role="status" className="text-sm text-red-800 dark:text-red-200">
           Refreshing this trace failed ({query.error.message}); showing the last version received.
         </p>
       )}
-      <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)_21rem] gap-4 xl:grid-cols-[minmax(0,1fr)_27rem]">
+      <ResizableSplit
+        side={<DetailsPanel model={model} selection={selection} onGo={goTo} onClose={close} onReveal={reveal} />}
+        main={
         <div className="flex min-h-0 flex-col">
           <div role="tablist" aria-label="Trace views" className="mb-2 flex gap-1 border-b border-border" onKeyDown={onTabKey}>
             {TABS.map((t) => (
@@ -187,8 +204,9 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
               selection={selection}
               selectedKey={selectionKey(model, selection)}
               onSelect={select}
-              focusRequest={focusRequest}
+              focusRequest={focusRequest ?? linkFocus}
               onNextError={nextError}
+              matchKeys={matchKeys}
             />
           </div>
           {tab === 'decisions' && (
@@ -209,8 +227,8 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
             </div>
           )}
         </div>
-        <DetailsPanel model={model} selection={selection} onGo={goTo} onClose={close} onReveal={reveal} />
-      </div>
+        }
+      />
     </div>
   );
 }

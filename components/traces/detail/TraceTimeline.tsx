@@ -1,12 +1,14 @@
 'use client';
 
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { useSearchParams } from 'next/navigation';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { formatCost, formatDuration, formatOffset, plural, toMillis } from '@/lib/format';
-import { costSourceNote, spanModelOf } from '@/lib/traces/span-model';
-import { ancestorKeys, collapsibleKeys, flattenTree, type TreeRow } from '@/lib/traces/tree';
+import { costSourceNote, summaryModelOf } from '@/lib/traces/span-model';
+import { ancestorKeys, collapsibleKeys, filteredKeys, flattenTree, spanKey, type TreeRow } from '@/lib/traces/tree';
 import { barLayout, spanInterval, toPercent, type TimeWindow } from '@/lib/traces/timeline';
-import type { DecisionPointRecord, EventRecord, SpanRecord } from '@/lib/traces/types';
+import { panBy, rangeAround, viewTicks, viewWindow, zoomAt, type ViewRange } from '@/lib/traces/timeline-view';
+import type { DecisionPointRecord, EventRecord, SpanSummary } from '@/lib/traces/types';
 import {
   DECISION_LABEL,
   DecisionGlyph,
@@ -17,13 +19,17 @@ import {
 } from '@/components/ui/badges';
 import { summarizeJson } from '@/components/json/json';
 import type { Selection, TraceModel } from './model';
+import { SpanFilters, readSpanFilters, spanFilterActive, spanFilterAccepts } from './SpanFilters';
+import { Minimap, RangeDrag } from './TimelineNavigation';
 
 const ROW_HEIGHT = 30;
-const HEADER_HEIGHT = 52;
-const INDENT_PX = 14;
+const HEADER_HEIGHT = 72;
+const INDENT_PX = 12;
 // Beyond this many levels the indent stops growing and the depth is written instead:
 // a 10,000-deep chain must not push its names out of the column.
-const MAX_INDENT_LEVELS = 14;
+const MAX_INDENT_LEVELS = 10;
+/** One wheel notch (deltaY 100) zooms by about this factor. */
+const WHEEL_ZOOM_PER_100 = 1.25;
 
 export interface FocusRequest {
   key: string;
@@ -35,39 +41,44 @@ function rowDomId(index: number) {
   return `tree-row-${index}`;
 }
 
-function Ticks({ ticks, window }: { ticks: number[]; window: TimeWindow }) {
+type Tick = { at: number; offset: number };
+
+function Ticks({ ticks, window }: { ticks: Tick[]; window: TimeWindow }) {
   return (
     <>
       {ticks.map((t) => (
-        <span
-          key={t}
-          aria-hidden="true"
-          className="absolute top-0 bottom-0 w-px bg-grid"
-          style={{ left: `${toPercent(window, window.start + t)}%` }}
-        />
+        <span key={t.offset} aria-hidden="true" className="absolute top-0 bottom-0 w-px bg-grid" style={{ left: `${toPercent(window, t.at)}%` }} />
       ))}
     </>
   );
 }
 
+/** Whether the instant lies on the visible range (markers off it are not drawn). */
+function inView(window: TimeWindow, t: number): boolean {
+  return t >= window.start && t <= window.end;
+}
+
 function EventMarker({
   event,
   window,
+  origin,
   onSelect,
   selected,
 }: {
   event: EventRecord;
   window: TimeWindow;
+  /** The trace's start: offsets are written from it. */
+  origin: number;
   onSelect: (s: Selection) => void;
   selected: boolean;
 }) {
   const t = toMillis(event.timestamp);
-  if (t === null) return null;
+  if (t === null || !inView(window, t)) return null;
   const meta = EVENT_META[event.type];
   return (
     <span
       data-testid="event-marker"
-      title={`${meta.label}: ${event.name} at ${formatOffset(t - window.start)}`}
+      title={`${meta.label}: ${event.name} at ${formatOffset(t - origin)}`}
       onClick={(e) => {
         e.stopPropagation();
         onSelect({ kind: 'event', id: event.id });
@@ -99,11 +110,18 @@ interface RowProps {
   onToggle: (key: string) => void;
   onActivate: (key: string, select: Selection | null) => void;
   onSelect: (s: Selection) => void;
+  /** The row holds an in-trace search match. */
+  matched: boolean;
+  /** The visible time range (zoomed, or the whole trace less outliers). */
+  view: TimeWindow;
+  ticks: Tick[];
+  onZoomTo: (key: string) => void;
 }
 
-const Row = memo(function Row({ row, index, active, selected, selection, model, onToggle, onActivate, onSelect }: RowProps) {
+const Row = memo(function Row({ row, index, active, selected, selection, model, onToggle, onActivate, onSelect, matched, view, ticks, onZoomTo }: RowProps) {
   const { node, depth } = row;
-  const window = model.window;
+  const window = view;
+  const origin = model.window.start;
   const indentLevels = Math.min(depth, MAX_INDENT_LEVELS);
   const isSpan = node.kind === 'span';
   const error = isSpan && node.span.status === 'ERROR';
@@ -116,8 +134,9 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
   if (node.kind === 'span') {
     const span = node.span;
     const meta = SPAN_TYPE_META[span.type];
-    const iv = spanInterval(span, window);
+    const iv = spanInterval(span, model.window);
     const bar = barLayout(window, iv.start, iv.end);
+    const barShown = iv.end >= window.start && iv.start <= window.end;
     const ms = iv.open ? null : iv.end - iv.start;
     duration = iv.open ? (span.status === 'RUNNING' ? 'running' : '—') : formatDuration(ms);
     const events = model.eventsBySpan.get(span.id) ?? [];
@@ -125,7 +144,10 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
     label = (
       <>
         <SpanTypeBadge type={span.type} />
-        <span className={`truncate ${error ? 'font-medium text-red-800 dark:text-red-200' : ''}`}>{span.name}</span>
+        {/* A floor of width: model, cost and badges give way before the name is cut to "ch…". */}
+        <span className={`min-w-[5rem] truncate ${error ? 'font-medium text-red-800 dark:text-red-200' : ''}`} title={span.name}>
+          {span.name}
+        </span>
         {span.type === 'LLM_CALL' && <ModelAndCost span={span} />}
         {span.status !== 'COMPLETED' && (
           <span className="inline-flex shrink-0 items-center gap-1 text-[11px] font-medium">
@@ -158,18 +180,19 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
     );
     timeline = (
       <>
-        <span
+        {barShown && <span
           className={`absolute top-1/2 h-3 -translate-y-1/2 rounded-sm ${error ? 'bg-red-600 ring-2 ring-red-300 dark:bg-red-400 dark:ring-red-800' : meta.bar} ${
             iv.open ? 'bg-[length:8px_8px] [background-image:linear-gradient(45deg,rgba(255,255,255,.35)_25%,transparent_25%,transparent_50%,rgba(255,255,255,.35)_50%,rgba(255,255,255,.35)_75%,transparent_75%)]' : ''
           }`}
           style={{ left: `${bar.left}%`, width: `max(2px, ${bar.width}%)` }}
-          title={`${span.name}: ${formatOffset(iv.start - window.start)}, ${duration}`}
-        />
+          title={`${span.name}: ${formatOffset(iv.start - origin)}, ${duration}`}
+        />}
         {events.map((e) => (
           <EventMarker
             key={e.id}
             event={e}
             window={window}
+            origin={origin}
             onSelect={onSelect}
             selected={selection?.kind === 'event' && selection.id === e.id}
           />
@@ -178,8 +201,9 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
     );
   } else {
     const d = node.decision;
-    const t = toMillis(d.timestamp) ?? window.start;
+    const t = toMillis(d.timestamp) ?? origin;
     const left = toPercent(window, t);
+    const shown = inView(window, t);
     const width = d.durationMs && d.durationMs > 0 ? barLayout(window, t, t + d.durationMs).width : 0;
     duration = d.durationMs !== null ? formatDuration(d.durationMs) : '';
     const chosen = summarizeJson(d.chosen, 60);
@@ -201,7 +225,7 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
         )}
       </>
     );
-    timeline = (
+    timeline = shown && (
       <>
         {width > 0 && (
           <span
@@ -212,7 +236,7 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
         <span
           className="absolute top-1/2 -translate-x-1/2 -translate-y-1/2"
           style={{ left: `${left}%` }}
-          title={`${DECISION_LABEL[d.type]} at ${formatOffset(t - window.start)}: ${chosen}`}
+          title={`${DECISION_LABEL[d.type]} at ${formatOffset(t - origin)}: ${chosen}`}
         >
           <DecisionGlyph size={14} />
         </span>
@@ -232,15 +256,17 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
       aria-label={ariaLabel}
       data-active={active || undefined}
       data-key={node.key}
+      data-match={matched || undefined}
       onClick={() =>
         onActivate(
           node.key,
           node.kind === 'span' ? { kind: 'span', id: node.span.id } : { kind: 'decision', id: node.decision.id },
         )
       }
+      onDoubleClick={() => onZoomTo(node.key)}
       className={`grid h-full cursor-pointer grid-cols-[var(--label-w)_4.5rem_minmax(0,1fr)] items-center text-[13px] ${
         selected ? 'bg-selected' : error ? 'bg-red-50 hover:bg-red-100 dark:bg-red-950/40 dark:hover:bg-red-950/70' : 'hover:bg-surface'
-      } ${active ? 'tree-active' : ''}`}
+      } ${active ? 'tree-active' : ''} ${matched ? 'shadow-[inset_3px_0_0] shadow-yellow-500' : ''}`}
     >
       <div
         className="flex min-w-0 items-center gap-1.5 pr-2"
@@ -271,18 +297,36 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
         {label}
       </div>
       <div className="pr-2 text-right text-xs text-muted tabular">{duration}</div>
-      <div className="relative h-full overflow-hidden">
-        <Ticks ticks={model.ticks} window={window} />
+      <div className="relative h-full overflow-hidden" title={isSpan ? 'Double-click to zoom to this span' : undefined}>
+        <Ticks ticks={ticks} window={window} />
         {timeline}
       </div>
     </div>
   );
 });
 
-function Axis({ model, onSelect, selection }: { model: TraceModel; onSelect: (s: Selection) => void; selection: Selection | null }) {
-  const { window, trace } = model;
+function Axis({
+  model,
+  onSelect,
+  selection,
+  view,
+  ticks,
+  onView,
+  timelineRef,
+}: {
+  model: TraceModel;
+  onSelect: (s: Selection) => void;
+  selection: Selection | null;
+  view: TimeWindow;
+  ticks: Tick[];
+  onView: (range: ViewRange) => void;
+  timelineRef: React.RefObject<HTMLDivElement | null>;
+}) {
+  const { trace } = model;
+  const origin = model.window.start;
   // An empty trace has no time span worth an axis.
-  const ticks = trace.spans.length + trace.decisionPoints.length + trace.events.length > 0 ? model.ticks : [];
+  const empty = trace.spans.length + trace.decisionPoints.length + trace.events.length === 0;
+  const shownTicks = empty ? [] : ticks;
   return (
     <div
       className="sticky top-0 z-20 grid grid-cols-[var(--label-w)_4.5rem_minmax(0,1fr)] border-b border-border bg-bg text-xs text-muted"
@@ -290,36 +334,37 @@ function Axis({ model, onSelect, selection }: { model: TraceModel; onSelect: (s:
     >
       <div className="flex items-end pb-1 pl-2 font-medium">Span</div>
       <div className="flex items-end justify-end pr-2 pb-1 font-medium">Duration</div>
-      <div className="relative">
-        {/* tick labels */}
-        <div className="relative h-6">
-          {ticks.map((t, i) => {
-            const left = toPercent(window, window.start + t);
-            const last = i === ticks.length - 1 && left > 90;
+      <div className="relative" ref={timelineRef}>
+        {!empty && <Minimap model={model} view={view} onView={onView} />}
+        {/* tick labels; dragging across them zooms to the range */}
+        <RangeDrag view={view} onView={onView} className="relative h-6">
+          {shownTicks.map((t, i) => {
+            const left = toPercent(view, t.at);
+            const last = i === shownTicks.length - 1 && left > 90;
             return (
               <span
-                key={t}
-                className={`absolute top-1 whitespace-nowrap tabular ${i === 0 ? '' : last ? '-translate-x-full' : '-translate-x-1/2'}`}
+                key={t.offset}
+                className={`pointer-events-none absolute top-1 whitespace-nowrap tabular ${left < 4 ? '' : last ? '-translate-x-full' : '-translate-x-1/2'}`}
                 style={{ left: `${left}%` }}
               >
-                {formatDuration(t)}
+                {formatDuration(t.offset)}
               </span>
             );
           })}
-        </div>
+        </RangeDrag>
         {/* Everything that happened, at a glance: decisions and events of the whole trace. */}
         <div className="relative h-6 border-t border-border" aria-hidden="true">
-          <Ticks ticks={ticks} window={window} />
+          <Ticks ticks={shownTicks} window={view} />
           {trace.decisionPoints.map((d) => {
             const t = toMillis(d.timestamp);
-            if (t === null) return null;
+            if (t === null || !inView(view, t)) return null;
             return (
               <span
                 key={`d:${d.id}`}
-                title={`Decision (${DECISION_LABEL[d.type]}): ${summarizeJson(d.chosen, 60)} at ${formatOffset(t - window.start)}`}
+                title={`Decision (${DECISION_LABEL[d.type]}): ${summarizeJson(d.chosen, 60)} at ${formatOffset(t - origin)}`}
                 onClick={() => onSelect({ kind: 'decision', id: d.id })}
                 className="absolute top-1/2 z-10 -translate-x-1/2 -translate-y-1/2 cursor-pointer hover:scale-125"
-                style={{ left: `${toPercent(window, t)}%` }}
+                style={{ left: `${toPercent(view, t)}%` }}
               >
                 <DecisionGlyph size={11} />
               </span>
@@ -329,7 +374,8 @@ function Axis({ model, onSelect, selection }: { model: TraceModel; onSelect: (s:
             <EventMarker
               key={`e:${e.id}`}
               event={e}
-              window={window}
+              window={view}
+              origin={origin}
               onSelect={onSelect}
               selected={selection?.kind === 'event' && selection.id === e.id}
             />
@@ -347,6 +393,7 @@ export function TraceTimeline({
   onSelect,
   focusRequest,
   onNextError,
+  matchKeys,
 }: {
   model: TraceModel;
   selection: Selection | null;
@@ -354,10 +401,53 @@ export function TraceTimeline({
   onSelect: (s: Selection) => void;
   focusRequest: FocusRequest | null;
   onNextError?: () => void;
+  /** Rows holding an in-trace search match, marked. */
+  matchKeys?: ReadonlySet<string>;
 }) {
   const { tree } = model;
   const [collapsed, setCollapsed] = useState<Set<string>>(() => new Set());
   const [activeKey, setActiveKey] = useState<string | null>(null);
+
+  // Filters (in the URL): the spans they accept and their ancestors, in place.
+  const filters = readSpanFilters(useSearchParams());
+  const filtering = spanFilterActive(filters);
+  const filtered = useMemo(() => {
+    if (!filtering) return null;
+    let matching = 0;
+    const keys = filteredKeys(tree, (n) => {
+      const accepted = spanFilterAccepts(filters, n.span, model.window);
+      if (accepted) matching++;
+      return accepted;
+    });
+    return { keys, matching };
+    // The filter's fields are its identity (readSpanFilters makes a new object per render).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [tree, model.window, filtering, filters.type, filters.status, filters.minDurationMs]);
+  const include = filtered?.keys;
+
+  // The visible time range: the whole trace less outliers, or all of it, or a zoom.
+  const [showAll, setShowAll] = useState(false);
+  const [zoom, setZoom] = useState<ViewRange | null>(null);
+  const bounds = useMemo<ViewRange>(() => ({ start: model.window.start, end: model.window.end }), [model.window]);
+  const base = showAll ? model.window : model.focus.window;
+  const view = useMemo(() => viewWindow(zoom ?? { start: base.start, end: base.end }), [zoom, base.start, base.end]);
+  const ticks = useMemo(() => viewTicks(model.window.start, view, 5), [model.window.start, view]);
+  const outliers = model.focus.before + model.focus.after;
+  const viewRef = useRef(view);
+  useEffect(() => {
+    viewRef.current = view;
+  }, [view]);
+  const timelineRef = useRef<HTMLDivElement>(null);
+  const setView = useCallback((range: ViewRange | null) => setZoom(range), []);
+  const zoomToKey = useCallback(
+    (key: string) => {
+      const node = tree.byKey.get(key);
+      if (node?.kind !== 'span') return;
+      const iv = spanInterval(node.span, model.window);
+      setZoom(rangeAround(iv.start, iv.end, bounds));
+    },
+    [tree, model.window, bounds],
+  );
 
   // A request to show a row (from the decision list, "next error", the side panel):
   // open its ancestors now, in render, so the row exists when the effect scrolls to it.
@@ -373,7 +463,7 @@ export function TraceTimeline({
     setActiveKey(focusRequest.key);
   }
 
-  const rows = useMemo(() => flattenTree(tree.roots, collapsed), [tree, collapsed]);
+  const rows = useMemo(() => flattenTree(tree.roots, collapsed, include), [tree, collapsed, include]);
   const indexByKey = useMemo(() => {
     const m = new Map<string, number>();
     for (let i = 0; i < rows.length; i++) m.set(rows[i].node.key, i);
@@ -395,6 +485,31 @@ export function TraceTimeline({
     initialRect: { width: 800, height: 640 },
     getItemKey: (i) => rows[i].node.key,
   });
+
+  // Ctrl/⌘ + wheel and pinch (Chromium sends a pinch as a ctrl wheel) zoom around the
+  // pointer; Shift + wheel and sideways scrolling pan a zoomed timeline. A plain wheel
+  // scrolls the tree. Non-passive, so the page itself does not zoom.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const onWheel = (e: WheelEvent) => {
+      const column = timelineRef.current?.getBoundingClientRect();
+      if (!column || column.width <= 0) return;
+      const current = { start: viewRef.current.start, end: viewRef.current.end };
+      if (e.ctrlKey || e.metaKey) {
+        e.preventDefault();
+        const factor = WHEEL_ZOOM_PER_100 ** (e.deltaY / 100);
+        setZoom(zoomAt(current, factor, (e.clientX - column.left) / column.width, bounds));
+      } else if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
+        const delta = e.shiftKey && e.deltaX === 0 ? e.deltaY : e.deltaX;
+        if (delta === 0) return;
+        e.preventDefault();
+        setZoom(panBy(current, delta / column.width, bounds));
+      }
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => el.removeEventListener('wheel', onWheel);
+  }, [bounds]);
 
   // Scroll once per request: later changes of the rows (the reader opening and closing
   // nodes) must not pull the view back to it.
@@ -475,6 +590,19 @@ export function TraceTimeline({
       case '*':
         setCollapsed(new Set());
         break;
+      case '+':
+      case '=':
+        setZoom(zoomAt(view, 0.5, 0.5, bounds));
+        break;
+      case '-':
+        setZoom(zoomAt(view, 2, 0.5, bounds));
+        break;
+      case 'z':
+        zoomToKey(row.node.key);
+        break;
+      case '0':
+        setZoom(null);
+        break;
       default:
         return;
     }
@@ -483,9 +611,48 @@ export function TraceTimeline({
 
   const items = virtualizer.getVirtualItems();
   const errorCount = model.errorKeys.length;
+  const selectedSpanKey = selection?.kind === 'span' && tree.spanById.has(selection.id) ? spanKey(selection.id) : null;
+  const origin = model.window.start;
+  const button = 'h-7 shrink-0 rounded-md border border-border-strong px-2 text-xs hover:bg-surface-2 disabled:opacity-50 disabled:hover:bg-transparent';
 
   return (
     <div className="flex h-full min-h-0 flex-col">
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-1.5 pb-2">
+      <SpanFilters filters={filters} matching={filtered?.matching ?? null} total={model.trace.spans.length} />
+      <div className="flex flex-wrap items-center gap-1.5 text-sm" role="group" aria-label="Timeline zoom">
+        <button type="button" className={button} disabled={!selectedSpanKey} onClick={() => selectedSpanKey && zoomToKey(selectedSpanKey)} title="Fit the timeline to the selected span (Z in the tree; double-click a row)">
+          Zoom to span
+        </button>
+        <button type="button" className={button} onClick={() => setZoom(zoomAt(view, 0.5, 0.5, bounds))} aria-label="Zoom in" title="Zoom in (+; Ctrl or ⌘ + wheel, pinch)">
+          +
+        </button>
+        <button type="button" className={button} onClick={() => setZoom(zoomAt(view, 2, 0.5, bounds))} aria-label="Zoom out" title="Zoom out (−)">
+          −
+        </button>
+        <button type="button" className={button} disabled={zoom === null} onClick={() => setZoom(null)} title="Back to the whole trace (0)">
+          Reset zoom
+        </button>
+        {outliers > 0 && (
+          <button
+            type="button"
+            className={button}
+            aria-pressed={showAll}
+            onClick={() => {
+              setShowAll(!showAll);
+              setZoom(null);
+            }}
+            title={showAll ? 'Fit the axis to the run again' : 'The axis leaves out instants far from the rest of the run'}
+          >
+            {showAll ? 'Fit to the run' : `Show all (${plural(outliers, 'outlier')} left out)`}
+          </button>
+        )}
+        <span className="min-w-0 truncate text-xs text-muted tabular" data-testid="view-range">
+          {zoom || (!showAll && outliers > 0)
+            ? `Showing ${formatOffset(view.start - origin)} to ${formatOffset(view.end - origin)} of ${formatDuration(model.window.duration)}`
+            : ''}
+        </span>
+      </div>
+      </div>
       <div className="flex items-center gap-2 pb-2 text-sm">
         <button
           type="button"
@@ -523,7 +690,7 @@ export function TraceTimeline({
         ref={scrollRef}
         role="tree"
         tabIndex={0}
-        aria-label="Spans and decisions on a timeline. Arrow keys move, Right and Left open and close, Enter shows details."
+        aria-label="Spans and decisions on a timeline. Arrow keys move, Right and Left open and close, Enter shows details; plus and minus zoom the timeline, Z zooms to the row, 0 resets the zoom."
         aria-activedescendant={rows.length > 0 ? rowDomId(activeIndex) : undefined}
         onKeyDown={onKeyDown}
         onFocus={() => {
@@ -532,9 +699,9 @@ export function TraceTimeline({
         className="tree-scroll relative min-h-0 flex-1 overflow-auto rounded-md border border-border [--label-w:clamp(15rem,42%,30rem)] xl:[--label-w:clamp(15rem,38%,30rem)]"
         data-testid="span-tree"
       >
-        <Axis model={model} onSelect={onSelect} selection={selection} />
+        <Axis model={model} onSelect={onSelect} selection={selection} view={view} ticks={ticks} onView={setView} timelineRef={timelineRef} />
         {rows.length === 0 ? (
-          <p className="p-6 text-muted">This trace has no spans and no decisions.</p>
+          <p className="p-6 text-muted">{filtering ? 'No span matches these filters.' : 'This trace has no spans and no decisions.'}</p>
         ) : (
           <div role="presentation" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {items.map((item) => (
@@ -554,6 +721,10 @@ export function TraceTimeline({
                   onToggle={toggle}
                   onActivate={activate}
                   onSelect={onSelect}
+                  matched={matchKeys?.has(rows[item.index].node.key) ?? false}
+                  view={view}
+                  ticks={ticks}
+                  onZoomTo={zoomToKey}
                 />
               </div>
             ))}
@@ -581,8 +752,8 @@ function Legend() {
 }
 
 /** An LLM row's model and cost, after its name: what a reader scans a run for. */
-function ModelAndCost({ span }: { span: SpanRecord }) {
-  const model = spanModelOf(span);
+function ModelAndCost({ span }: { span: SpanSummary }) {
+  const model = summaryModelOf(span);
   if (model === null && span.costUsd === null) return null;
   const estimated = costSourceNote(span);
   return (

@@ -2,7 +2,8 @@
 // trace (a RUNNING trace is refetched every few seconds). Pure and O(n).
 import { buildTraceTree, spanKey, decisionKey, type TraceTree } from '@/lib/traces/tree';
 import { axisTicks, computeWindow, spanEnd, type TimeWindow } from '@/lib/traces/timeline';
-import type { DecisionPointRecord, DecisionType, EventRecord, SpanRecord, TraceDetail } from '@/lib/traces/types';
+import { focusWindow, type FocusWindow } from '@/lib/traces/timeline-view';
+import type { DecisionPointRecord, DecisionType, EventRecord, SpanSummary, TraceOutline } from '@/lib/traces/types';
 import { toMillis } from '@/lib/format';
 import { indexToolSpans, type ToolSpanIndex } from '@/lib/traces/decision-outcome';
 
@@ -15,9 +16,11 @@ export interface Total {
 }
 
 export interface TraceModel {
-  trace: TraceDetail;
+  trace: TraceOutline;
   tree: TraceTree;
   window: TimeWindow;
+  /** The axis's default range: the window less outliers (a late feedback event), until "show all". */
+  focus: FocusWindow;
   ticks: number[];
   eventsBySpan: Map<string, EventRecord[]>;
   decisionsBySpan: Map<string, DecisionPointRecord[]>;
@@ -28,7 +31,7 @@ export interface TraceModel {
   decisionTypes: Array<[DecisionType, number]>;
   totals: { cost: Total; tokens: Total; duration: Total };
   /** Tool spans by call id and by parent: what a tool selection led to (toolSpanOf). */
-  toolSpans: ToolSpanIndex<SpanRecord>;
+  toolSpans: ToolSpanIndex<SpanSummary>;
 }
 
 function group<T>(items: readonly T[], keyOf: (item: T) => string | null): Map<string, T[]> {
@@ -44,8 +47,8 @@ function group<T>(items: readonly T[], keyOf: (item: T) => string | null): Map<s
 }
 
 /** The trace's own totals, or sums over its spans when the trace has none. */
-export function traceTotals(trace: TraceDetail, window: TimeWindow): TraceModel['totals'] {
-  const sum = (pick: (s: SpanRecord) => number | null): Total => {
+export function traceTotals(trace: TraceOutline, window: TimeWindow): TraceModel['totals'] {
+  const sum = (pick: (s: SpanSummary) => number | null): Total => {
     let total = 0;
     let seen = false;
     for (const s of trace.spans) {
@@ -71,7 +74,24 @@ export function traceTotals(trace: TraceDetail, window: TimeWindow): TraceModel[
   return { cost, tokens, duration };
 }
 
-export function buildModel(trace: TraceDetail): TraceModel {
+/** Every time the timeline shows: span starts and ends, decision points, events. */
+function instantsOf(trace: TraceOutline): number[] {
+  const out: number[] = [];
+  const add = (iso: string | null) => {
+    const t = toMillis(iso);
+    if (t !== null) out.push(t);
+  };
+  for (const s of trace.spans) {
+    add(s.startedAt);
+    const end = spanEnd(s);
+    if (end !== null) out.push(end);
+  }
+  for (const d of trace.decisionPoints) add(d.timestamp);
+  for (const e of trace.events) add(e.timestamp);
+  return out;
+}
+
+export function buildModel(trace: TraceOutline): TraceModel {
   const tree = buildTraceTree(trace.spans, trace.decisionPoints);
   const window = computeWindow(trace);
   const counts = new Map<DecisionType, number>();
@@ -80,6 +100,7 @@ export function buildModel(trace: TraceDetail): TraceModel {
     trace,
     tree,
     window,
+    focus: focusWindow(instantsOf(trace), window),
     ticks: axisTicks(window.duration, 5),
     eventsBySpan: group(trace.events, (e) => e.spanId),
     decisionsBySpan: group(trace.decisionPoints, (d) => d.parentSpanId),

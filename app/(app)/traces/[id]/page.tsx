@@ -7,21 +7,29 @@ import { cache } from 'react';
 import { isAppError } from '@/lib/errors';
 import { pageContext } from '@/lib/http/page-context';
 import { traceQueries } from '@/lib/queries/traces';
-import { getTraceOrThrow } from '@/lib/traces/detail';
-import type { TraceDetail } from '@/lib/traces/types';
+import { getTraceOutlineJsonOrThrow } from '@/lib/traces/outline';
+import type { TraceOutline, TraceRecord } from '@/lib/traces/types';
 import { TraceDetailView } from '@/components/traces/detail/TraceDetailView';
 import { requestTime } from '../_lib/request';
 
 type Params = Promise<{ id: string }>;
 
-type Loaded = { trace: TraceDetail } | { invalid: true; message: string };
+type Loaded = { trace: TraceRecord; outline: TraceOutline | null } | { invalid: true; message: string };
+
+// Up to this many spans, the outline rides in the page (the tree shows at first paint);
+// a larger trace's outline would swell the HTML past ~200 KB, so the browser fetches it
+// (GET /api/traces/{id}/outline) right after the page loads.
+const INLINE_OUTLINE_SPANS = 500;
 
 // One database read per request, shared by the page and its metadata; both are refused
 // without the read scope (a redirect to sign-in), however the page is requested.
 const loadTrace = cache(async (id: string): Promise<Loaded> => {
   const { ctx } = await pageContext();
   try {
-    return { trace: await getTraceOrThrow(ctx, id) };
+    // A trace with the id "export" is shadowed by GET /api/traces/export: its outline always rides along.
+    const outline = await getTraceOutlineJsonOrThrow(ctx, id, { maxSpans: id === 'export' ? undefined : INLINE_OUTLINE_SPANS });
+    const parsed = JSON.parse(outline.json) as TraceRecord;
+    return { trace: parsed, outline: outline.complete ? (parsed as TraceOutline) : null };
   } catch (err) {
     if (isAppError(err) && err.code === 'NOT_FOUND') notFound();
     if (isAppError(err) && err.code === 'VALIDATION') return { invalid: true, message: err.message };
@@ -44,7 +52,7 @@ export default async function TracePage({ params }: { params: Params }) {
   if ('invalid' in loaded) return <InvalidTraceId id={id} message={loaded.message} />;
 
   const queryClient = new QueryClient();
-  queryClient.setQueryData(traceQueries.detail(id).queryKey, loaded.trace);
+  if (loaded.outline) queryClient.setQueryData(traceQueries.detail(id).queryKey, loaded.outline);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <TraceDetailView id={id} serverNow={requestTime()} />

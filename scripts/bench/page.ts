@@ -1,0 +1,121 @@
+// The trace detail page in a real browser: headless Chromium (the system's, as the e2e
+// suite runs it) loads /traces/{id} of the 10,000-span detail trace, cold each time (a
+// fresh browser context: no HTTP cache, no storage but the session cookie), and clicks a
+// span row. Measured per load: the HTML document's bytes, when the tree's first span row
+// is on screen, and when a click on a span row has shown its lazily loaded details
+// (time to interactive, from the start of the navigation). Issue 25's targets: < 1.5 s
+// and < 512,000 bytes.
+import { chromium, type Browser } from '@playwright/test';
+import { summarize } from './stats';
+import type { Ctx, ScenarioResult } from './scenarios';
+
+export interface PageFigures {
+  spans: number;
+  loads: number;
+  documentBytes: number;
+  /** Navigation start to the first span row on screen, ms. */
+  treeMedianMs: number;
+  treeP95Ms: number;
+  /** Navigation start to a clicked span row's details shown (its payloads loaded), ms. */
+  interactiveMedianMs: number;
+  interactiveP95Ms: number;
+  /** Time from the click to the details shown, ms. */
+  clickMedianMs: number;
+}
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+async function signedInState(browser: Browser, baseUrl: string, admin: { email: string; password: string }) {
+  const context = await browser.newContext({ baseURL: baseUrl });
+  const page = await context.newPage();
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(admin.email);
+  await page.getByLabel('Password').fill(admin.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(/\/traces$/);
+  const state = await context.storageState();
+  await context.close();
+  return state;
+}
+
+export async function pageScenario(
+  ctx: Ctx,
+  options: { traceId: string; spans: number; loads: number; admin: { email: string; password: string } },
+): Promise<ScenarioResult> {
+  const baseUrl = ctx.server.baseUrl;
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const state = await signedInState(browser, baseUrl, options.admin);
+    const url = `/traces/${encodeURIComponent(options.traceId)}`;
+    const tree: number[] = [];
+    const interactive: number[] = [];
+    const click: number[] = [];
+    let documentBytes = 0;
+    let errors = 0;
+    const started = performance.now();
+    // One load first, not counted: the server's first render of the page compiles its code.
+    for (let i = -1; i < options.loads; i++) {
+      const context = await browser.newContext({ baseURL: baseUrl, storageState: state, viewport: { width: 1440, height: 900 } });
+      const page = await context.newPage();
+      try {
+        const t0 = performance.now();
+        const response = await page.goto(url, { waitUntil: 'commit' });
+        if (!response || response.status() !== 200) throw new Error(`GET ${url}: HTTP ${response?.status()}`);
+        const bytes = (await response.body()).length;
+        // The second row is a span below the root (the tree opens expanded).
+        const row = page.locator('[role="treeitem"][data-key^="s:"]').nth(1);
+        await row.waitFor({ state: 'visible', timeout: 30_000 });
+        const tTree = performance.now();
+        // A click before hydration does nothing: click until the details answer.
+        await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'detail', null, { timeout: 30_000 });
+        const tClick = performance.now();
+        await row.click();
+        await page.getByTestId('span-payloads').waitFor({ state: 'visible', timeout: 30_000 });
+        const tDone = performance.now();
+        if (i >= 0) {
+          documentBytes = Math.max(documentBytes, bytes);
+          tree.push(tTree - t0);
+          interactive.push(tDone - t0);
+          click.push(tDone - tClick);
+        }
+      } catch (err) {
+        if (i >= 0) errors++;
+        ctx.log(`  page load failed: ${(err as Error).message}`);
+      } finally {
+        await context.close();
+      }
+    }
+    const wallMs = performance.now() - started;
+    const treeSummary = summarize(tree, wallMs);
+    const summary = summarize(interactive, wallMs, errors);
+    const figures: PageFigures = {
+      spans: options.spans,
+      loads: interactive.length,
+      documentBytes,
+      treeMedianMs: treeSummary.medianMs,
+      treeP95Ms: treeSummary.p95Ms,
+      interactiveMedianMs: summary.medianMs,
+      interactiveP95Ms: summary.p95Ms,
+      clickMedianMs: summarize(click, wallMs).medianMs,
+    };
+    ctx.log(
+      `  page ${options.spans} spans: document ${documentBytes} bytes; tree shown median ${figures.treeMedianMs.toFixed(0)} ms; ` +
+        `interactive median ${figures.interactiveMedianMs.toFixed(0)} ms, p95 ${figures.interactiveP95Ms.toFixed(0)} ms (${figures.loads} cold loads)`,
+    );
+    return { db: ctx.db, group: 'page', name: `GET /traces/{id} ${options.spans} spans, cold, click a span`, clients: 1, storedTraces: ctx.storedTraces, summary, page: figures };
+  } finally {
+    await browser.close();
+  }
+}
+
+export function pageTable(results: ScenarioResult[]): string {
+  const head = '| db | spans | cold loads | HTML document bytes | tree shown median ms | tree shown p95 ms | interactive median ms | interactive p95 ms | click → details median ms |';
+  const sep = '|---|---:|---:|---:|---:|---:|---:|---:|---:|';
+  const lines = results
+    .filter((r) => r.page)
+    .map((r) => {
+      const p = r.page!;
+      return `| ${r.db} | ${p.spans} | ${p.loads} | ${p.documentBytes} | ${p.treeMedianMs.toFixed(0)} | ${p.treeP95Ms.toFixed(0)} | ${p.interactiveMedianMs.toFixed(0)} | ${p.interactiveP95Ms.toFixed(0)} | ${p.clickMedianMs.toFixed(0)} |`;
+    });
+  return [head, sep, ...lines].join('\n');
+}
