@@ -3,7 +3,7 @@
 // shared/spec/trace-api.md section 2 exactly; everything is sent through the real
 // POST /api/traces.
 
-type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
 export interface SpanInput {
   id: string;
@@ -48,6 +48,7 @@ export interface TraceInput {
   id: string;
   name: string;
   sessionId?: string;
+  userId?: string;
   status: 'RUNNING' | 'COMPLETED' | 'ERROR';
   tags: string[];
   metadata?: Json;

@@ -4,6 +4,7 @@ import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { RUN_STATUSES, type ListParams, type RunStatus } from '@/lib/traces/types';
 import { statusLabel } from '@/components/ui/badges';
 import { hasListFilters } from '@/lib/queries/list-filters';
+import { FiltersPanel } from './FiltersPanel';
 import { changeFilters, clearFilters, type ListNavigate } from './useListUrl';
 
 const DEBOUNCE_MS = 300;
@@ -105,7 +106,7 @@ function SearchBox({ params, navigate }: { params: ListParams; navigate: ListNav
   const commit = (text: string, history: 'push' | 'replace', nextMode: SearchMode = mode) =>
     navigate(changeFilters(nextMode === 'names' ? { search: text, q: undefined } : { q: text, search: undefined }), history);
   return (
-    <div className="flex w-96 min-w-0 flex-col gap-1">
+    <div className="flex w-96 max-w-full min-w-0 flex-col gap-1">
       <div className="flex items-center justify-between gap-2">
         <label htmlFor="filter-search" className="text-xs font-medium text-muted">
           Search
@@ -181,7 +182,7 @@ export function TraceFilters({
         </div>
       </fieldset>
       <SearchBox params={params} navigate={navigate} />
-      <div className="w-56">
+      <div className="w-56 max-w-full">
         <DebouncedField
           id="filter-session"
           label="Session ID"
@@ -191,6 +192,7 @@ export function TraceFilters({
           onCommit={(sessionId, mode) => navigate(changeFilters({ sessionId }), mode)}
         />
       </div>
+      <FiltersPanel params={params} navigate={navigate} />
       {/* Always rendered so that the row does not shift when filters appear. */}
       <button
         type="button"

@@ -15,12 +15,18 @@ import { ExportMenu } from './ExportMenu';
 import { Pagination } from './Pagination';
 import { TraceFilters } from './TraceFilters';
 import { TraceTable } from './TraceTable';
-import { clearFilters, useListUrl } from './useListUrl';
+import { ColumnChooser } from './ColumnChooser';
+import { SavedViews } from './SavedViews';
+import { useListColumns } from './columns';
+import { useListKeys } from './useListKeys';
+import { clearFilters, useListUrl, withFilters } from './useListUrl';
 
 export function TraceListView({ serverNow, origin }: { serverNow: number; origin: string }) {
   const { params, problem, navigate, hrefFor } = useListUrl();
   const query = useQuery({ ...traceQueries.list(params), enabled: problem === null });
   const tableTop = useRef<HTMLDivElement>(null);
+  const [columns, setColumns] = useListColumns();
+  useListKeys();
   useHydrationMarker('list');
 
   const data = query.data;
@@ -94,6 +100,8 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
           serverNow={serverNow}
           busy={busy}
           onSession={(sessionId) => navigate((current) => ({ page: 1, limit: current.limit, sessionId }))}
+          onTag={(tag) => navigate((current) => withFilters(current, { tag: [...new Set([...(current.tag ?? []), tag])] }))}
+          columns={columns}
           q={params.q}
           sort={params.sort}
           order={params.order}
@@ -113,7 +121,7 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
 
   return (
     <div className="flex flex-col gap-4">
-      <div className="flex items-center gap-3">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <h1 className="text-xl font-semibold tracking-tight">Traces</h1>
         {data && data.total > 0 && (
           <span className="text-sm text-muted tabular" title={data.totalExact === false ? 'Estimated: the term is too common to count every match quickly' : undefined}>
@@ -122,7 +130,7 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
           </span>
         )}
         {/* A fixed slot: the indicator comes and goes without moving anything. */}
-        <div className="ml-auto flex h-6 min-w-64 items-center justify-end gap-2 text-sm text-muted" aria-live="polite">
+        <div className="ml-auto flex h-6 min-w-0 items-center justify-end gap-2 text-sm text-muted sm:min-w-64" aria-live="polite">
           {query.isError && data && <span className="text-red-700 dark:text-red-300">Refresh failed; retrying</span>}
           {running > 0 && (
             <span className="inline-flex items-center gap-2" title={`Refreshing every ${LIVE_REFRESH_MS / 1000} s`}>
@@ -135,7 +143,11 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
           )}
           {query.isFetching && <Spinner label="Loading traces" />}
         </div>
-        <ExportMenu />
+        <div className="flex items-center gap-2">
+          <SavedViews params={params} columns={columns} navigate={navigate} setColumns={setColumns} />
+          <ColumnChooser columns={columns} onChange={setColumns} />
+          <ExportMenu />
+        </div>
       </div>
 
       <TraceFilters params={params} navigate={navigate} />

@@ -3,69 +3,11 @@
 import Link, { useLinkStatus } from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState, useTransition, type KeyboardEvent, type MouseEvent } from 'react';
-import { formatCost, formatDuration, formatTokens, toMillis } from '@/lib/format';
-import { sessionHref, traceHref, traceMatchHref } from '@/lib/queries/traces';
+import { traceHref, traceMatchHref } from '@/lib/queries/traces';
 import type { SearchMatch, SortField, SortOrder, TraceListItem } from '@/lib/traces/types';
 import { Highlight } from '@/components/ui/Highlight';
-import { StatusBadge, Tag } from '@/components/ui/badges';
-import { RelativeTime, useNow } from '@/components/ui/time';
 import { Spinner } from '@/components/ui/states';
-
-// Column widths are fixed so that nothing moves when rows arrive or change; the name
-// takes what is left (about 180 px at a 1024 px window, 350 px at 1280 px).
-export const COLUMNS = [
-  { key: 'name', label: 'Name', width: '' },
-  { key: 'status', label: 'Status', width: 'w-[108px]' },
-  { key: 'session', label: 'Session', width: 'w-[108px]' },
-  { key: 'tags', label: 'Tags', width: 'w-[120px] xl:w-[190px]' },
-  { key: 'started', label: 'Started', width: 'w-[88px]', sort: 'startedAt' },
-  { key: 'duration', label: 'Duration', width: 'w-[80px]', numeric: true, sort: 'duration' },
-  { key: 'cost', label: 'Cost', width: 'w-[70px]', numeric: true, sort: 'cost' },
-  { key: 'tokens', label: 'Tokens', width: 'w-[64px]', numeric: true },
-  { key: 'decisions', label: 'Decisions', width: 'w-[68px]', numeric: true, title: 'Decision points' },
-  { key: 'spans', label: 'Spans', width: 'w-[50px]', numeric: true },
-  { key: 'events', label: 'Events', width: 'w-[54px]', numeric: true },
-] as const;
-
-function Duration({ trace, serverNow }: { trace: TraceListItem; serverNow: number }) {
-  const now = useNow(serverNow);
-  if (trace.totalDuration !== null) return <>{formatDuration(trace.totalDuration)}</>;
-  const start = toMillis(trace.startedAt);
-  const end = toMillis(trace.endedAt);
-  if (start !== null && end !== null) {
-    return <span title="From the start and end times (no total recorded)">{formatDuration(end - start)}</span>;
-  }
-  if (trace.status === 'RUNNING' && start !== null) {
-    return (
-      <span className="text-muted italic" title="Still running: time since it started">
-        {formatDuration(Math.max(0, now - start))}
-      </span>
-    );
-  }
-  return <span className="text-muted">—</span>;
-}
-
-function Tags({ tags }: { tags: string[] }) {
-  if (tags.length === 0) return <span className="text-muted">—</span>;
-  // One tag fits a narrow window, two a wide one; the rest are counted.
-  return (
-    <div className="flex min-w-0 items-center gap-1" title={tags.join(', ')}>
-      <Tag className="min-w-0 shrink">{tags[0]}</Tag>
-      {tags.length > 1 && (
-        <span className="hidden min-w-0 shrink xl:flex">
-          <Tag>{tags[1]}</Tag>
-        </span>
-      )}
-      {tags.length > 1 && (
-        <span className={`shrink-0 text-xs text-muted ${tags.length === 2 ? 'xl:hidden' : ''}`}>
-          <span className="xl:hidden">+{tags.length - 1}</span>
-          {tags.length > 2 && <span className="hidden xl:inline">+{tags.length - 2}</span>}
-        </span>
-      )}
-      <span className="sr-only">{tags.length > 1 ? `Tags: ${tags.join(', ')}` : ''}</span>
-    </div>
-  );
-}
+import { LIST_COLUMNS, PREVIEW_COLUMN, type CellContext } from './columns';
 
 /** A spinner beside a trace link while its page loads (the detail page is not streamed: its 404 must be a real one). */
 function LinkPending() {
@@ -90,8 +32,30 @@ function MatchLine({ matches, q }: { matches: SearchMatch[]; q: string }) {
   );
 }
 
-function Count({ n }: { n: number }) {
-  return <span className={n === 0 ? 'text-muted' : ''}>{formatTokens(n)}</span>;
+/** The run's first input and last output, each on its half of one line. */
+function Previews({ trace }: { trace: TraceListItem }) {
+  const { inputPreview: input, outputPreview: output } = trace;
+  if (!input && !output) {
+    return (
+      <span className="block text-xs text-muted italic" data-previews="">
+        No input or output recorded
+      </span>
+    );
+  }
+  return (
+    <span className="flex min-w-0 gap-3 text-xs text-muted" data-previews="">
+      <span className="min-w-0 flex-1 truncate" title={input ?? undefined}>
+        <span aria-hidden="true" className="mr-1 font-medium">In</span>
+        <span className="sr-only">Input: </span>
+        {input ?? '—'}
+      </span>
+      <span className="min-w-0 flex-1 truncate" title={output ?? undefined}>
+        <span aria-hidden="true" className="mr-1 font-medium">Out</span>
+        <span className="sr-only">Output: </span>
+        {output ?? '—'}
+      </span>
+    </span>
+  );
 }
 
 export function TraceTable({
@@ -99,6 +63,8 @@ export function TraceTable({
   serverNow,
   busy,
   onSession,
+  onTag,
+  columns,
   q,
   sort = 'startedAt',
   order = 'desc',
@@ -108,6 +74,9 @@ export function TraceTable({
   serverNow: number;
   busy: boolean;
   onSession: (sessionId: string) => void;
+  onTag: (tag: string) => void;
+  /** The visible columns' keys (useListColumns). */
+  columns: string[];
   /** The full-text search the rows answer: rows then show where it matched, and open there. */
   q?: string;
   sort?: SortField;
@@ -147,29 +116,35 @@ export function TraceTable({
     }
   };
 
+  const shown = new Set(columns);
+  const visible = LIST_COLUMNS.filter((c) => c.key !== PREVIEW_COLUMN && shown.has(c.key));
+  const previews = shown.has(PREVIEW_COLUMN);
+  const cellContext: CellContext = { serverNow, onSession, onTag };
+  const tall = (t: TraceListItem) => previews || (q && t.matches?.length);
+
   return (
     <div className="overflow-hidden rounded-lg border border-border">
       <table className="w-full table-fixed border-collapse text-sm" aria-busy={busy}>
-        <caption className="sr-only">Traces. Use the arrow keys to move between traces.</caption>
+        <caption className="sr-only">Traces. Use j and k or the arrow keys to move between traces, Enter to open one, and / to search.</caption>
         <colgroup>
-          {COLUMNS.map((c) => (
+          {visible.map((c) => (
             <col key={c.key} className={c.width || undefined} />
           ))}
         </colgroup>
         <thead className="bg-surface text-xs text-muted">
           <tr>
-            {COLUMNS.map((c) => (
+            {visible.map((c) => (
               <th
                 key={c.key}
                 scope="col"
-                title={'title' in c ? c.title : undefined}
-                aria-sort={'sort' in c && c.sort === sort ? (order === 'asc' ? 'ascending' : 'descending') : undefined}
-                className={`h-9 px-2 font-medium first:pl-4 ${'numeric' in c ? 'text-right' : 'text-left'}`}
+                title={c.title}
+                aria-sort={c.sort && c.sort === sort ? (order === 'asc' ? 'ascending' : 'descending') : undefined}
+                className={`h-9 px-2 font-medium first:pl-4 last:pr-3 ${c.numeric ? 'text-right' : 'text-left'}`}
               >
-                {'sort' in c && onSort ? (
+                {c.sort && onSort ? (
                   <button
                     type="button"
-                    onClick={() => onSort(c.sort, c.sort === sort && order === 'desc' ? 'asc' : 'desc')}
+                    onClick={() => onSort(c.sort!, c.sort === sort && order === 'desc' ? 'asc' : 'desc')}
                     className={`inline-flex items-center gap-0.5 hover:text-fg ${c.sort === sort ? 'text-fg' : ''}`}
                     aria-label={`Sort by ${c.label.toLowerCase()}${c.sort === sort ? (order === 'desc' ? ', now highest first' : ', now lowest first') : ''}`}
                   >
@@ -190,7 +165,7 @@ export function TraceTable({
             <tr
               key={t.id}
               onClick={(e) => openRow(e, t)}
-              className={`${q && t.matches?.length ? 'h-14' : 'h-10'} cursor-pointer border-t border-border hover:bg-surface ${
+              className={`${tall(t) ? 'h-14' : 'h-10'} cursor-pointer border-t border-border hover:bg-surface has-[a[data-row-link]:focus-visible]:bg-accent-soft ${
                 t.status === 'ERROR' ? 'shadow-[inset_3px_0_0_0] shadow-red-600 dark:shadow-red-400' : ''
               }`}
             >
@@ -208,53 +183,13 @@ export function TraceTable({
                   </Link>
                   {opening && openingId === t.id && <Spinner className="ml-1.5 shrink-0 text-muted" label="Opening trace" />}
                 </span>
-                {q && t.matches && <MatchLine matches={t.matches} q={q} />}
+                {q && t.matches?.length ? <MatchLine matches={t.matches} q={q} /> : previews && <Previews trace={t} />}
               </td>
-              <td className="px-2">
-                <StatusBadge status={t.status} />
-              </td>
-              <td className="truncate px-2">
-                {t.sessionId ? (
-                  <a
-                    href={sessionHref(t.sessionId)}
-                    title={`Show the traces of session ${t.sessionId}`}
-                    onClick={(e) => {
-                      if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
-                      e.preventDefault();
-                      onSession(t.sessionId!);
-                    }}
-                    className="font-mono text-xs text-accent hover:underline"
-                  >
-                    {t.sessionId}
-                  </a>
-                ) : (
-                  <span className="text-muted">—</span>
-                )}
-              </td>
-              <td className="px-2">
-                <Tags tags={t.tags} />
-              </td>
-              <td className="truncate px-2 text-muted">
-                <RelativeTime iso={t.startedAt} serverNow={serverNow} />
-              </td>
-              <td className="px-2 text-right tabular">
-                <Duration trace={t} serverNow={serverNow} />
-              </td>
-              <td className="px-2 text-right tabular">
-                {t.totalCost === null ? <span className="text-muted">—</span> : formatCost(t.totalCost)}
-              </td>
-              <td className="px-2 text-right tabular">
-                {t.totalTokens === null ? <span className="text-muted">—</span> : formatTokens(t.totalTokens)}
-              </td>
-              <td className="px-2 text-right tabular">
-                <Count n={t._count.decisionPoints} />
-              </td>
-              <td className="px-2 text-right tabular">
-                <Count n={t._count.spans} />
-              </td>
-              <td className="px-2 pr-3 text-right tabular">
-                <Count n={t._count.events} />
-              </td>
+              {visible.slice(1).map((c) => (
+                <td key={c.key} className={`px-2 last:pr-3 ${c.numeric ? 'text-right tabular' : ''} ${c.cellClass ?? ''}`}>
+                  {c.cell?.(t, cellContext)}
+                </td>
+              ))}
             </tr>
           ))}
         </tbody>
