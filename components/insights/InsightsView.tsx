@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { insightsQueries, resolveInsightsRequest } from '@/lib/queries/insights';
+import { insightsQueries, insightsQueryString, resolveInsightsRequest } from '@/lib/queries/insights';
 import { ErrorState, Skeleton, Spinner } from '@/components/ui/states';
 import { DateTime, useHydrationMarker, useNow, useTimeZone } from '@/components/ui/time';
 import { DecisionsSection } from './DecisionsSection';
@@ -101,6 +101,9 @@ export function InsightsView({ serverNow }: { serverNow: number }) {
             {windowTitle(o.from, o.to, zone)}
           </span>
         )}
+        <Link href={`/insights/paths${insightsQueryString(state)}`} className="text-sm font-medium text-accent hover:underline">
+          Decision paths
+        </Link>
         <div className="ml-auto flex h-6 items-center gap-2 text-sm text-muted" aria-live="polite">
           {busy && <Spinner label="Updating the figures" />}
           {busy && <span aria-hidden="true">Updating…</span>}

@@ -4,6 +4,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { bucketCount, defaultBucket, MAX_BUCKETS } from '@/lib/insights/buckets';
 import type { DecisionInsights, OverviewBucket, OverviewInsights } from '@/lib/insights/types';
+import type { PathInsights } from '@/lib/paths/fleet';
 import type { TraceFilterParams } from '@/lib/traces/types';
 import { readListFilters, writeListFilters, type ReadableQuery } from './list-filters';
 import { DEFAULT_PAGE_SIZE, fetchJson, listQueryString } from './traces';
@@ -136,6 +137,12 @@ export const insightsQueries = {
     queryOptions({
       queryKey: [...insightsQueries.all(), 'decisions', requestKey(req)] as const,
       queryFn: ({ signal }) => fetchJson<DecisionInsights>(`/api/insights/decisions?${apiQuery(req)}`, { signal }),
+      placeholderData: keepPreviousData,
+    }),
+  paths: (req: InsightsRequest) =>
+    queryOptions({
+      queryKey: [...insightsQueries.all(), 'paths', requestKey(req)] as const,
+      queryFn: ({ signal }) => fetchJson<PathInsights>(`/api/insights/paths?${apiQuery(req)}`, { signal }),
       placeholderData: keepPreviousData,
     }),
 };
