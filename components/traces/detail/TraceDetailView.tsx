@@ -11,13 +11,14 @@ import { DecisionList } from './DecisionList';
 import { DetailsPanel } from './DetailsPanel';
 import { EventList } from './EventList';
 import { buildModel, readSelection, readTab, selectionKey, type DetailTab, type Selection } from './model';
+import { PathView } from './PathView';
 import { SearchMatchBar } from './SearchMatchBar';
 import { matchRowKeys, type FoundMatch } from './search-matches';
 import { ResizableSplit } from './ResizableSplit';
 import { TraceHeader } from './TraceHeader';
 import { TraceTimeline, type FocusRequest } from './TraceTimeline';
 
-const TABS: DetailTab[] = ['timeline', 'decisions', 'events'];
+const TABS: DetailTab[] = ['timeline', 'decisions', 'path', 'events'];
 
 /** Writes tab and selection into the URL in place (no history entry per click). */
 function writeUrl(change: { tab?: DetailTab; selection?: Selection | null; q?: string }) {
@@ -145,9 +146,10 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
   const counts: Record<DetailTab, number | null> = {
     timeline: null,
     decisions: model.trace.decisionPoints.length,
+    path: null,
     events: model.trace.events.length,
   };
-  const labels: Record<DetailTab, string> = { timeline: 'Timeline', decisions: 'Decisions', events: 'Events' };
+  const labels: Record<DetailTab, string> = { timeline: 'Timeline', decisions: 'Decisions', path: 'Path', events: 'Events' };
 
   return (
     <div className="flex h-[calc(100dvh-5.5rem)] min-h-[40rem] flex-col gap-3">
@@ -219,6 +221,11 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
                 onSelect={select}
                 onReveal={reveal}
               />
+            </div>
+          )}
+          {tab === 'path' && (
+            <div id="panel-path" role="tabpanel" aria-labelledby="tab-path" className="min-h-0 flex-1">
+              <PathView model={model} onSelect={select} />
             </div>
           )}
           {tab === 'events' && (

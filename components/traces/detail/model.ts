@@ -131,11 +131,11 @@ export function readSelection(query: Pick<URLSearchParams, 'get'>): Selection | 
   return null;
 }
 
-export type DetailTab = 'timeline' | 'decisions' | 'events';
+export type DetailTab = 'timeline' | 'decisions' | 'path' | 'events';
 
 export function readTab(query: Pick<URLSearchParams, 'get'>): DetailTab {
   const tab = query.get('tab');
-  return tab === 'decisions' || tab === 'events' ? tab : 'timeline';
+  return tab === 'decisions' || tab === 'path' || tab === 'events' ? tab : 'timeline';
 }
 
 /** The detail URL's query for a tab and a selection, leaving defaults out. */

@@ -1,0 +1,163 @@
+// One trace's decision path as the Path tab draws it: each step of the path (consecutive
+// equal decisions folded, as pathOf collapses them) with the options not taken, what the
+// chosen option led to, and the agent/chain spans it happened under, flattened into rows
+// where a supervisor's routing and each sub-agent's choices read as levels. Pure.
+import { optionLabel } from '@/lib/insights/labels';
+import { forkId } from '@/lib/paths/ids';
+import { comparePathOrder, errorShare, noOutcomes, sameOption, sameStep, type Outcomes, type PathDecision, type Step } from '@/lib/paths/steps';
+import { chosenConfidence, notChosenOptions, type NotChosenOption } from '@/lib/traces/decision-options';
+import { toolSpanOf, type ToolSpanIndex } from '@/lib/traces/decision-outcome';
+import type { DecisionPointRecord, RunStatus, SpanRecord, TraceDetail } from '@/lib/traces/types';
+
+/** Span types that group decisions into levels: an agent, or a chain (a LangGraph subgraph). */
+const CONTAINER_TYPES = new Set<SpanRecord['type']>(['AGENT', 'CHAIN']);
+
+export interface PathFork {
+  /** Position in the collapsed path (the fleet's fork position). */
+  index: number;
+  step: Step;
+  /** The decisions folded into this step, in path order. */
+  decisions: DecisionPointRecord[];
+  /** The steps before it: with this, the fork's id. */
+  prefix: Step[];
+  forkId: string;
+  chosenConfidence: number | null;
+  /** Options offered and not taken, each label once across the folded decisions. */
+  alternatives: NotChosenOption[];
+  /** What followed: the tool spans the chosen tool ran as (their statuses), else the trace's status for the last step. */
+  led: { to: 'tool' | 'trace' | null; counts: Outcomes; status: RunStatus | null; spanId: string | null };
+}
+
+export type PathRow =
+  | { kind: 'group'; key: string; span: SpanRecord; depth: number }
+  | { kind: 'fork'; key: string; fork: PathFork; depth: number };
+
+/** The agent/chain spans above a decision, outermost first (a parent cycle is cut). */
+function containersOf(parentSpanId: string | null, spans: Map<string, SpanRecord>): SpanRecord[] {
+  const out: SpanRecord[] = [];
+  const seen = new Set<string>();
+  for (let id = parentSpanId; id && !seen.has(id); ) {
+    seen.add(id);
+    const span = spans.get(id);
+    if (!span) break;
+    if (CONTAINER_TYPES.has(span.type)) out.push(span);
+    id = span.parentSpanId;
+  }
+  return out.reverse();
+}
+
+function ledStatus(counts: Outcomes): RunStatus | null {
+  if (counts.ERROR > 0) return 'ERROR';
+  if (counts.RUNNING > 0) return 'RUNNING';
+  if (counts.COMPLETED > 0) return 'COMPLETED';
+  return null;
+}
+
+/** The trace's path steps with their decisions, in path order (pathOf's order and folding). */
+export function pathForks(trace: Pick<TraceDetail, 'decisionPoints' | 'spans' | 'status'>, toolSpans: ToolSpanIndex<SpanRecord>): PathFork[] {
+  const spanById = new Map<string, SpanRecord>();
+  for (const s of trace.spans) if (!spanById.has(s.id)) spanById.set(s.id, s);
+  const ordered = trace.decisionPoints
+    .map((d) => ({ d, key: { id: d.id, type: d.type, chosen: d.chosen, timestamp: d.timestamp, parentStartedAt: d.parentSpanId ? spanById.get(d.parentSpanId)?.startedAt ?? null : null } satisfies PathDecision }))
+    .sort((a, b) => comparePathOrder(a.key, b.key))
+    .map((x) => x.d);
+
+  const forks: PathFork[] = [];
+  for (const d of ordered) {
+    const label = optionLabel(d.chosen ?? null);
+    const last = forks[forks.length - 1];
+    if (last && last.step.type === d.type && last.step.label === label) {
+      last.step.repeats += 1;
+      last.decisions.push(d);
+      continue;
+    }
+    forks.push({
+      index: forks.length,
+      step: { type: d.type, label, repeats: 1 },
+      decisions: [d],
+      prefix: [],
+      forkId: '',
+      chosenConfidence: null,
+      alternatives: [],
+      led: { to: null, counts: noOutcomes(), status: null, spanId: null },
+    });
+  }
+  // The prefix of each step is the steps before it with their final repeat counts.
+  forks.forEach((f, i) => {
+    f.prefix = forks.slice(0, i).map((p) => ({ ...p.step }));
+    f.forkId = forkId(f.prefix);
+    f.chosenConfidence = chosenConfidence(f.decisions[0]);
+    const seen = new Set<string>();
+    for (const d of f.decisions) {
+      for (const alt of notChosenOptions(d)) {
+        if (seen.has(alt.label)) continue;
+        seen.add(alt.label);
+        f.alternatives.push(alt);
+      }
+    }
+    for (const d of f.decisions) {
+      const tool = toolSpanOf(d, toolSpans);
+      if (!tool) continue;
+      f.led.to = 'tool';
+      f.led.counts[tool.status] += 1;
+      f.led.spanId ??= tool.id;
+    }
+    if (f.led.to === null && i === forks.length - 1) {
+      f.led.to = 'trace';
+      f.led.counts[trace.status] += 1;
+    }
+    f.led.status = ledStatus(f.led.counts);
+  });
+  return forks;
+}
+
+/** The forks as rows under the agent/chain spans they happened in, a group row where a level opens. */
+export function pathRows(forks: readonly PathFork[], spans: readonly SpanRecord[]): PathRow[] {
+  const spanById = new Map<string, SpanRecord>();
+  for (const s of spans) if (!spanById.has(s.id)) spanById.set(s.id, s);
+  const rows: PathRow[] = [];
+  let open: SpanRecord[] = [];
+  for (const fork of forks) {
+    const chain = containersOf(fork.decisions[0].parentSpanId, spanById);
+    let shared = 0;
+    while (shared < open.length && shared < chain.length && open[shared].id === chain[shared].id) shared++;
+    for (let depth = shared; depth < chain.length; depth++) {
+      rows.push({ kind: 'group', key: `g:${fork.index}:${chain[depth].id}`, span: chain[depth], depth });
+    }
+    open = chain;
+    rows.push({ kind: 'fork', key: `f:${fork.index}`, fork, depth: chain.length });
+  }
+  return rows;
+}
+
+/** The fleet's figures for an option at a fork: traces through it, those that chose it, and their error share. */
+export interface BranchFigures {
+  offered: number;
+  chosen: number;
+  errorShareWhenChosen: number | null;
+}
+
+/** From the fleet's paths of the same name: traces sharing the prefix, and those of them that took the option next. */
+export function branchFigures(
+  paths: ReadonlyArray<{ steps: readonly Step[]; traces: number; outcomes: Outcomes }>,
+  prefix: readonly Step[],
+  option: { type: Step['type']; label: string },
+): BranchFigures {
+  const p = prefix.length;
+  let offered = 0;
+  let chosen = 0;
+  const outcomes = noOutcomes();
+  for (const path of paths) {
+    if (path.steps.length <= p) continue;
+    let match = true;
+    for (let i = 0; i < p && match; i++) match = sameStep(path.steps[i], prefix[i]);
+    if (!match) continue;
+    offered += path.traces;
+    if (!sameOption(path.steps[p], option)) continue;
+    chosen += path.traces;
+    outcomes.COMPLETED += path.outcomes.COMPLETED;
+    outcomes.ERROR += path.outcomes.ERROR;
+    outcomes.RUNNING += path.outcomes.RUNNING;
+  }
+  return { offered, chosen, errorShareWhenChosen: errorShare(outcomes) };
+}
