@@ -1,3 +1,4 @@
 // Decision paths: one trace's path, the fleet's paths and forks, and where two runs part.
 export { pathInsights, parsePathParams, DECISION_CORRECT, type PathInsights, type FleetPath, type FleetFork } from './fleet';
 export { forkId, pathId, PATH_ID_PATTERN } from './ids';
+export { successfulMatch, SUCCESS_CANDIDATES, type SuccessfulMatch } from './compare';

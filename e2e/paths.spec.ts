@@ -1,0 +1,157 @@
+// Decision paths: one run's Path tab (a supervisor routing to two sub-agents that choose
+// tools) with its ghost branches and their drill-down, the fleet's flow and its drill-down,
+// and two runs compared at their first difference. Data goes in through POST /api/traces.
+import { runId, type DecisionInput, type SpanInput, type TraceInput } from './fixtures';
+import { contrastProblems, expect, open, postTraces, shotPath, test } from './viewer-helpers';
+
+const R = runId();
+const NAME = `paths-support-${R}`;
+const ids = { multi: `paths-multi-${R}`, ok1: `paths-ok1-${R}`, ok2: `paths-ok2-${R}`, tech: `paths-tech-${R}` };
+
+interface Leg {
+  route: string;
+  tools: Array<{ tool: string; status: 'COMPLETED' | 'ERROR' }>;
+}
+
+/** A supervisor that routes to one sub-agent per leg; each sub-agent picks its tools, each run as a tool span. */
+function supervisorRun(id: string, minutesAgo: number, legs: Leg[], status: 'COMPLETED' | 'ERROR'): TraceInput {
+  const t0 = Date.now() - minutesAgo * 60_000;
+  const at = (ms: number) => new Date(t0 + ms).toISOString();
+  const spans: SpanInput[] = [{ id: 'sup', name: 'supervisor', type: 'AGENT', status, startedAt: at(0), endedAt: at(5000) }];
+  const decisionPoints: DecisionInput[] = [];
+  legs.forEach((leg, i) => {
+    const base = 100 + i * 2000;
+    const agent = `${leg.route}-agent`;
+    decisionPoints.push({
+      id: `route-${i}`,
+      type: 'ROUTING',
+      chosen: { route: leg.route, confidence: 0.7 },
+      alternatives: ['billing', 'tech', 'sales']
+        .filter((r) => r !== leg.route)
+        .map((route) => ({ route, confidence: route === 'sales' ? 0.05 : 0.25 })),
+      parentSpanId: 'sup',
+      timestamp: at(base),
+    });
+    spans.push({ id: agent, parentSpanId: 'sup', name: `${leg.route} agent`, type: 'AGENT', status: 'COMPLETED', startedAt: at(base + 50), endedAt: at(base + 1500) });
+    leg.tools.forEach((t, j) => {
+      decisionPoints.push({
+        id: `pick-${i}-${j}`,
+        type: 'TOOL_SELECTION',
+        chosen: { tool: t.tool },
+        alternatives: [{ tool: t.tool }, { tool: 'ask_human', score: 0.1 }],
+        parentSpanId: agent,
+        timestamp: at(base + 100 + j * 300),
+      });
+      spans.push({ id: `${agent}-${t.tool}-${j}`, parentSpanId: agent, name: t.tool, type: 'TOOL_CALL', status: t.status, startedAt: at(base + 150 + j * 300), durationMs: 100 });
+    });
+  });
+  return { id, name: NAME, status, tags: ['e2e'], startedAt: at(0), endedAt: at(5000), spans, decisionPoints, events: [] };
+}
+
+test.beforeAll(async ({ request }) => {
+  await postTraces(request, [
+    supervisorRun(ids.multi, 6, [
+      { route: 'billing', tools: [{ tool: 'lookup_invoice', status: 'COMPLETED' }] },
+      { route: 'tech', tools: [{ tool: 'restart_service', status: 'ERROR' }] },
+    ], 'ERROR'),
+    supervisorRun(ids.ok1, 5, [{ route: 'billing', tools: [{ tool: 'lookup_invoice', status: 'COMPLETED' }] }], 'COMPLETED'),
+    supervisorRun(ids.ok2, 4, [{ route: 'billing', tools: [{ tool: 'lookup_invoice', status: 'COMPLETED' }] }], 'COMPLETED'),
+    supervisorRun(ids.tech, 3, [{ route: 'tech', tools: [{ tool: 'restart_service', status: 'ERROR' }] }], 'ERROR'),
+  ]);
+});
+
+const rows = (page: import('@playwright/test').Page) => page.locator('tbody a[data-row-link]');
+
+test('the Path tab nests a supervisor and its sub-agents, with ghost branches and their confidence', async ({ page }) => {
+  await open(page, `/traces/${ids.multi}?tab=path`);
+  await expect(page.getByRole('tab', { name: 'Path' })).toHaveAttribute('aria-selected', 'true');
+  const groups = page.getByTestId('path-group');
+  await expect(groups).toHaveText(['AGENTsupervisor', 'AGENTbilling agent', 'AGENTtech agent'].map((t) => new RegExp(t.replace('AGENT', '.*'))));
+  await expect(groups.nth(1)).toHaveAttribute('data-depth', '1');
+  const forks = page.getByTestId('path-fork');
+  await expect(forks).toHaveCount(4);
+  await expect(forks.nth(0)).toHaveAttribute('data-depth', '1');
+  await expect(forks.nth(1)).toHaveAttribute('data-depth', '2');
+  // The chosen tool that failed is coloured by its span; the ghost branches carry their confidence.
+  await expect(forks.nth(3).getByTestId('path-chosen')).toHaveAttribute('data-status', 'ERROR');
+  await expect(forks.nth(1).getByTestId('path-chosen')).toHaveAttribute('data-status', 'COMPLETED');
+  const ghosts = forks.nth(0).getByTestId('path-ghost');
+  await expect(ghosts).toHaveCount(2);
+  await expect(ghosts.nth(0)).toHaveAttribute('data-option', 'tech');
+  await expect(ghosts.nth(0).getByTestId('ghost-confidence')).toHaveText('0.25');
+  // The fleet's figures: three of the four runs chose billing first.
+  await expect(forks.nth(0).getByTestId('path-chosen').getByTestId('branch-link')).toHaveText('3 of 4 runs here chose it · 33.3% failed');
+  await expect(ghosts.nth(0).getByTestId('branch-link')).toHaveText('1 of 4 runs here chose it · 100% failed');
+
+  // Keyboard: the first fork takes focus, Down moves on, Enter opens the decision.
+  await forks.nth(0).locator('[data-path-fork]').focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(forks.nth(1).locator('[data-path-fork]')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/decision=pick-0-0/);
+});
+
+test("a ghost branch's drill-down lists the runs that took it at that fork", async ({ page }) => {
+  await open(page, `/traces/${ids.multi}?tab=path`);
+  await page.getByTestId('path-fork').nth(0).getByTestId('path-ghost').nth(0).getByTestId('branch-link').click();
+  await expect(page).toHaveURL(/\/traces\?.*fork=[0-9a-f]{32}.*chosen=tech/);
+  // The multi-agent run chose tech too, but later: only the run that chose it first is listed.
+  await expect(rows(page)).toHaveCount(1);
+  await expect(page.locator(`a[data-row-link][href*="${ids.tech}"]`)).toHaveCount(1);
+});
+
+test("the fleet flow shows the paths to their outcomes and drills down to a fork's traces", async ({ page }) => {
+  await open(page, `/insights/paths?range=1h&name=${encodeURIComponent(NAME)}`);
+  await expect(page.getByTestId('paths-totals')).toContainText('4 traces');
+  await expect(page.getByTestId('paths-table').locator('tbody tr')).toHaveCount(3);
+  const band = page.locator('[data-testid="flow-link"][data-target="billing"]');
+  await band.hover();
+  await expect(page.getByTestId('flow-tooltip')).toContainText('3 traces chose routing billing');
+  await expect(page.getByTestId('flow-tooltip')).toContainText('Error share 33.3%');
+  await band.click();
+  await expect(page).toHaveURL(/\/traces\?.*fork=[0-9a-f]{32}.*chosen=billing/);
+  await expect(rows(page)).toHaveCount(3);
+});
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`paths pages at 1440 and 390 px (${scheme}), readable`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 1000 });
+      await open(page, `/insights/paths?range=1h&name=${encodeURIComponent(NAME)}`);
+      await expect(page.getByTestId('flow-link').first()).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.screenshot({ path: shotPath(`paths-fleet-${width}-${scheme}`), fullPage: true });
+      expect(await contrastProblems(page)).toEqual([]);
+      await open(page, `/traces/${ids.multi}?tab=path`);
+      await expect(page.getByTestId('path-fork').first().getByTestId('branch-link')).toContainText('runs here');
+      await page.screenshot({ path: shotPath(`paths-tab-${width}-${scheme}`) });
+      expect(await contrastProblems(page)).toEqual([]);
+    }
+  });
+}
+
+test('a comparison with a successful run marks where the paths part', async ({ page }) => {
+  await open(page, `/traces/${ids.multi}?tab=path`);
+  await page.getByTestId('compare-success').click();
+  await expect(page).toHaveURL(new RegExp(`/traces/compare\\?a=${ids.multi}$`));
+  // The most recent completed run sharing the longest start: ok2 (billing > lookup_invoice, as ok1, but later).
+  await expect(page.getByTestId('compare-run-B')).toContainText(ids.ok2);
+  await expect(page.getByTestId('compare-summary')).toHaveText('The runs share 2 steps, then part at step 3.');
+  const first = page.locator('[data-testid="compare-step"][data-first-difference]');
+  await expect(first).toHaveCount(1);
+  await expect(first).toContainText('First difference');
+  await expect(first).toContainText('tech');
+  await expect(first).toContainText('(path ended)');
+  // Spans by name and position: the tech agent's failing tool is only in A.
+  await expect(page.locator('[data-testid="compare-span"]', { hasText: 'restart_service' })).toContainText('only in A');
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 1000 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.screenshot({ path: shotPath(`paths-compare-${width}-${scheme}`), fullPage: true });
+    }
+    expect(await contrastProblems(page)).toEqual([]);
+  }
+});
