@@ -6,8 +6,11 @@ import { optionLabel } from '@/lib/insights/labels';
 import { forkId } from '@/lib/paths/ids';
 import { comparePathOrder, errorShare, noOutcomes, sameOption, sameStep, type Outcomes, type PathDecision, type Step } from '@/lib/paths/steps';
 import { chosenConfidence, notChosenOptions, type NotChosenOption } from '@/lib/traces/decision-options';
-import { toolSpanOf, type ToolSpanIndex } from '@/lib/traces/decision-outcome';
-import type { DecisionPointRecord, RunStatus, SpanRecord, TraceDetail } from '@/lib/traces/types';
+import { toolSpanOf, type OutcomeSpan, type ToolSpanIndex } from '@/lib/traces/decision-outcome';
+import type { DecisionPointRecord, RunStatus, SpanRecord } from '@/lib/traces/types';
+
+/** What the path reads of a span: the outline's summaries are enough. */
+export type PathSpan = Pick<SpanRecord, 'id' | 'parentSpanId' | 'type' | 'name' | 'startedAt' | 'status'>;
 
 /** Span types that group decisions into levels: an agent, or a chain (a LangGraph subgraph). */
 const CONTAINER_TYPES = new Set<SpanRecord['type']>(['AGENT', 'CHAIN']);
@@ -29,12 +32,12 @@ export interface PathFork {
 }
 
 export type PathRow =
-  | { kind: 'group'; key: string; span: SpanRecord; depth: number }
+  | { kind: 'group'; key: string; span: PathSpan; depth: number }
   | { kind: 'fork'; key: string; fork: PathFork; depth: number };
 
 /** The agent/chain spans above a decision, outermost first (a parent cycle is cut). */
-function containersOf(parentSpanId: string | null, spans: Map<string, SpanRecord>): SpanRecord[] {
-  const out: SpanRecord[] = [];
+function containersOf(parentSpanId: string | null, spans: Map<string, PathSpan>): PathSpan[] {
+  const out: PathSpan[] = [];
   const seen = new Set<string>();
   for (let id = parentSpanId; id && !seen.has(id); ) {
     seen.add(id);
@@ -54,8 +57,11 @@ function ledStatus(counts: Outcomes): RunStatus | null {
 }
 
 /** The trace's path steps with their decisions, in path order (pathOf's order and folding). */
-export function pathForks(trace: Pick<TraceDetail, 'decisionPoints' | 'spans' | 'status'>, toolSpans: ToolSpanIndex<SpanRecord>): PathFork[] {
-  const spanById = new Map<string, SpanRecord>();
+export function pathForks<S extends PathSpan>(
+  trace: { decisionPoints: readonly DecisionPointRecord[]; spans: readonly S[]; status: RunStatus },
+  toolSpans: ToolSpanIndex<S & OutcomeSpan>,
+): PathFork[] {
+  const spanById = new Map<string, PathSpan>();
   for (const s of trace.spans) if (!spanById.has(s.id)) spanById.set(s.id, s);
   const ordered = trace.decisionPoints
     .map((d) => ({ d, key: { id: d.id, type: d.type, chosen: d.chosen, timestamp: d.timestamp, parentStartedAt: d.parentSpanId ? spanById.get(d.parentSpanId)?.startedAt ?? null : null } satisfies PathDecision }))
@@ -112,11 +118,11 @@ export function pathForks(trace: Pick<TraceDetail, 'decisionPoints' | 'spans' | 
 }
 
 /** The forks as rows under the agent/chain spans they happened in, a group row where a level opens. */
-export function pathRows(forks: readonly PathFork[], spans: readonly SpanRecord[]): PathRow[] {
-  const spanById = new Map<string, SpanRecord>();
+export function pathRows(forks: readonly PathFork[], spans: readonly PathSpan[]): PathRow[] {
+  const spanById = new Map<string, PathSpan>();
   for (const s of spans) if (!spanById.has(s.id)) spanById.set(s.id, s);
   const rows: PathRow[] = [];
-  let open: SpanRecord[] = [];
+  let open: PathSpan[] = [];
   for (const fork of forks) {
     const chain = containersOf(fork.decisions[0].parentSpanId, spanById);
     let shared = 0;
