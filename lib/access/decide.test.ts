@@ -2,7 +2,7 @@
 // error it gives. A change of rule shows up here as a changed row.
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors';
-import { decide, decideAny, describeActor, mayDeleteTraces, type Credential, type Principal } from './decide';
+import { actorKey, decide, decideAny, describeActor, mayDeleteTraces, type Credential, type Principal } from './decide';
 import type { Scope } from './scopes';
 
 const readKey: Credential = { kind: 'key', identity: { keyId: 'k1', keyName: 'reader', scopes: ['read'] } };
@@ -120,6 +120,8 @@ describe('decide', () => {
     expect(describeActor(as(allKey, 'read'))).toBe('an API_KEYS key');
     expect(describeActor(as(system, 'delete'))).toBe('retention');
     expect(describeActor(decide({ mode: 'open', credential: none, keysOnly: false }, 'read'))).toBe('open mode (any key)');
+    expect([as(admin, 'read'), as(readKey, 'read'), as(allKey, 'read'), as(system, 'delete')].map(actorKey)).toEqual(['user:u1', 'key:k1', 'key:API_KEYS', 'system:retention']);
+    expect(actorKey(decide({ mode: 'open', credential: none, keysOnly: false }, 'read'))).toBe('open');
     expect(mayDeleteTraces(as(admin, 'read'))).toBe(true);
     expect(mayDeleteTraces(as(viewer, 'read'))).toBe(false);
     expect(mayDeleteTraces(as(allKey, 'read'))).toBe(false);

@@ -122,6 +122,24 @@ export function mayDeleteTraces(actor: Actor): boolean {
   return actor.kind === 'user' && actor.role === 'admin';
 }
 
+/**
+ * A stable identity of who acts, for what belongs to them (saved views, review holds): a
+ * person by id, a key by id (API_KEYS keys, which the server cannot tell apart, share one),
+ * open mode as one "open" actor.
+ */
+export function actorKey(actor: Actor): string {
+  switch (actor.kind) {
+    case 'user':
+      return `user:${actor.userId}`;
+    case 'key':
+      return `key:${actor.keyId ?? 'API_KEYS'}`;
+    case 'open':
+      return 'open';
+    case 'system':
+      return `system:${actor.task}`;
+  }
+}
+
 /** Who did it, for the logs: never a key or a session token. */
 export function describeActor(actor: Actor): string {
   if (actor.kind === 'open') return 'open mode (any key)';

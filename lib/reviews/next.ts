@@ -7,7 +7,7 @@
 // own: two reviewers racing for one item serialise on its row, and the loser's upsert
 // returns nothing, so it moves on to the next candidate.
 import 'server-only';
-import type { Actor } from '@/lib/access/decide';
+import { actorKey, type Actor } from '@/lib/access/decide';
 import { AppError } from '@/lib/errors';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { requireScope, type ServiceContext } from '@/lib/context';
@@ -52,16 +52,7 @@ export interface ReviewNext {
 
 /** Who holds items: one identity per person or key (open mode has one reviewer). */
 export function reviewerOf(actor: Actor): string {
-  switch (actor.kind) {
-    case 'user':
-      return `user:${actor.userId}`;
-    case 'key':
-      return `key:${actor.keyId ?? 'API_KEYS'}`;
-    case 'open':
-      return 'open';
-    case 'system':
-      return `system:${actor.task}`;
-  }
+  return actorKey(actor);
 }
 
 /** A `skip` body: `{"skip": [{"traceId", "decisionPointId"}]}` (the body may be empty). */

@@ -1,17 +1,8 @@
 // Whose a saved view is, from the actor a request runs as. A person's views are theirs
 // alone; a key's are the key's (API_KEYS keys, which the server cannot tell apart, share
 // one owner); in open mode nobody is known, so everyone shares the one "open" owner.
-import type { Actor } from '@/lib/access/decide';
+import { actorKey, type Actor } from '@/lib/access/decide';
 
 export function viewOwner(actor: Actor): string {
-  switch (actor.kind) {
-    case 'user':
-      return `user:${actor.userId}`;
-    case 'key':
-      return `key:${actor.keyId ?? 'API_KEYS'}`;
-    case 'open':
-      return 'open';
-    case 'system':
-      return `system:${actor.task}`;
-  }
+  return actorKey(actor);
 }
