@@ -440,7 +440,10 @@ test.describe('detail', () => {
     await expect(panel.getByRole('alert')).toContainText('HTTP 503 from search backend');
     await panel.getByRole('button', { name: /research agent/ }).click();
     await expect(panel.getByRole('heading', { level: 2 })).toHaveText('research agent');
+    // Esc closes the details wherever the focus is (here on the page, the link it followed is gone).
     await page.keyboard.press('Escape');
+    await expect(panel).toContainText('Select a span, a decision or an event');
+    await page.getByRole('tree').locator('[data-key="s:search-1"]').click();
     await panel.getByRole('button', { name: 'Close details' }).click();
     await expect(panel).toContainText('Select a span, a decision or an event');
   });

@@ -4,6 +4,7 @@ import {
   formatCompact,
   formatCost,
   formatDate,
+  exactTitle,
   formatDateTime,
   formatDuration,
   formatOffset,
@@ -117,6 +118,13 @@ describe('dates', () => {
   it('shows local time with its offset', () => {
     const local = formatDateTime(iso, 'local');
     expect(local).toMatch(/^2026-11-2\d \d\d:\d\d:03\.045 UTC([+-]\d\d:\d\d)?$/);
+  });
+
+  it('titles an instant with its exact local time and UTC when they differ', () => {
+    expect(exactTitle(iso)).toBe('2026-11-21 10:02:03.045 UTC');
+    const local = formatDateTime(iso, 'local');
+    expect(exactTitle(iso, 'local')).toBe(local.endsWith(' UTC') ? local : `${local} (2026-11-21 10:02:03.045 UTC)`);
+    expect(exactTitle(null, 'local')).toBe('—');
   });
 
   it('formats calendar dates', () => {

@@ -128,6 +128,16 @@ export function formatDateTime(iso: string | null | undefined, timeZone: 'UTC' |
   )}.${pad(d.getMilliseconds(), 3)} ${zone}`;
 }
 
+/**
+ * The hover text of a shown instant: the exact instant in the zone shown, and in UTC
+ * when that differs (`2026-11-21 11:02:03.045 UTC+01:00 (2026-11-21 10:02:03.045 UTC)`).
+ */
+export function exactTitle(iso: string | null | undefined, timeZone: 'UTC' | 'local' = 'UTC'): string {
+  const shown = formatDateTime(iso, timeZone);
+  const utc = formatDateTime(iso, 'UTC');
+  return shown === utc ? utc : `${shown} (${utc})`;
+}
+
 /** A calendar date for old timestamps: `Nov 3, 2026`. */
 export function formatDate(iso: string | null | undefined, timeZone: 'UTC' | 'local' = 'UTC'): string {
   const t = toMillis(iso);

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { AppHeader } from '@/components/app/AppHeader';
+import { FirstRunProvider, type FirstRunInfo } from '@/components/app/FirstRun';
 import { OpenModeBanner } from '@/components/app/OpenModeBanner';
 import { CanDeleteProvider } from '@/components/traces/delete/CanDelete';
 import { mayDeleteTraces } from '@/lib/access/decide';
@@ -10,12 +11,16 @@ import { pageContext } from '@/lib/http/page-context';
 // and the verbs behind it, since a client-side navigation renders the page without this.
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const { actor } = await pageContext();
+  const admin = actor.kind === 'user' && actor.role === 'admin';
+  const firstRun: FirstRunInfo = { mode: actor.kind === 'open' ? 'open' : 'protected', admin, demo: admin ? 'session' : actor.kind === 'open' ? 'open' : null };
   return (
     <>
       {actor.kind === 'open' && <OpenModeBanner />}
       <AppHeader actor={actor} />
       <main id="main" className="mx-auto max-w-[1600px] px-4 py-5 xl:px-6">
-        <CanDeleteProvider allowed={mayDeleteTraces(actor)}>{children}</CanDeleteProvider>
+        <CanDeleteProvider allowed={mayDeleteTraces(actor)}>
+          <FirstRunProvider info={firstRun}>{children}</FirstRunProvider>
+        </CanDeleteProvider>
       </main>
     </>
   );

@@ -8,12 +8,13 @@ export function AppHeader({ actor }: { actor: Actor }) {
   const isAdmin = actor.kind === 'user' && actor.role === 'admin';
   return (
     <header className="border-b border-border bg-surface">
-      <div className="mx-auto flex h-12 max-w-[1600px] items-center gap-6 px-4 xl:px-6">
+      {/* Below sm the nav takes a row of its own (scrolling sideways inside itself if it must): the page never does. */}
+      <div className="mx-auto flex min-h-12 max-w-[1600px] flex-wrap items-center gap-x-6 gap-y-1 px-4 py-1 xl:px-6">
         <Link href="/traces" className="flex items-center gap-2 font-semibold tracking-tight">
           <Logo />
           Crossroads
         </Link>
-        <nav aria-label="Main" className="flex gap-1">
+        <nav aria-label="Main" className="order-last -mx-2 flex w-[calc(100%+1rem)] gap-1 overflow-x-auto whitespace-nowrap sm:order-none sm:mx-0 sm:w-auto">
           <Link href="/traces" className="rounded px-2 py-1 text-muted hover:text-fg">
             Traces
           </Link>
@@ -35,10 +36,10 @@ export function AppHeader({ actor }: { actor: Actor }) {
           )}
         </nav>
         {actor.kind === 'user' && (
-          <div className="ml-auto flex items-center gap-3" data-testid="account">
-            <span className="text-muted">
-              Signed in as <span className="font-medium text-fg">{actor.email}</span>{' '}
-              <span className="text-xs">({actor.role})</span>
+          <div className="ml-auto flex min-w-0 items-center gap-3" data-testid="account">
+            <span className="min-w-0 truncate text-muted">
+              <span className="hidden sm:inline">Signed in as </span>
+              <span className="font-medium text-fg">{actor.email}</span> <span className="text-xs">({actor.role})</span>
             </span>
             <SignOutButton />
           </div>

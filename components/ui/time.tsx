@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useSyncExternalStore } from 'react';
-import { formatDateTime, formatRelative } from '@/lib/format';
+import { exactTitle, formatDateTime, formatRelative } from '@/lib/format';
 
 // One shared clock for every relative time on the page, ticking while anything
 // listens. Server renders (and the hydrating render) use the server's clock, passed
@@ -66,25 +66,28 @@ export function useTimeZone(): 'UTC' | 'local' {
   return useHydrated() ? 'local' : 'UTC';
 }
 
-/** "3 min ago", with the exact instant on hover and for screen readers. */
+// Every instant on the page reads in one format (lib/format.ts formatDateTime), in the
+// reader's zone once hydrated, with UTC on hover.
+
+/** "3 min ago", with the exact instant (local and UTC) on hover and for screen readers. */
 export function RelativeTime({ iso, serverNow, className }: { iso: string; serverNow: number; className?: string }) {
   const now = useNow(serverNow);
   const zone = useTimeZone();
   const exact = formatDateTime(iso, zone);
   return (
-    <time dateTime={iso} title={exact} className={className}>
+    <time dateTime={iso} title={exactTitle(iso, zone)} className={className}>
       <span aria-hidden="true">{formatRelative(iso, now, zone)}</span>
       <span className="sr-only">{exact}</span>
     </time>
   );
 }
 
-/** An exact instant, in the reader's zone once hydrated. */
+/** An exact instant, in the reader's zone once hydrated, with UTC on hover. */
 export function DateTime({ iso, className }: { iso: string | null; className?: string }) {
   const zone = useTimeZone();
   if (!iso) return <span className={className}>—</span>;
   return (
-    <time dateTime={iso} className={className}>
+    <time dateTime={iso} title={exactTitle(iso, zone)} className={className}>
       {formatDateTime(iso, zone)}
     </time>
   );

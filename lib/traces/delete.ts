@@ -88,6 +88,23 @@ export async function deleteTraceOrThrow(ctx: ServiceContext, id: string): Promi
   return deleted;
 }
 
+const LOCK_IDS_SQL = `SELECT "id" FROM "Trace" WHERE "id" = ANY ($1::text[]) ORDER BY "id" FOR UPDATE`;
+
+/**
+ * Deletes the traces with these ids that exist, DELETE_BATCH_SIZE per transaction (locked in
+ * id order, as a session's are); returns how many. `what` names them in the log.
+ */
+export async function deleteTracesById(ctx: ServiceContext, ids: readonly string[], what: string): Promise<number> {
+  const actor = requireScope(ctx, 'delete');
+  const started = performance.now();
+  let count = 0;
+  for (let i = 0; i < ids.length; i += DELETE_BATCH_SIZE) {
+    count += await deleteLocked(ctx.db.sql, LOCK_IDS_SQL, [ids.slice(i, i + DELETE_BATCH_SIZE)]);
+  }
+  logDeletion(actor, what, count, performance.now() - started);
+  return count;
+}
+
 /** The sessionId of DELETE /api/traces, checked like ingest's (1-256 characters, no control characters). */
 export function parseSessionIdParam(query: URLSearchParams): string {
   // A destructive call does exactly what it says: a filter it does not apply is refused,

@@ -251,6 +251,9 @@ describe('the routes found on disk', () => {
         'GET /api/views',
         'POST /api/views',
         'DELETE /api/views/[id]',
+        'GET /api/demo',
+        'POST /api/demo',
+        'DELETE /api/demo',
       ]),
     );
     // No allowlist entry outlives its route.

@@ -24,7 +24,7 @@ import { optionLabel } from '@/lib/insights/labels';
 import { ChatPayload } from './chat/ChatPayload';
 import { ChosenVsAlternatives, DecisionOutcome, InferredBadge } from './DecisionCard';
 import { DecisionOverview } from './DecisionOverview';
-import type { Selection, TraceModel } from './model';
+import { detailLink, type Selection, type TraceModel } from './model';
 import { costSourceNote, summaryModelOf } from '@/lib/traces/span-model';
 
 type Go = (s: Selection) => void;
@@ -42,13 +42,14 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function IdValue({ id }: { id: string }) {
+function IdValue({ id, kind }: { id: string; kind: Selection['kind'] }) {
   return (
-    <span className="flex min-w-0 items-center gap-2">
-      <code className="truncate font-mono text-xs" title={id}>
+    <span className="flex min-w-0 flex-wrap items-center gap-2">
+      <code className="min-w-0 truncate font-mono text-xs" title={id}>
         {id}
       </code>
       <CopyButton text={id} label="Copy ID" />
+      <CopyButton getText={() => detailLink({ kind, id })} label="Copy link" />
     </span>
   );
 }
@@ -268,7 +269,7 @@ function SpanDetails({ node, model, onGo, onClose, onReveal }: { node: SpanNode;
         )}
         <Fields>
           <Field label="Span ID">
-            <IdValue id={span.id} />
+            <IdValue id={span.id} kind="span" />
           </Field>
           <Field label="Parent">
             {span.parentSpanId ? (
@@ -391,7 +392,7 @@ function DecisionDetails({
         <DecisionOutcome decision={decision} model={model} onOpen={onGo} />
         <Fields>
           <Field label="Decision ID">
-            <IdValue id={decision.id} />
+            <IdValue id={decision.id} kind="decision" />
           </Field>
           <Field label="Made in">
             <SpanLink spanId={decision.parentSpanId} model={model} onGo={onGo} />
@@ -438,7 +439,7 @@ function EventDetails({ event, model, onGo, onClose, onReveal }: { event: EventR
       <div className="space-y-5 p-4">
         <Fields>
           <Field label="Event ID">
-            <IdValue id={event.id} />
+            <IdValue id={event.id} kind="event" />
           </Field>
           <Field label="Span">
             <SpanLink spanId={event.spanId} model={model} onGo={onGo} />
@@ -578,7 +579,12 @@ export function DetailsPanel({
       aria-label="Details"
       data-testid="details-panel"
       data-wide={widened || undefined}
-      className={`min-h-0 overflow-auto rounded-md border border-border bg-bg ${widened ? 'fixed inset-x-4 top-14 bottom-4 z-30 shadow-2xl xl:inset-x-8' : ''}`}
+      data-open={selection !== null || undefined}
+      // Below lg there is no room beside the timeline: an opened item is a full-screen sheet
+      // (closed by its button or Esc), and the overview waits until something is opened.
+      className={`min-h-0 overflow-auto rounded-md border border-border bg-bg ${
+        selection === null ? 'max-lg:hidden' : 'max-lg:fixed max-lg:inset-0 max-lg:z-40 max-lg:rounded-none max-lg:border-0'
+      } ${widened ? 'fixed inset-x-4 top-14 bottom-4 z-30 shadow-2xl xl:inset-x-8' : ''}`}
       onKeyDown={(e) => {
         if (e.key === 'Escape' && selection) {
           e.stopPropagation();

@@ -17,6 +17,7 @@ import { matchRowKeys, type FoundMatch } from './search-matches';
 import { ResizableSplit } from './ResizableSplit';
 import { TraceHeader } from './TraceHeader';
 import { TraceTimeline, type FocusRequest } from './TraceTimeline';
+import { useEscapeToClose } from './useEscapeToClose';
 
 const TABS: DetailTab[] = ['timeline', 'decisions', 'path', 'events'];
 
@@ -63,6 +64,7 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
 
   const select = useCallback((s: Selection | null) => writeUrl({ selection: s }), []);
   const close = useCallback(() => writeUrl({ selection: null }), []);
+  useEscapeToClose(selection !== null, close, '[data-testid="details-panel"]');
   const requestFocus = useCallback(
     (s: Selection) => {
       const key = model ? selectionKey(model, s) : null;

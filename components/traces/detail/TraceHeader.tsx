@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useState, type ReactNode } from 'react';
 import type { DecisionType } from '@/lib/traces/types';
-import { formatCost, formatDateTime, formatDuration, formatTokens, plural, toMillis } from '@/lib/format';
+import { exactTitle, formatCost, formatDateTime, formatDuration, formatTokens, plural, toMillis } from '@/lib/format';
 import { sessionPageHref } from '@/lib/sessions/links';
 import { DECISION_LABEL, DecisionGlyph, StatusBadge, Tag } from '@/components/ui/badges';
 import { CopyButton } from '@/components/ui/CopyButton';
@@ -45,7 +45,7 @@ function EndedAt({ startedAt, endedAt }: { startedAt: string; endedAt: string })
   const end = formatDateTime(endedAt, zone);
   const sameDay = start.slice(0, 10) === end.slice(0, 10);
   return (
-    <time dateTime={endedAt} title={end}>
+    <time dateTime={endedAt} title={exactTitle(endedAt, zone)}>
       {sameDay ? end.slice(11) : end}
     </time>
   );
@@ -92,7 +92,7 @@ export function TraceHeader({
         <span aria-hidden="true" className="px-1.5 text-muted">
           /
         </span>
-        <span className="text-muted">{trace.id}</span>
+        <span className="break-all text-muted">{trace.id}</span>
       </nav>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <h1 className="min-w-0 truncate text-xl font-semibold tracking-tight" title={trace.name}>
@@ -104,11 +104,13 @@ export function TraceHeader({
             Live: refreshing every 5 s{fetching ? '…' : ''}
           </span>
         )}
-        <span className="ml-auto flex items-center gap-2 text-xs text-muted">
+        <span className="ml-auto flex flex-wrap items-center gap-2 text-xs text-muted">
           <code className="max-w-64 truncate font-mono" title={trace.id}>
             {trace.id}
           </code>
           <CopyButton text={trace.id} label="Copy ID" />
+          {/* The page's address as it is now: tab and selection included (the URL holds them). */}
+          <CopyButton getText={() => window.location.href} label="Copy link" />
           <DownloadJsonButton id={trace.id} />
           <DeleteTraceButton trace={trace} />
           {trace.sessionId && <DeleteSessionButton sessionId={trace.sessionId} after="list" />}

@@ -146,3 +146,9 @@ export function detailQuery(tab: DetailTab, selection: Selection | null): string
   const s = q.toString();
   return s ? `?${s}` : '';
 }
+
+/** The address of this trace page with `selection` open, on the tab shown now (for "Copy link"; browser only). */
+export function detailLink(selection: Selection): string {
+  const tab = readTab(new URLSearchParams(window.location.search));
+  return `${window.location.origin}${window.location.pathname}${detailQuery(tab, selection)}`;
+}

@@ -10,6 +10,7 @@ import { ErrorState, Spinner } from '@/components/ui/states';
 import { DeleteSessionButton } from '@/components/traces/delete/DeleteSessionButton';
 import { useHydrationMarker } from '@/components/ui/time';
 import { ActiveFilters } from './ActiveFilters';
+import { DemoDataBanner } from './DemoData';
 import { EmptyTraces } from './EmptyTraces';
 import { ExportMenu } from './ExportMenu';
 import { Pagination } from './Pagination';
@@ -150,6 +151,7 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
         </div>
       </div>
 
+      <DemoDataBanner />
       <TraceFilters params={params} navigate={navigate} />
       <ActiveFilters params={params} navigate={navigate} />
       {params.sessionId && (
