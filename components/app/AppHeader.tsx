@@ -24,6 +24,9 @@ export function AppHeader({ actor }: { actor: Actor }) {
           <Link href="/insights" className="rounded px-2 py-1 text-muted hover:text-fg">
             Insights
           </Link>
+          <Link href="/review" className="rounded px-2 py-1 text-muted hover:text-fg">
+            Review
+          </Link>
           {isAdmin && (
             <>
               <Link href="/settings/users" className="rounded px-2 py-1 text-muted hover:text-fg">
@@ -31,6 +34,9 @@ export function AppHeader({ actor }: { actor: Actor }) {
               </Link>
               <Link href="/settings/api-keys" className="rounded px-2 py-1 text-muted hover:text-fg">
                 API keys
+              </Link>
+              <Link href="/settings/scores" className="rounded px-2 py-1 text-muted hover:text-fg">
+                Scores
               </Link>
             </>
           )}

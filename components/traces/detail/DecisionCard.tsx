@@ -8,6 +8,7 @@ import { DecisionTypeBadge, StatusBadge } from '@/components/ui/badges';
 import { LongText } from '@/components/ui/LongText';
 import { previewJson, summarizeJson } from '@/components/json/json';
 import type { Selection, TraceModel } from './model';
+import { ScoreBar, scoresOf } from '@/components/scores/ScoreBar';
 
 /** A confidence beside its option: `0.79`, with what it is for screen readers and on hover. */
 function Confidence({ value, strong = false }: { value: number | null; strong?: boolean }) {
@@ -210,6 +211,9 @@ export function DecisionCard({
       </div>
       <div className="mt-2 empty:hidden">
         <DecisionOutcome decision={decision} model={model} onOpen={onSelect} />
+      </div>
+      <div className="mt-2">
+        <ScoreBar target={{ traceId: model.trace.id, decisionPointId: decision.id }} scores={scoresOf(decision)} label={`decision ${decision.id}`} />
       </div>
       <p className="sr-only">
         Chose {summarizeJson(decision.chosen, 120)} over {plural(notChosenOptions(decision).length, 'alternative')}.

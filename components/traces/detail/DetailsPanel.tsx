@@ -26,6 +26,7 @@ import { ChosenVsAlternatives, DecisionOutcome, InferredBadge } from './Decision
 import { DecisionOverview } from './DecisionOverview';
 import { detailLink, type Selection, type TraceModel } from './model';
 import { costSourceNote, summaryModelOf } from '@/lib/traces/span-model';
+import { ScoreBar, scoresOf } from '@/components/scores/ScoreBar';
 
 type Go = (s: Selection) => void;
 
@@ -319,6 +320,9 @@ function SpanDetails({ node, model, onGo, onClose, onReveal }: { node: SpanNode;
             {plural(childSpans, 'child span')}, {plural(decisions.length, 'decision')}, {plural(events.length, 'event')}
           </Field>
         </Fields>
+        <Section title="Scores">
+          <ScoreBar target={{ traceId: model.trace.id, spanId: span.id }} scores={scoresOf(span)} label={`span ${span.name}`} />
+        </Section>
         {decisions.length > 0 && (
           <Section title={`Decisions made here (${decisions.length})`}>
             <ul className="space-y-1">
@@ -390,6 +394,9 @@ function DecisionDetails({
         </Section>
         <ChosenVsAlternatives decision={decision} compact />
         <DecisionOutcome decision={decision} model={model} onOpen={onGo} />
+        <Section title="Scores">
+          <ScoreBar target={{ traceId: model.trace.id, decisionPointId: decision.id }} scores={scoresOf(decision)} label="this decision" />
+        </Section>
         <Fields>
           <Field label="Decision ID">
             <IdValue id={decision.id} kind="decision" />

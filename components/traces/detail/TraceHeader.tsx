@@ -13,6 +13,7 @@ import { DeleteSessionButton } from '@/components/traces/delete/DeleteSessionBut
 import { DeleteTraceButton } from './DeleteTraceButton';
 import { previewJson } from '@/components/json/json';
 import { DownloadJsonButton } from './DownloadJsonButton';
+import { ScoreBar, scoresOf } from '@/components/scores/ScoreBar';
 import type { Total, TraceModel } from './model';
 
 const DERIVED_NOTE: Record<Total['source'], string> = {
@@ -201,6 +202,10 @@ export function TraceHeader({
             ))}
           </span>
         )}
+        <span className="flex min-w-0 items-start gap-1.5" data-testid="trace-scores">
+          <span className="text-muted">Scores</span>
+          <ScoreBar target={{ traceId: trace.id }} scores={scoresOf(trace)} label="this trace" />
+        </span>
         <span className="flex min-w-0 flex-1 items-center gap-1.5">
           <span className="text-muted">Metadata</span>
           {hasMeta ? (

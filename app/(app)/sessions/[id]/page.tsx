@@ -10,6 +10,7 @@ import { sessionHref } from '@/lib/queries/traces';
 import { HydrationMarker } from '@/components/sessions/HydrationMarker';
 import { SessionConversation, SessionTotals } from '@/components/sessions/SessionConversation';
 import { CopyButton } from '@/components/ui/CopyButton';
+import { SessionScores } from '@/components/scores/SessionScores';
 
 type Params = Promise<{ id: string }>;
 
@@ -71,6 +72,7 @@ export default async function SessionPage({ params }: { params: Params }) {
         </div>
       </div>
       <SessionTotals session={detail.session} />
+      <SessionScores sessionId={detail.session.id} />
       <SessionConversation detail={detail} />
     </div>
   );
