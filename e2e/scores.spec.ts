@@ -137,7 +137,7 @@ test('a span is annotated with thumbs and a comment, kept after a reload, edited
 });
 
 test('settings: a BOOLEAN and a CATEGORICAL config, the API’s message on a clash, then their controls when annotating', async ({ page, consoleGuard }) => {
-  consoleGuard.allow(/\[response 409\].*\/api\/score-configs/);
+  consoleGuard.allow(/409.*\/api\/score-configs/);
   const thumbs = `thumbs-${R}`;
   const tone = `tone-${R}`;
   await open(page, '/settings/scores');
@@ -189,7 +189,7 @@ test('settings: a BOOLEAN and a CATEGORICAL config, the API’s message on a cla
   }
 });
 
-test('five decisions reviewed from the queue by keyboard: right, wrong with a better option, skip, wrong with a typed one', async ({ page, request }) => {
+test('five decisions reviewed from the queue by keyboard: right, wrong with a better option, skip, wrong with a typed one', async ({ page }) => {
   await open(page, `/review?name=${encodeURIComponent(`review run ${R}`)}`);
   const progress = page.getByTestId('review-progress');
   const item = page.getByTestId('review-item');
@@ -244,7 +244,7 @@ test('five decisions reviewed from the queue by keyboard: right, wrong with a be
   }
 
   // What was stored: four verdicts and two better options, by the signed-in admin.
-  const res = await request.get(`/api/scores?traceId=${REVIEWED}&limit=100`);
+  const res = await page.request.get(`/api/scores?traceId=${REVIEWED}&limit=100`);
   const { scores } = (await res.json()) as { scores: Array<{ decisionPointId: string; name: string; value: unknown; source: string }> };
   const stored = scores.map((s) => `${s.decisionPointId} ${s.name}=${String(s.value)} ${s.source}`).sort();
   expect(stored).toEqual([

@@ -4,7 +4,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { readReviewFilters, reviewQueries, type ReviewNext, type ReviewUrlFilters, type SkippedItem } from '@/lib/queries/review';
+import { readReviewFilters, reviewQueries, type ReviewKey, type ReviewNext, type ReviewUrlFilters } from '@/lib/queries/review';
+import { traceQueries } from '@/lib/queries/traces';
 import { scoreRequests } from '@/lib/queries/scores';
 import { DECISION_BETTER_OPTION, DECISION_CORRECT } from '@/lib/scores/types';
 import { notChosenOptions } from '@/lib/traces/decision-options';
@@ -70,7 +71,7 @@ function Filters({ filters, onChange }: { filters: ReviewUrlFilters; onChange: (
       </label>
       <label className="block min-w-0">
         <span className="text-xs text-muted">Trace name</span>
-        <input className={field} value={name} onChange={(e) => setName(e.target.value)} placeholder="contains" />
+        <input className={field} value={name} onChange={(e) => setName(e.target.value)} placeholder="exact name" />
       </label>
       <label className="block min-w-0">
         <span className="text-xs text-muted">Trace status</span>
@@ -117,11 +118,12 @@ function Filters({ filters, onChange }: { filters: ReviewUrlFilters; onChange: (
 }
 
 function Progress({ data }: { data: ReviewNext }) {
-  const share = data.total === 0 ? 0 : Math.round((data.reviewed / data.total) * 100);
+  const { reviewed, total } = data.progress;
+  const share = total === 0 ? 0 : Math.round((reviewed / total) * 100);
   return (
     <div className="flex min-w-0 items-center gap-3">
       <p data-testid="review-progress" aria-live="polite" className="text-sm font-medium tabular">
-        {data.reviewed.toLocaleString('en-US')} of {data.total.toLocaleString('en-US')} reviewed
+        {reviewed.toLocaleString('en-US')} of {total.toLocaleString('en-US')} reviewed
       </p>
       <div aria-hidden="true" className="h-1.5 w-32 overflow-hidden rounded-full bg-surface-2">
         <div className="h-full bg-accent" style={{ width: `${share}%` }} />
@@ -343,20 +345,23 @@ export function ReviewView() {
   const queryClient = useQueryClient();
   const filters = useMemo(() => readReviewFilters(searchParams), [searchParams]);
   const filterKey = JSON.stringify(filters);
-  const [skipped, setSkipped] = useState<{ key: string; items: SkippedItem[] }>({ key: filterKey, items: [] });
+  const [skipped, setSkipped] = useState<{ key: string; items: ReviewKey[] }>({ key: filterKey, items: [] });
   // Skips belong to one set of filters: new filters start the sitting over.
   const skips = skipped.key === filterKey ? skipped.items : [];
   const next = useQuery(reviewQueries.next(filters, skips));
   const [last, setLast] = useState<string | null>(null);
 
   const item = next.data?.item ?? null;
-  const model = useMemo(() => (item ? buildModel(item.trace) : null), [item]);
-  const decision = item ? item.trace.decisionPoints.find((d) => d.id === item.decisionPointId) ?? null : null;
+  // The item names its decision; the trace around it (spans, outcome, conversation) is read whole.
+  const detail = useQuery({ ...traceQueries.detail(item?.traceId ?? ''), enabled: item !== null });
+  const trace = item && detail.data?.id === item.traceId ? detail.data : null;
+  const model = useMemo(() => (trace ? buildModel(trace) : null), [trace]);
+  const decision = item && trace ? (trace.decisionPoints.find((d) => d.id === item.decisionPointId) ?? null) : null;
 
   const save = useMutation({
     mutationFn: async (v: Verdict) => {
       if (!item) return;
-      const target = { traceId: item.trace.id, decisionPointId: item.decisionPointId };
+      const target = { traceId: item.traceId, decisionPointId: item.decisionPointId };
       const comment = v.comment.trim() === '' ? null : v.comment.trim();
       await scoreRequests.saveMany([
         { ...target, name: DECISION_CORRECT, value: v.correct, comment },
@@ -372,7 +377,7 @@ export function ReviewView() {
   const skip = () => {
     if (!item) return;
     setLast('Skipped.');
-    setSkipped({ key: filterKey, items: [...skips, { traceId: item.trace.id, decisionPointId: item.decisionPointId }] });
+    setSkipped({ key: filterKey, items: [...skips, { traceId: item.traceId, decisionPointId: item.decisionPointId }] });
   };
 
   const setFilters = (f: ReviewUrlFilters) => {
@@ -407,9 +412,13 @@ export function ReviewView() {
         <ErrorState title="Could not load the next decision" message={next.error.message} onRetry={() => void next.refetch()} retrying={next.isFetching} />
       ) : !next.data ? (
         <Spinner label="Loading the next decision" className="text-muted" />
+      ) : item && detail.isError ? (
+        <ErrorState title="Could not load this decision’s trace" message={detail.error.message} onRetry={() => void detail.refetch()} retrying={detail.isFetching} />
+      ) : item && !(model && decision) ? (
+        <Spinner label="Loading the decision" className="text-muted" />
       ) : item && model && decision ? (
         <ReviewItem
-          key={`${item.trace.id}\u0000${item.decisionPointId}`}
+          key={`${item.traceId}\u0000${item.decisionPointId}`}
           model={model}
           decision={decision}
           onVerdict={(v) => save.mutate(v)}

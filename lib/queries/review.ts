@@ -1,15 +1,16 @@
-// React Query options for the review queue (GET /api/review/next). The filters live in the
-// URL of /review; the items skipped in this sitting are sent along so they stay skipped.
+// React Query options for the review queue (POST /api/review/next: each answer holds its
+// item for this reviewer, hence a POST). The filters live in the URL of /review; the items
+// skipped in this sitting are sent along so they stay skipped. Only types come from
+// lib/reviews (a server module).
 import { queryOptions } from '@tanstack/react-query';
-import { REVIEW_FILTER_KEYS, SKIP_SEPARATOR, type ReviewFilterKey, type ReviewNext } from '@/lib/scores/review-types';
+import type { ReviewItem, ReviewKey, ReviewNext } from '@/lib/reviews';
 import { fetchJson } from './traces';
 
-export type { ReviewNext };
-export type ReviewUrlFilters = Partial<Record<ReviewFilterKey, string>>;
-export interface SkippedItem {
-  traceId: string;
-  decisionPointId: string;
-}
+export type { ReviewItem, ReviewKey, ReviewNext };
+
+/** The queue's filters, as the URL of /review and POST /api/review/next name them. */
+export const REVIEW_FILTER_KEYS = ['type', 'option', 'name', 'status', 'from', 'to'] as const;
+export type ReviewUrlFilters = Partial<Record<(typeof REVIEW_FILTER_KEYS)[number], string>>;
 
 /** The filters of a URL's query, each once, empty ones dropped. */
 export function readReviewFilters(query: Pick<URLSearchParams, 'get'>): ReviewUrlFilters {
@@ -23,14 +24,18 @@ export function readReviewFilters(query: Pick<URLSearchParams, 'get'>): ReviewUr
 
 export const reviewQueries = {
   all: () => ['review'] as const,
-  next: (filters: ReviewUrlFilters, skipped: readonly SkippedItem[]) =>
+  next: (filters: ReviewUrlFilters, skipped: readonly ReviewKey[]) =>
     queryOptions({
       queryKey: [...reviewQueries.all(), 'next', filters, skipped] as const,
       queryFn: ({ signal }) => {
         const q = new URLSearchParams();
         for (const key of REVIEW_FILTER_KEYS) if (filters[key]) q.set(key, filters[key]);
-        for (const s of skipped) q.append('skip', `${s.traceId}${SKIP_SEPARATOR}${s.decisionPointId}`);
-        return fetchJson<ReviewNext>(`/api/review/next?${q}`, { signal });
+        return fetchJson<ReviewNext>(`/api/review/next?${q}`, {
+          method: 'POST',
+          signal,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ skip: skipped }),
+        });
       },
       // Each answer holds an item for this reviewer: always ask again, never reuse an old one.
       staleTime: 0,
