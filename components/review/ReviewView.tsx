@@ -9,7 +9,7 @@ import { traceQueries } from '@/lib/queries/traces';
 import { scoreRequests } from '@/lib/queries/scores';
 import { DECISION_BETTER_OPTION, DECISION_CORRECT } from '@/lib/scores/types';
 import { notChosenOptions } from '@/lib/traces/decision-options';
-import { DECISION_TYPES, RUN_STATUSES, type DecisionPointRecord, type SpanRecord } from '@/lib/traces/types';
+import { DECISION_TYPES, RUN_STATUSES, type DecisionPointRecord, type SpanSummary } from '@/lib/traces/types';
 import { summarizeJson } from '@/components/json/json';
 import { ChosenVsAlternatives, DecisionOutcome } from '@/components/traces/detail/DecisionCard';
 import { ChatPayload } from '@/components/traces/detail/chat/ChatPayload';
@@ -29,10 +29,10 @@ function Kbd({ children }: { children: string }) {
 }
 
 /** The model call the agent had last before deciding: its input is the conversation so far. */
-function conversationOf(decision: DecisionPointRecord, spans: readonly SpanRecord[]): SpanRecord | null {
+function conversationOf(decision: DecisionPointRecord, spans: readonly SpanSummary[]): SpanSummary | null {
   const parent = spans.find((s) => s.id === decision.parentSpanId);
   if (parent?.type === 'LLM_CALL') return parent;
-  let best: SpanRecord | null = null;
+  let best: SpanSummary | null = null;
   for (const s of spans) {
     if (s.type !== 'LLM_CALL' || s.startedAt > decision.timestamp) continue;
     if (best === null || s.startedAt > best.startedAt) best = s;
@@ -129,6 +129,30 @@ function Progress({ data }: { data: ReviewNext }) {
         <div className="h-full bg-accent" style={{ width: `${share}%` }} />
       </div>
     </div>
+  );
+}
+
+/** The model call's input and output, loaded with its payloads. */
+function Conversation({ traceId, span }: { traceId: string; span: SpanSummary }) {
+  const payloads = useQuery(traceQueries.span(traceId, span.id, span.status === 'RUNNING'));
+  return (
+    <>
+      <p className="text-xs text-muted">
+        From the model call <span className="font-medium text-fg">{span.name}</span>
+      </p>
+      {payloads.data ? (
+        <>
+          <ChatPayload label="Input" value={payloads.data.input} side="input" />
+          <ChatPayload label="Output" value={payloads.data.output} side="output" />
+        </>
+      ) : payloads.isError ? (
+        <p role="alert" className="text-sm text-red-800 dark:text-red-200">
+          Could not load the conversation: {payloads.error.message}
+        </p>
+      ) : (
+        <Spinner label="Loading the conversation" className="text-muted" />
+      )}
+    </>
   );
 }
 
@@ -321,13 +345,7 @@ function ReviewItem({
           The conversation so far
         </h3>
         {conversation ? (
-          <>
-            <p className="text-xs text-muted">
-              From the model call <span className="font-medium text-fg">{conversation.name}</span>
-            </p>
-            <ChatPayload label="Input" value={conversation.input} side="input" />
-            <ChatPayload label="Output" value={conversation.output} side="output" />
-          </>
+          <Conversation traceId={model.trace.id} span={conversation} />
         ) : (
           <p className="text-sm text-muted">No model call before this decision.</p>
         )}
