@@ -55,7 +55,8 @@ export function clampPanelWidth(px: number, containerPx: number): number {
 export function ResizableSplit({ main, side }: { main: ReactNode; side: ReactNode }) {
   const stored = useSyncExternalStore(subscribe, readWidth, () => DEFAULT_PANEL_PX);
   const containerRef = useRef<HTMLDivElement>(null);
-  const dragging = useRef(false);
+  // While dragging: how far right of the panel's edge the pointer took hold, so the divider does not jump to the pointer.
+  const grab = useRef<number | null>(null);
   // The row's width, measured once mounted (the server and hydration assume a wide one).
   const [containerPx, setContainerPx] = useState(ASSUMED_CONTAINER_PX);
   useEffect(() => {
@@ -74,15 +75,16 @@ export function ResizableSplit({ main, side }: { main: ReactNode; side: ReactNod
     if (e.button !== 0) return;
     e.preventDefault();
     e.currentTarget.setPointerCapture(e.pointerId);
-    dragging.current = true;
+    const right = containerRef.current?.getBoundingClientRect().right ?? 0;
+    grab.current = right - e.clientX - width;
   };
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
-    if (!dragging.current || !containerRef.current) return;
+    if (grab.current === null || !containerRef.current) return;
     const rect = containerRef.current.getBoundingClientRect();
-    set(rect.right - e.clientX);
+    set(rect.right - e.clientX - grab.current);
   };
   const onPointerUp = () => {
-    dragging.current = false;
+    grab.current = null;
   };
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const step = e.shiftKey ? KEY_STEP_PX * 4 : KEY_STEP_PX;
