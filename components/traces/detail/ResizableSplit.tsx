@@ -50,7 +50,8 @@ export function clampPanelWidth(px: number, containerPx: number): number {
 /**
  * The tree beside the details panel, with a divider between them: drag it, or focus it
  * and use the arrow keys (Home and End for the narrowest and widest panel). The width is
- * remembered. Below the `lg` breakpoint the two stack and the divider is hidden.
+ * remembered. Below the `lg` breakpoint the tree takes the whole row and the panel opens
+ * as a sheet over it (DetailsPanel); the divider is hidden.
  */
 export function ResizableSplit({ main, side }: { main: ReactNode; side: ReactNode }) {
   const stored = useSyncExternalStore(subscribe, readWidth, () => DEFAULT_PANEL_PX);
@@ -100,7 +101,7 @@ export function ResizableSplit({ main, side }: { main: ReactNode; side: ReactNod
   return (
     <div
       ref={containerRef}
-      className="grid min-h-0 flex-1 grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_auto_var(--panel-w)] lg:gap-0"
+      className="grid min-h-0 flex-1 grid-cols-1 grid-rows-[minmax(0,1fr)] gap-4 lg:grid-cols-[minmax(0,1fr)_auto_var(--panel-w)] lg:gap-0"
       style={{ ['--panel-w' as string]: `${width}px` }}
     >
       {main}
@@ -124,7 +125,8 @@ export function ResizableSplit({ main, side }: { main: ReactNode; side: ReactNod
       >
         <span className="h-full w-px bg-border group-hover:w-0.5 group-hover:bg-accent group-focus-visible:w-1 group-focus-visible:bg-accent" />
       </div>
-      <div id="trace-details-panel" className="grid min-h-0 min-w-0 grid-rows-[minmax(0,1fr)]">
+      {/* Below lg the panel is a full-screen sheet or hidden: its wrapper takes no row, the tree keeps the height. */}
+      <div id="trace-details-panel" className="grid min-h-0 min-w-0 grid-rows-[minmax(0,1fr)] max-lg:contents">
         {side}
       </div>
     </div>
