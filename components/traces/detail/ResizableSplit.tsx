@@ -50,8 +50,9 @@ export function clampPanelWidth(px: number, containerPx: number): number {
 /**
  * The tree beside the details panel, with a divider between them: drag it, or focus it
  * and use the arrow keys (Home and End for the narrowest and widest panel). The width is
- * remembered. Below the `lg` breakpoint the tree takes the whole row and the panel opens
- * as a sheet over it (DetailsPanel); the divider is hidden.
+ * remembered. Below the `lg` breakpoint the page scrolls, the tree gets most of the screen's
+ * height under the trace's header, and the panel opens as a sheet over it (DetailsPanel);
+ * the divider is hidden.
  */
 export function ResizableSplit({ main, side }: { main: ReactNode; side: ReactNode }) {
   const stored = useSyncExternalStore(subscribe, readWidth, () => DEFAULT_PANEL_PX);
@@ -101,7 +102,7 @@ export function ResizableSplit({ main, side }: { main: ReactNode; side: ReactNod
   return (
     <div
       ref={containerRef}
-      className="grid min-h-0 flex-1 grid-cols-1 grid-rows-[minmax(0,1fr)] gap-4 lg:grid-cols-[minmax(0,1fr)_auto_var(--panel-w)] lg:gap-0"
+      className="grid min-h-0 flex-1 grid-cols-1 grid-rows-[minmax(0,1fr)] gap-4 max-lg:h-[80dvh] max-lg:flex-none lg:grid-cols-[minmax(0,1fr)_auto_var(--panel-w)] lg:gap-0"
       style={{ ['--panel-w' as string]: `${width}px` }}
     >
       {main}

@@ -154,7 +154,7 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
   const labels: Record<DetailTab, string> = { timeline: 'Timeline', decisions: 'Decisions', path: 'Path', events: 'Events' };
 
   return (
-    <div className="flex h-[calc(100dvh-5.5rem)] min-h-[40rem] flex-col gap-3">
+    <div className="flex min-h-[40rem] flex-col gap-3 lg:h-[calc(100dvh-5.5rem)]">
       <TraceHeader
         model={model}
         serverNow={serverNow}
@@ -188,7 +188,7 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
                 aria-label={counts[t] === null ? undefined : `${labels[t]} (${counts[t]})`}
                 tabIndex={tab === t ? 0 : -1}
                 onClick={() => writeUrl({ tab: t })}
-                className={`-mb-px border-b-2 px-3 py-1.5 text-sm font-medium ${
+                className={`-mb-px shrink-0 border-b-2 px-2 py-1.5 text-sm font-medium sm:px-3 ${
                   tab === t ? 'border-accent text-fg' : 'border-transparent text-muted hover:text-fg'
                 }`}
               >

@@ -123,7 +123,8 @@ export function TraceTable({
   const tall = (t: TraceListItem) => previews || (q && t.matches?.length);
 
   return (
-    <div className="overflow-hidden rounded-lg border border-border">
+    // Positioned, so the clipped cells' screen-reader text (absolutely placed) is clipped too and never widens the page.
+    <div className="relative overflow-hidden rounded-lg border border-border">
       <table className="w-full table-fixed border-collapse text-sm" aria-busy={busy}>
         <caption className="sr-only">Traces. Use j and k or the arrow keys to move between traces, Enter to open one, and / to search.</caption>
         <colgroup>
