@@ -37,7 +37,7 @@ export function RangePicker({
     <div className="flex flex-wrap items-end gap-3">
       <fieldset className="flex min-w-0 max-w-full flex-col gap-1">
         <legend className="mb-1 text-xs font-medium text-muted">Time range</legend>
-        <div className="flex h-8 max-w-full overflow-x-auto overflow-y-hidden rounded-md border border-border-strong">
+        <div className="relative flex h-8 max-w-full overflow-x-auto overflow-y-hidden rounded-md border border-border-strong">
           {[...RANGE_PRESETS, { key: 'custom' as const, label: 'Custom' }].map((p) => {
             const checked = p.key === 'custom' ? custom : !custom && state.range === p.key;
             return (

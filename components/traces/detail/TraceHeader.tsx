@@ -206,7 +206,7 @@ export function TraceHeader({
           <span className="text-muted">Scores</span>
           <ScoreBar target={{ traceId: trace.id }} scores={scoresOf(trace)} label="this trace" />
         </span>
-        <span className="flex min-w-0 flex-1 items-center gap-1.5">
+        <span className="flex min-w-0 max-w-full flex-1 items-center gap-1.5 overflow-hidden">
           <span className="text-muted">Metadata</span>
           {hasMeta ? (
             <button
