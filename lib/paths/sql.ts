@@ -24,17 +24,19 @@ function stepsSql(traceId: Prisma.Sql): Prisma.Sql {
 }
 
 const STEP_KEY = Prisma.raw(`type || chr(31) || label || chr(31) || repeats::text`);
+/** The path key of the steps' rows ('' without any). */
+const PATH_KEY = Prisma.sql`coalesce(string_agg(${STEP_KEY}, chr(30) ORDER BY pos), '')`;
 
 /** The trace's path key ('' for a trace without decisions) and its steps as a JSON array. */
 export function tracePathSql(traceId: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(SELECT coalesce(string_agg(${STEP_KEY}, chr(30) ORDER BY pos), '') AS key,
+  return Prisma.sql`(SELECT ${PATH_KEY} AS key,
                             coalesce(jsonb_agg(jsonb_build_object('type', type, 'label', label, 'repeats', repeats) ORDER BY pos), '[]'::jsonb) AS steps
                        FROM (${stepsSql(traceId)}) path_steps)`;
 }
 
 /** True when the trace's path has the id (a 32-hex-digit MD5). */
 export function tracePathIsSql(traceId: Prisma.Sql, id: string): Prisma.Sql {
-  return Prisma.sql`md5((SELECT coalesce(string_agg(${STEP_KEY}, chr(30) ORDER BY pos), '') FROM (${stepsSql(traceId)}) path_steps)) = ${id}`;
+  return Prisma.sql`md5((SELECT ${PATH_KEY} FROM (${stepsSql(traceId)}) path_steps)) = ${id}`;
 }
 
 /**
