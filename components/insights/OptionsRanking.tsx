@@ -7,6 +7,7 @@ import { drillDownHref, type InsightsRequest } from '@/lib/queries/insights';
 import { formatTokens, plural } from '@/lib/format';
 import type { DecisionType } from '@/lib/traces/types';
 import { DECISION_LABEL } from '@/components/ui/badges';
+import { BetterMatrix, OptionReviews } from './OptionReviews';
 import { formatShare, typeColor } from './theme';
 
 /** Options shown per type before "Show all". */
@@ -29,8 +30,8 @@ export function OptionsRanking({ data, req }: { data: DecisionInsights; req: Ins
           Options chosen, by decision type
         </h2>
         <p className="text-sm text-muted">
-          Bars: how often each option was chosen (dark) out of the times it was offered (light). Click a count or bar for the
-          traces where it was chosen.
+          Bars: how often each option was chosen (dark) out of the times it was offered (light); under each, the share of its
+          traces that ended in error and the share of its reviewed decisions judged right. Click any figure for the traces behind it.
         </p>
       </div>
       <div className="grid grid-cols-1 items-start gap-3 lg:grid-cols-2 2xl:grid-cols-3">
@@ -95,6 +96,7 @@ function TypeOptions({ type, options, req }: { type: DecisionType; options: Opti
                   </Link>
                 </p>
               )}
+              <OptionReviews option={o} req={req} />
             </li>
           );
         })}
@@ -104,6 +106,7 @@ function TypeOptions({ type, options, req }: { type: DecisionType; options: Opti
           {all ? 'Show fewer' : `Show all ${options.length} options`}
         </button>
       )}
+      <BetterMatrix type={type} options={options} req={req} />
     </section>
   );
 }

@@ -152,3 +152,45 @@ export interface OverviewInsights {
   /** Every bucket the window touches, in order, from the one containing `from`; empty ones are zeros. */
   buckets: OverviewBucketStats[];
 }
+
+/** GET /api/insights/scores: the overview's parameters, and optionally one score name. */
+export interface ScoreSeriesParams extends OverviewParams {
+  /** Only the scores of this name (exact). */
+  scoreName?: string;
+}
+
+/** One value's count: a category of a CATEGORICAL score, or "true"/"false" of a BOOLEAN one. */
+export interface ScoreCategoryCount {
+  value: string;
+  count: number;
+}
+
+/** A score name's figures in one bucket (of its trace's startedAt). */
+export interface ScoreBucketStats {
+  start: string;
+  count: number;
+  /** NUMERIC: the mean; BOOLEAN: the share of true; CATEGORICAL, or no score in the bucket: null. */
+  average: number | null;
+  /** The series' categories (its most frequent in the window) that occur in the bucket, by count descending, then value. */
+  categories: ScoreCategoryCount[];
+}
+
+/** A score name (and data type) over the window: its totals and every bucket of the window. */
+export interface ScoreSeries {
+  name: string;
+  dataType: 'NUMERIC' | 'CATEGORICAL' | 'BOOLEAN';
+  count: number;
+  average: number | null;
+  /** At most SERIES_CATEGORIES values, the most frequent in the window (count descending, then value). */
+  categories: ScoreCategoryCount[];
+  buckets: ScoreBucketStats[];
+}
+
+/** GET /api/insights/scores. */
+export interface ScoreSeriesInsights {
+  from: string;
+  to: string;
+  bucket: OverviewBucket;
+  /** At most SERIES_NAMES series, the names with the most scores (then by name and data type). */
+  series: ScoreSeries[];
+}

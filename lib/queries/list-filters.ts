@@ -7,7 +7,8 @@
 // fails to compile).
 // Safe for client components and for server components: no server module is imported.
 import { MAX_LABEL_CHARS } from '@/lib/insights/labels';
-import { DECISION_TYPES, RUN_STATUSES, type DecisionType, type RunStatus, type TraceFilterParams } from '@/lib/traces/types';
+import { describeScoreCondition, parseScoreCondition, SCORE_FILTER_PREFIX } from '@/lib/scores/condition';
+import { DECISION_TYPES, JUDGED_VALUES, RUN_STATUSES, type DecisionType, type Judged, type RunStatus, type TraceFilterParams } from '@/lib/traces/types';
 
 export type ListFilterKey = keyof TraceFilterParams;
 
@@ -115,13 +116,20 @@ function repeated(param: string, options: Options): ListFilterField<string[]> {
 }
 
 /** A filter given as `<prefix><key>=<value>` parameters; each entry is a chip. */
-function prefixed(prefix: string, options: Options): ListFilterField<Record<string, string>> {
+function prefixed(
+  prefix: string,
+  options: Options & { check?: (value: string, key: string) => string | null; format?: (value: string) => string },
+): ListFilterField<Record<string, string>> {
+  const format = options.format ?? String;
   return {
     read: (query) => {
       const entries: Record<string, string> = {};
       for (const param of new Set(query.keys())) {
         const value = query.get(param);
-        if (param.startsWith(prefix) && param.length > prefix.length && value) entries[param.slice(prefix.length)] = value;
+        if (!(param.startsWith(prefix) && param.length > prefix.length && value)) continue;
+        const problem = options.check?.(value, param.slice(prefix.length));
+        if (problem) return { problem };
+        entries[param.slice(prefix.length)] = value;
       }
       return Object.keys(entries).length ? { value: entries } : null;
     },
@@ -129,9 +137,11 @@ function prefixed(prefix: string, options: Options): ListFilterField<Record<stri
     chips: (entries) =>
       Object.keys(entries).map((key) => {
         const rest = Object.fromEntries(Object.entries(entries).filter(([k]) => k !== key));
-        return { part: key, label: `${options.label} ${key}`, value: entries[key], rest: Object.keys(rest).length ? rest : undefined };
+        return { part: key, label: `${options.label} ${key}`, value: format(entries[key]), rest: Object.keys(rest).length ? rest : undefined };
       }),
-    ...options,
+    label: options.label,
+    show: options.show,
+    control: options.control,
   };
 }
 
@@ -165,6 +175,22 @@ export const LIST_FILTERS: ListFilterFields = {
   metadata: prefixed('metadata.', { label: 'Metadata', show: 'text' }),
   path: single('path', text, { label: 'Decision path', show: 'text', exact: true }),
   fork: single('fork', text, { label: 'Fork', show: 'text', exact: true }),
+  reviewed: single(
+    'reviewed',
+    (value): Parsed<boolean> => (value === 'true' || value === 'false' ? { value: value === 'true' } : { problem: `Reviewed “${value}” must be true or false.` }),
+    { label: 'Reviewed', show: 'text' },
+  ),
+  judged: single('judged', oneOf<Judged>('Judged', JUDGED_VALUES), { label: 'Judged', show: 'text' }),
+  better: single('better', text, { label: 'Better option', show: 'text', exact: true }),
+  score: prefixed(SCORE_FILTER_PREFIX, {
+    label: 'Score',
+    show: 'text',
+    check: (value, name) => {
+      const c = parseScoreCondition(value);
+      return 'problem' in c ? `Score ${name} “${value}”: ${c.problem}.` : null;
+    },
+    format: describeScoreCondition,
+  }),
 };
 
 export const LIST_FILTER_KEYS = Object.keys(LIST_FILTERS) as ListFilterKey[];

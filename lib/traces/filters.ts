@@ -10,10 +10,13 @@ import { Prisma } from '@/lib/generated/prisma/client';
 import { optionLabelSql } from '@/lib/insights/label-sql';
 import { MAX_LABEL_CHARS } from '@/lib/insights/labels';
 import { PATH_ID_PATTERN } from '@/lib/paths/ids';
+import { MAX_SCORE_FILTERS, parseScoreCondition, SCORE_FILTER_PREFIX, scoreNumber } from '@/lib/scores/condition';
+import { SCORE_LIMITS } from '@/lib/scores/limits';
+import { DECISION_BETTER_OPTION, DECISION_CORRECT } from '@/lib/scores/types';
 import { tracePathIsSql, traceThroughForkSql } from '@/lib/paths/sql';
 import { escapeLike } from './like';
 import { MAX_QUERY_CHARS, traceMatchesSql } from './search-sql';
-import { DECISION_TYPES, RUN_STATUSES, type DecisionType, type RunStatus, type TraceFilterParams } from './types';
+import { DECISION_TYPES, JUDGED_VALUES, RUN_STATUSES, type DecisionType, type Judged, type RunStatus, type TraceFilterParams } from './types';
 import { parseIsoDateTime } from './validate';
 
 export type TraceFilterName = keyof TraceFilterParams;
@@ -42,6 +45,10 @@ export const TRACE_FILTER_NAMES = [
   'metadata',
   'path',
   'fork',
+  'reviewed',
+  'judged',
+  'better',
+  'score',
 ] as const satisfies readonly TraceFilterName[];
 // A filter added to TraceFilterParams but not to the list above fails to compile here.
 const allNamed: Record<Exclude<TraceFilterName, (typeof TRACE_FILTER_NAMES)[number]>, never> = {};
@@ -119,6 +126,28 @@ function metadataParams(query: Query): Record<string, string> | undefined {
     if (values.length > 1) throw invalidParam(param, 'give one value per key');
     if (++count > MAX_METADATA_FILTERS) throw invalidParam(param, `at most ${MAX_METADATA_FILTERS} metadata filters`);
     entries[key] = values[0];
+  }
+  return count ? entries : undefined;
+}
+
+/** Every `score.<name>` parameter, each condition read by lib/scores/condition.ts. */
+function scoreParams(query: Query): Record<string, string> | undefined {
+  const entries: Record<string, string> = {};
+  let count = 0;
+  for (const param of new Set(query.keys())) {
+    if (!param.startsWith(SCORE_FILTER_PREFIX)) continue;
+    const name = param.slice(SCORE_FILTER_PREFIX.length);
+    if (name === '') throw invalidParam(param, 'needs a score name after "score." (score.<name>=<condition>)');
+    if (Array.from(name).length > SCORE_LIMITS.nameLength) throw invalidParam(param, `score names are at most ${SCORE_LIMITS.nameLength} characters`);
+    if (name.includes('\u0000')) throw invalidParam(param, 'must not contain a NUL character');
+    const values = [...new Set(query.getAll(param).filter((v) => v !== ''))];
+    if (values.some((v) => v.includes('\u0000'))) throw invalidParam(param, 'must not contain a NUL character');
+    if (values.length === 0) continue;
+    if (values.length > 1) throw invalidParam(param, 'give one condition per score name');
+    if (++count > MAX_SCORE_FILTERS) throw invalidParam(param, `at most ${MAX_SCORE_FILTERS} score filters`);
+    const condition = parseScoreCondition(values[0]);
+    if ('problem' in condition) throw invalidParam(param, condition.problem);
+    entries[name] = values[0];
   }
   return count ? entries : undefined;
 }
@@ -203,6 +232,31 @@ export function parseTraceFilters(query: Query, names: readonly TraceFilterName[
         if (entries) filters.metadata = entries;
         break;
       }
+      case 'reviewed': {
+        const raw = query.get(name);
+        if (raw === null || raw === '') break;
+        if (raw !== 'true' && raw !== 'false') throw invalidParam(name, 'must be true or false');
+        filters.reviewed = raw === 'true';
+        break;
+      }
+      case 'judged': {
+        const judged = enumParam<Judged>(query, name, JUDGED_VALUES);
+        if (judged) filters.judged = judged;
+        break;
+      }
+      case 'better': {
+        const label = textParam(query, name);
+        if (label !== undefined && Array.from(label).length > SCORE_LIMITS.categoryLength) {
+          throw invalidParam(name, `a label is at most ${SCORE_LIMITS.categoryLength} characters`);
+        }
+        if (label !== undefined) filters.better = label;
+        break;
+      }
+      case 'score': {
+        const entries = scoreParams(query);
+        if (entries) filters.score = entries;
+        break;
+      }
       case 'path':
       case 'fork': {
         const id = textParam(query, name);
@@ -243,12 +297,17 @@ export function traceConditions(filters: TraceFilterParams, trace: Prisma.Sql = 
   if (filters.tag?.length) conditions.push(Prisma.sql`${t}."tags" @> ARRAY[${Prisma.join(filters.tag)}]::text[]`);
   if (filters.from) conditions.push(Prisma.sql`${t}."startedAt" >= ${new Date(filters.from)}`);
   if (filters.to) conditions.push(Prisma.sql`${t}."startedAt" < ${new Date(filters.to)}`);
-  if (filters.decisionType !== undefined || filters.chosen !== undefined) {
+  const reviewFilter = filters.reviewed !== undefined || filters.judged !== undefined || filters.better !== undefined;
+  if (filters.decisionType !== undefined || filters.chosen !== undefined || reviewFilter) {
+    // One decision point must match the type, the label and the review filters together,
+    // so a drill-down from an option's review figures lists the traces of those decisions.
     const decision: Prisma.Sql[] = [Prisma.sql`fd."traceId" = ${t}."id"`];
     if (filters.decisionType) decision.push(Prisma.sql`fd."type" = CAST(${filters.decisionType} AS "DecisionType")`);
     if (filters.chosen !== undefined) decision.push(Prisma.sql`${optionLabelSql(Prisma.raw('fd."chosen"'))} = ${filters.chosen}`);
+    decision.push(...reviewConditions(filters));
     conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM "DecisionPoint" fd WHERE ${Prisma.join(decision, ' AND ')})`);
   }
+  for (const [name, text] of Object.entries(filters.score ?? {})) conditions.push(scoreConditionSql(t, name, text));
   if (filters.minDurationMs !== undefined) conditions.push(Prisma.sql`${t}."totalDuration" >= ${filters.minDurationMs}`);
   if (filters.maxDurationMs !== undefined) conditions.push(Prisma.sql`${t}."totalDuration" <= ${filters.maxDurationMs}`);
   if (filters.minCost !== undefined) conditions.push(Prisma.sql`${t}."totalCost" >= ${filters.minCost}`);
@@ -268,6 +327,55 @@ export function traceConditions(filters: TraceFilterParams, trace: Prisma.Sql = 
   if (filters.path !== undefined) conditions.push(tracePathIsSql(Prisma.sql`${t}."id"`, filters.path));
   if (filters.fork !== undefined) conditions.push(traceThroughForkSql(Prisma.sql`${t}."id"`, filters.fork, filters.chosen));
   return conditions;
+}
+
+// The review filters on the decision point `fd`: its scores are found by (traceId, …) index
+// probes, as a decision point's id is unique only within its trace.
+function reviewConditions(filters: TraceFilterParams): Prisma.Sql[] {
+  const conditions: Prisma.Sql[] = [];
+  const onDecision = Prisma.sql`fs."traceId" = fd."traceId" AND fs."decisionPointId" = fd."id"`;
+  const correct = Prisma.sql`${onDecision} AND fs."name" = ${DECISION_CORRECT} AND fs."dataType" = 'BOOLEAN'`;
+  if (filters.reviewed !== undefined) {
+    conditions.push(Prisma.sql`${filters.reviewed ? Prisma.empty : Prisma.sql`NOT`} EXISTS (SELECT 1 FROM "Score" fs WHERE ${correct})`);
+  }
+  if (filters.judged !== undefined) {
+    const value = filters.judged === 'right' ? Prisma.sql`fs."value" <> 0` : Prisma.sql`fs."value" = 0`;
+    conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM "Score" fs WHERE ${correct} AND ${value})`);
+  }
+  if (filters.better !== undefined) {
+    conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM "Score" fs WHERE ${onDecision} AND fs."name" = ${DECISION_BETTER_OPTION}
+      AND fs."dataType" = 'CATEGORICAL' AND fs."stringValue" = ${filters.better})`);
+  }
+  return conditions;
+}
+
+/**
+ * The SQL of one trace's scores of `name` (on the trace, its spans and its decision points;
+ * a session's own scores belong to no trace) averaged: NUMERIC values, BOOLEAN as 1 and 0.
+ * The list's score column, filter and sort all read this one figure.
+ */
+export function traceScoreAverageSql(trace: Prisma.Sql, name: string): Prisma.Sql {
+  return Prisma.sql`(SELECT avg(sa."value") FROM "Score" sa WHERE sa."traceId" = ${trace}."id" AND sa."name" = ${name} AND sa."dataType" <> 'CATEGORICAL')`;
+}
+
+function scoreConditionSql(t: Prisma.Sql, name: string, text: string): Prisma.Sql {
+  const condition = parseScoreCondition(text);
+  if ('problem' in condition) throw invalidParam(`${SCORE_FILTER_PREFIX}${name}`, condition.problem);
+  const ofName = Prisma.sql`fs."traceId" = ${t}."id" AND fs."name" = ${name}`;
+  switch (condition.kind) {
+    case 'any':
+      return Prisma.sql`EXISTS (SELECT 1 FROM "Score" fs WHERE ${ofName})`;
+    case 'compare':
+      return Prisma.sql`${traceScoreAverageSql(t, name)} ${Prisma.raw(condition.op)} ${condition.value}`;
+    case 'equals': {
+      const { text: value } = condition;
+      const matches: Prisma.Sql[] = [Prisma.sql`(fs."dataType" = 'CATEGORICAL' AND fs."stringValue" = ${value})`];
+      const n = scoreNumber(value);
+      if (n !== null) matches.push(Prisma.sql`(fs."dataType" = 'NUMERIC' AND fs."value" = ${n})`);
+      if (value === 'true' || value === 'false') matches.push(Prisma.sql`(fs."dataType" = 'BOOLEAN' AND fs."value" = ${value === 'true' ? 1 : 0})`);
+      return Prisma.sql`EXISTS (SELECT 1 FROM "Score" fs WHERE ${ofName} AND (${Prisma.join(matches, ' OR ')}))`;
+    }
+  }
 }
 
 // A JSON number literal as the grammar writes it; a value that is one may be stored as a number.

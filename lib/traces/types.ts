@@ -187,7 +187,21 @@ export interface TraceFilterParams {
   path?: string;
   /** Traces through this fork (lib/paths); with `chosen`, those that took that option there. */
   fork?: string;
+  /**
+   * Traces with a decision point that has (true) or has no (false) `decision.correct` review;
+   * with `decisionType` / `chosen`, that same decision point must match them.
+   */
+  reviewed?: boolean;
+  /** Traces with a decision point (matching `decisionType` / `chosen`) reviewed right (`decision.correct` true) or wrong. */
+  judged?: Judged;
+  /** Traces with a decision point (matching `decisionType` / `chosen`) whose `decision.better_option` is this label. */
+  better?: string;
+  /** `score.<name>=<condition>` filters, by score name (lib/scores/condition.ts); each must hold. */
+  score?: Record<string, string>;
 }
+
+export const JUDGED_VALUES = ['right', 'wrong'] as const;
+export type Judged = (typeof JUDGED_VALUES)[number];
 
 export const SORT_FIELDS = ['startedAt', 'duration', 'cost'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];

@@ -8,6 +8,7 @@ import { POST as authPost } from '@/app/api/auth/[...all]/route';
 import { GET as decisionsRoute } from '@/app/api/insights/decisions/route';
 import { GET as pathsRoute } from '@/app/api/insights/paths/route';
 import { GET as overviewRoute } from '@/app/api/insights/overview/route';
+import { GET as scoreSeriesRoute } from '@/app/api/insights/scores/route';
 import { POST as otlpRoute } from '@/app/api/otel/v1/traces/route';
 import { DELETE as deleteTraceRoute, GET as detailRoute } from '@/app/api/traces/[id]/route';
 import { POST as nextReviewRoute } from '@/app/api/review/next/route';
@@ -112,6 +113,14 @@ const ROUTES: RouteCase[] = [
     ok: async (res) => {
       expect(res.status).toBe(200);
       expect(((await res.json()) as { totals: { traces: number } }).totals.traces).toBeGreaterThan(0);
+    },
+  },
+  {
+    name: 'GET /api/insights/scores',
+    call: (h) => scoreSeriesRoute(get('/api/insights/scores?from=2026-01-01T00:00:00Z&to=2026-01-03T00:00:00Z', h)),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { bucket: string }).bucket).toBe('hour');
     },
   },
   {
@@ -361,6 +370,7 @@ const EXPECTED: Record<string, Expected[]> = {
   'GET /api/insights/overview': READ_ROW,
   'GET /api/insights/decisions': READ_ROW,
   'GET /api/insights/paths': READ_ROW,
+  'GET /api/insights/scores': READ_ROW,
   'POST /api/otel/v1/traces': INGEST_ROW,
   'GET /api/users': ADMIN_ROW,
   'POST /api/users': ADMIN_ROW,
