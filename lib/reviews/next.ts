@@ -13,7 +13,6 @@ import { Prisma } from '@/lib/generated/prisma/client';
 import { requireScope, type ServiceContext } from '@/lib/context';
 import { optionLabelSql } from '@/lib/insights/label-sql';
 import { optionLabel } from '@/lib/insights/labels';
-import { DECISION_CORRECT } from '@/lib/scores/types';
 import type { DecisionType, JsonValue, RunStatus } from '@/lib/traces/types';
 import type { ReviewFilters } from './params';
 
@@ -88,7 +87,9 @@ function matchSql(f: ReviewFilters): Prisma.Sql {
   return Prisma.join(conditions, ' AND ');
 }
 
-const reviewedSql = Prisma.sql`EXISTS (SELECT 1 FROM "Score" s WHERE s."traceId" = d."traceId" AND s."decisionPointId" = d."id" AND s."name" = ${DECISION_CORRECT})`;
+// The marker the Score triggers keep on each decision point (migration review_marker):
+// how many decision.correct scores it has. Unreviewed ones are a partial index.
+const unreviewedSql = Prisma.sql`d."reviews" = 0`;
 
 const HOLD_SQL = `
 INSERT INTO "ReviewHold" ("traceId", "decisionPointId", "reviewer", "heldUntil")
@@ -112,16 +113,28 @@ export async function nextReview(ctx: ServiceContext, filters: ReviewFilters, sk
       [reviewer, skipTraces, skipIds],
     );
   }
-  // Own live hold first, then the newest traces; items another reviewer holds are left out.
-  const candidates = await db.$queryRaw<ReviewKey[]>`
+  const notSkipped = Prisma.sql`NOT EXISTS (SELECT 1 FROM unnest(${skipTraces}::text[], ${skipIds}::text[]) AS k(t, i) WHERE k.t = d."traceId" AND k.i = d."id")`;
+  // Own live hold first (at most one), then the newest traces' unreviewed decisions that
+  // nobody else holds. Apart, so that the second walks the traces in startedAt order and
+  // probes the partial index per trace, or reads that index whole when few are left,
+  // whichever the planner finds cheaper: both stop after CANDIDATES rows.
+  const own = await db.$queryRaw<ReviewKey[]>`
     SELECT d."traceId", d."id" AS "decisionPointId"
-      FROM "DecisionPoint" d JOIN "Trace" t ON t."id" = d."traceId"
-      LEFT JOIN "ReviewHold" h ON h."traceId" = d."traceId" AND h."decisionPointId" = d."id" AND h."heldUntil" > CURRENT_TIMESTAMP
-     WHERE ${matchSql(filters)} AND NOT ${reviewedSql}
-       AND (h."reviewer" IS NULL OR h."reviewer" = ${reviewer})
-       AND NOT EXISTS (SELECT 1 FROM unnest(${skipTraces}::text[], ${skipIds}::text[]) AS k(t, i) WHERE k.t = d."traceId" AND k.i = d."id")
-     ORDER BY (h."reviewer" IS NOT NULL) DESC, t."startedAt" DESC, d."timestamp", d."traceId", d."id"
+      FROM "ReviewHold" h JOIN "DecisionPoint" d ON d."traceId" = h."traceId" AND d."id" = h."decisionPointId"
+      JOIN "Trace" t ON t."id" = d."traceId"
+     WHERE h."reviewer" = ${reviewer} AND h."heldUntil" > CURRENT_TIMESTAMP AND ${unreviewedSql} AND ${matchSql(filters)} AND ${notSkipped}
+     ORDER BY t."startedAt" DESC, d."timestamp", d."traceId", d."id"
      LIMIT ${CANDIDATES}`;
+  const others = await db.$queryRaw<ReviewKey[]>`
+    SELECT d."traceId", d."id" AS "decisionPointId"
+      FROM "Trace" t JOIN "DecisionPoint" d ON d."traceId" = t."id"
+     WHERE ${unreviewedSql} AND ${matchSql(filters)} AND ${notSkipped}
+       AND NOT EXISTS (SELECT 1 FROM "ReviewHold" h WHERE h."traceId" = d."traceId" AND h."decisionPointId" = d."id"
+                         AND h."heldUntil" > CURRENT_TIMESTAMP AND h."reviewer" <> ${reviewer})
+     ORDER BY t."startedAt" DESC, d."timestamp", d."traceId", d."id"
+     LIMIT ${CANDIDATES}`;
+  const seen = new Set(own.map((k) => `${k.traceId}\u0000${k.decisionPointId}`));
+  const candidates = [...own, ...others.filter((k) => !seen.has(`${k.traceId}\u0000${k.decisionPointId}`))];
   let item: ReviewItem | null = null;
   for (const candidate of candidates) {
     const [held] = await sql.query<{ heldUntil: string }>(HOLD_SQL, [candidate.traceId, candidate.decisionPointId, reviewer]);
@@ -136,7 +149,7 @@ export async function nextReview(ctx: ServiceContext, filters: ReviewFilters, sk
     if (item) break;
   }
   const [{ reviewed, total }] = await db.$queryRaw<Array<{ reviewed: number; total: number }>>`
-    SELECT (count(*) FILTER (WHERE ${reviewedSql}))::int AS reviewed, count(*)::int AS total
+    SELECT (count(*) FILTER (WHERE d."reviews" > 0))::int AS reviewed, count(*)::int AS total
       FROM "DecisionPoint" d JOIN "Trace" t ON t."id" = d."traceId" WHERE ${matchSql(filters)}`;
   return { item, progress: { reviewed, total } };
 }

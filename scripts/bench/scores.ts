@@ -5,9 +5,14 @@
 //    scores per second and request latency percentiles;
 // 2. the score figures of GET /api/insights/decisions (lib/insights/reviews.ts) over the
 //    30 days, unfiltered and with status=ERROR: p50/p95 of RUNS calls, and the whole route.
+// 3. the review queue's next item and progress, with every decision reviewed (the seed's),
+//    then with 1% of them unreviewed again (their decision.correct scores deleted).
 //   scripts/with-postgres.sh npx tsx --conditions=react-server scripts/bench/scores.ts
+// PARTS=post,insights,queue picks the parts (default all); each figure is printed with the
+// machine's load average (the machine is shared).
 // Results: docs/benchmarks.md ("Scores").
 import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
 import pg from 'pg';
 import { GET as decisionsRoute } from '@/app/api/insights/decisions/route';
 import { POST as scoresRoute } from '@/app/api/scores/route';
@@ -22,6 +27,7 @@ const SCORES_PER_TRACE = Number(process.env.SCORES_PER_TRACE ?? 10);
 const CLIENTS = Number(process.env.CLIENTS ?? 4);
 const SECONDS = Number(process.env.SECONDS ?? 15);
 const RUNS = Number(process.env.RUNS ?? 20);
+const PARTS = new Set((process.env.PARTS ?? 'post,insights,queue').split(','));
 const BATCH = 100;
 const DAY = 86_400_000;
 
@@ -40,6 +46,7 @@ const db = await openDatabase(url.toString());
 await migrate(db.sql, await readMigrations());
 installDatabase(db);
 
+const load = () => `load ${loadavg()[0].toFixed(1)}`;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const end = Date.UTC(2026, 2, 31);
 const start = end - 30 * DAY;
@@ -80,31 +87,33 @@ function batchBody(): string {
   });
   return JSON.stringify({ scores });
 }
-for (let i = 0; i < 20; i++) await post(batchBody()); // warm-up
-const latencies: number[] = [];
-let written = 0;
-let failed = 0;
-const deadline = performance.now() + SECONDS * 1000;
-t0 = performance.now();
-await Promise.all(
-  Array.from({ length: CLIENTS }, async () => {
-    while (performance.now() < deadline) {
-      const body = batchBody();
-      const started = performance.now();
-      const res = await post(body);
-      latencies.push(performance.now() - started);
-      if (res.status === 200) written += ((await res.json()) as { count: number }).count;
-      else failed++;
-    }
-  }),
-);
-const elapsed = (performance.now() - t0) / 1000;
-latencies.sort((a, b) => a - b);
-console.log(
-  `POST /api/scores ${BATCH}/request, ${CLIENTS} clients, ${elapsed.toFixed(1)} s: ${Math.round(written / elapsed)} scores/s, ` +
-    `${latencies.length} requests, failed ${failed}, p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms`,
-);
-await db.sql.exec('VACUUM ANALYZE "Score"');
+if (PARTS.has('post')) {
+  for (let i = 0; i < 20; i++) await post(batchBody()); // warm-up
+  const latencies: number[] = [];
+  let written = 0;
+  let failed = 0;
+  const deadline = performance.now() + SECONDS * 1000;
+  t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (performance.now() < deadline) {
+        const body = batchBody();
+        const started = performance.now();
+        const res = await post(body);
+        latencies.push(performance.now() - started);
+        if (res.status === 200) written += ((await res.json()) as { count: number }).count;
+        else failed++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  console.log(
+    `POST /api/scores ${BATCH}/request, ${CLIENTS} clients, ${elapsed.toFixed(1)} s: ${Math.round(written / elapsed)} scores/s, ` +
+      `${latencies.length} requests, failed ${failed}, p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms, ${load()}`,
+  );
+  await db.sql.exec('VACUUM ANALYZE "Score"');
+}
 
 // ---- score insights over 30 days ----
 const ctx = systemContext(db, 'bench');
@@ -118,13 +127,15 @@ async function timed(label: string, call: () => Promise<unknown>) {
     ms.push(performance.now() - started);
   }
   ms.sort((a, b) => a - b);
-  console.log(`${label.padEnd(44)} p50 ${percentile(ms, 50).toFixed(0)} ms, p95 ${percentile(ms, 95).toFixed(0)} ms (${RUNS} runs)`);
+  console.log(`${label.padEnd(52)} p50 ${percentile(ms, 50).toFixed(1)} ms, p95 ${percentile(ms, 95).toFixed(1)} ms (${RUNS} runs, ${load()})`);
 }
-await timed('score figures, 30 days', () => reviewFigures(ctx, window));
-await timed('score figures, 30 days, status=ERROR', () => reviewFigures(ctx, { ...window, status: 'ERROR' }));
-await timed('GET /api/insights/decisions, 30 days (whole route)', () =>
-  decisionsRoute(new Request(`http://bench/api/insights/decisions?from=${window.from}&to=${window.to}`, { headers: { authorization: 'Bearer bench-scores-key' } })).then((r) => r.text()),
-);
+if (PARTS.has('insights')) {
+  await timed('score figures, 30 days', () => reviewFigures(ctx, window));
+  await timed('score figures, 30 days, status=ERROR', () => reviewFigures(ctx, { ...window, status: 'ERROR' }));
+  await timed('GET /api/insights/decisions, 30 days (whole route)', () =>
+    decisionsRoute(new Request(`http://bench/api/insights/decisions?from=${window.from}&to=${window.to}`, { headers: { authorization: 'Bearer bench-scores-key' } })).then((r) => r.text()),
+  );
+}
 
 // ---- the review queue's next item, 4 reviewers asking in turn ----
 const { nextReview } = await import('@/lib/reviews');
@@ -133,8 +144,26 @@ const reviewers = Array.from({ length: 4 }, (_, k) => ({
   db,
 }));
 let turn = 0;
-await timed('review queue next item (any), per call', () => nextReview(reviewers[turn++ % 4], {}, []));
-await timed('review queue next item (type, option), per call', () => nextReview(reviewers[turn++ % 4], { type: 'TOOL_SELECTION', option: 'sql' }, []));
+if (PARTS.has('queue')) {
+  const queueCases = async (label: string) => {
+    await timed(`review queue next item (any), ${label}`, () => nextReview(reviewers[turn++ % 4], {}, []));
+    await timed(`review queue next item (type, option), ${label}`, () =>
+      nextReview(reviewers[turn++ % 4], { type: 'TOOL_SELECTION', option: 'sql' }, []),
+    );
+    await timed(`review queue next item (last 7 days), ${label}`, () =>
+      nextReview(reviewers[turn++ % 4], { from: new Date(end - 7 * DAY).toISOString() }, []),
+    );
+  };
+  await queueCases('all reviewed');
+  // 1% of the decisions unreviewed again, spread over the month.
+  t0 = performance.now();
+  await db.sql.exec(`DELETE FROM "Score" WHERE "name" = 'decision.correct' AND "traceId" IN (SELECT 'bt-' || i FROM generate_series(100, ${TRACES}, 100) i)`);
+  console.log(`deleted the reviews of 1% of the decisions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  await db.sql.exec('VACUUM ANALYZE');
+  const left = await nextReview(reviewers[0], {}, []);
+  console.log(`progress: ${left.progress.reviewed} of ${left.progress.total} reviewed`);
+  await queueCases('1% unreviewed');
+}
 
 await db.close();
 const drop = new pg.Client({ connectionString: adminUrl });

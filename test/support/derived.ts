@@ -92,3 +92,18 @@ export async function expectSearchWordsExact(db: Database, { drained = false } =
   expect(row.wrong, 'traces whose search words are not those of their rows').toBe(0);
   if (drained) expect(row.queued, 'traces still queued for search indexing').toBe(0);
 }
+
+/**
+ * Asserts each decision point's review marker (migration review_marker) equals a recount of
+ * its decision.correct scores.
+ */
+export async function expectReviewMarkersExact(db: Database): Promise<void> {
+  const rows = await db.sql.query<{ traceId: string; id: string; kept: number; actual: number }>(
+    `SELECT d."traceId", d."id", d."reviews" AS kept, c.n AS actual
+       FROM "DecisionPoint" d
+       CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM "Score" s
+                            WHERE s."traceId" = d."traceId" AND s."decisionPointId" = d."id" AND s."name" = 'decision.correct') c
+      WHERE d."reviews" <> c.n`,
+  );
+  expect(rows, 'decision points whose review marker is not the count of their decision.correct scores').toEqual([]);
+}
