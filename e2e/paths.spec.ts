@@ -1,6 +1,8 @@
 // Decision paths: one run's Path tab (a supervisor routing to two sub-agents that choose
 // tools) with its ghost branches and their drill-down, the fleet's flow and its drill-down,
-// and two runs compared at their first difference. Data goes in through POST /api/traces.
+// and two runs compared at their first difference (from the trace, and picked in the list).
+// Data goes in through POST /api/traces, reviews through POST /api/scores.
+import { E2E_API_KEY } from '../playwright.config';
 import { runId, type DecisionInput, type SpanInput, type TraceInput } from './fixtures';
 import { contrastProblems, expect, open, postTraces, shotPath, test } from './viewer-helpers';
 
@@ -48,16 +50,41 @@ function supervisorRun(id: string, minutesAgo: number, legs: Leg[], status: 'COM
   return { id, name: NAME, status, tags: ['e2e'], startedAt: at(0), endedAt: at(5000), spans, decisionPoints, events: [] };
 }
 
+/** The multi-agent run, with events: three retries on its failing tool's span, an error, and the user's feedback at the end. */
+function withEvents(run: TraceInput): TraceInput {
+  const t0 = Date.parse(run.startedAt!);
+  const at = (ms: number) => new Date(t0 + ms).toISOString();
+  const retries = [1, 2, 3].map((n) => ({ id: `retry-${n}`, spanId: 'tech-agent-restart_service-0', type: 'RETRY' as const, name: 'retry restart_service', timestamp: at(2300 + n * 10) }));
+  return {
+    ...run,
+    events: [
+      ...retries,
+      { id: 'boom', type: 'ERROR', name: 'service still down', timestamp: at(2400) },
+      { id: 'thumbs', type: 'USER_FEEDBACK', name: 'thumbs down', timestamp: at(4900) },
+    ],
+  };
+}
+
 test.beforeAll(async ({ request }) => {
   await postTraces(request, [
-    supervisorRun(ids.multi, 6, [
-      { route: 'billing', tools: [{ tool: 'lookup_invoice', status: 'COMPLETED' }] },
-      { route: 'tech', tools: [{ tool: 'restart_service', status: 'ERROR' }] },
-    ], 'ERROR'),
+    withEvents(
+      supervisorRun(ids.multi, 6, [
+        { route: 'billing', tools: [{ tool: 'lookup_invoice', status: 'COMPLETED' }] },
+        { route: 'tech', tools: [{ tool: 'restart_service', status: 'ERROR' }] },
+      ], 'ERROR'),
+    ),
     supervisorRun(ids.ok1, 5, [{ route: 'billing', tools: [{ tool: 'lookup_invoice', status: 'COMPLETED' }] }], 'COMPLETED'),
     supervisorRun(ids.ok2, 4, [{ route: 'billing', tools: [{ tool: 'lookup_invoice', status: 'COMPLETED' }] }], 'COMPLETED'),
     supervisorRun(ids.tech, 3, [{ route: 'tech', tools: [{ tool: 'restart_service', status: 'ERROR' }] }], 'ERROR'),
   ]);
+  // Reviews of the first tool choice (lookup_invoice after routing to billing): two right, one wrong.
+  const res = await request.post('/api/scores', {
+    headers: { authorization: `Bearer ${E2E_API_KEY}` },
+    data: {
+      scores: [ids.multi, ids.ok1, ids.ok2].map((traceId, i) => ({ traceId, decisionPointId: 'pick-0-0', name: 'decision.correct', value: i > 0 })),
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
 });
 
 const rows = (page: import('@playwright/test').Page) => page.locator('tbody a[data-row-link]');
@@ -82,6 +109,23 @@ test('the Path tab nests a supervisor and its sub-agents, with ghost branches an
   // The fleet's figures: three of the four runs chose billing first.
   await expect(forks.nth(0).getByTestId('path-chosen').getByTestId('branch-link')).toHaveText('3 of 4 runs here chose it · 33.3% failed');
   await expect(ghosts.nth(0).getByTestId('branch-link')).toHaveText('1 of 4 runs here chose it · 100% failed');
+  // Where reviews exist, the branch shows how often the choice was judged right.
+  await expect(forks.nth(1).getByTestId('path-chosen').getByTestId('branch-link')).toHaveText(
+    '3 of 3 runs here chose it · 33.3% failed · 66.7% judged right (3 reviews)',
+  );
+  // Events where they happened: the retries folded on the failing tool's step, the error after it, the feedback at the end.
+  const events = forks.nth(3).getByTestId('path-event');
+  await expect(events).toHaveCount(3);
+  await expect(events.nth(0)).toHaveAttribute('data-type', 'RETRY');
+  await expect(events.nth(0)).toContainText('retry restart_service×3');
+  await expect(events.nth(1)).toHaveAttribute('data-type', 'ERROR');
+  await expect(events.nth(2)).toHaveAttribute('data-type', 'USER_FEEDBACK');
+  await expect(forks.nth(0).getByTestId('path-event')).toHaveCount(0);
+  // The text alternative reads the path step by step.
+  await page.getByTestId('path-text').locator('summary').click();
+  await expect(page.getByTestId('path-text').locator('li').nth(3)).toContainText('Step 4, Tool selection: chose restart_service; tool span error');
+  await events.nth(0).click();
+  await expect(page).toHaveURL(/event=retry-1/);
 
   // Keyboard: the first fork takes focus, Down moves on, Enter opens the decision.
   await forks.nth(0).locator('[data-path-fork]').focus();
@@ -114,6 +158,26 @@ test("the fleet flow shows the paths to their outcomes and drills down to a fork
   await expect(page).toHaveURL(/\/traces\?.*fork=[0-9a-f]{32}/);
   await expect(page).toHaveURL(/[?&]chosen=billing(&|$)/);
   await expect(rows(page)).toHaveCount(3);
+});
+
+test('two runs selected in the list open side by side, by keyboard', async ({ page }) => {
+  await open(page, `/traces?name=${encodeURIComponent(NAME)}`);
+  await expect(rows(page)).toHaveCount(4);
+  const box = (id: string) => page.locator('tr', { has: page.locator(`a[data-row-link][href*="${id}"]`) }).getByTestId('compare-select');
+  await box(ids.tech).focus();
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('compare-bar')).toContainText('One run selected');
+  await box(ids.ok2).check();
+  // Two at most: the others wait until one is cleared.
+  await expect(box(ids.ok1)).toBeDisabled();
+  const link = page.getByTestId('compare-selected');
+  await link.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/traces/compare\\?a=${ids.tech}&b=${ids.ok2}$`));
+  await expect(page.getByTestId('compare-summary')).toHaveText('The runs share 0 steps, then part at step 1.');
+  await expect(page.locator('[data-testid="compare-step"][data-first-difference]')).toContainText('First difference');
+  // Durations are endedAt − startedAt: both runs last 5 s.
+  await expect(page.getByTestId('compare-totals-A')).toHaveText(/Duration\s*5 s/);
 });
 
 for (const scheme of ['light', 'dark'] as const) {

@@ -2,3 +2,5 @@
 export { pathInsights, parsePathParams, DECISION_CORRECT, type PathInsights, type FleetPath, type FleetFork } from './fleet';
 export { forkId, pathId, PATH_ID_PATTERN } from './ids';
 export { successfulMatch, SUCCESS_CANDIDATES, type SuccessfulMatch } from './compare';
+export { pathReviews, REVIEWED_TRACES_READ, type PathReviews } from './reviews';
+export { branchReviewsOf, judgedRightShareOf, type BranchReview } from './branch-reviews';

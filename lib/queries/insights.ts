@@ -5,6 +5,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { bucketCount, defaultBucket, MAX_BUCKETS } from '@/lib/insights/buckets';
 import type { DecisionInsights, OverviewBucket, OverviewInsights } from '@/lib/insights/types';
 import type { PathInsights } from '@/lib/paths/fleet';
+import type { PathReviews } from '@/lib/paths/reviews';
 import type { TraceFilterParams } from '@/lib/traces/types';
 import { readListFilters, writeListFilters, type ReadableQuery } from './list-filters';
 import { DEFAULT_PAGE_SIZE, fetchJson, listQueryString } from './traces';
@@ -144,6 +145,11 @@ export const insightsQueries = {
       queryKey: [...insightsQueries.all(), 'paths', requestKey(req)] as const,
       queryFn: ({ signal }) => fetchJson<PathInsights>(`/api/insights/paths?${apiQuery(req)}`, { signal }),
       placeholderData: keepPreviousData,
+    }),
+  pathReviews: (req: InsightsRequest) =>
+    queryOptions({
+      queryKey: [...insightsQueries.all(), 'path-reviews', requestKey(req)] as const,
+      queryFn: ({ signal }) => fetchJson<PathReviews>(`/api/insights/paths/reviews?${apiQuery(req)}`, { signal }),
     }),
 };
 

@@ -7,6 +7,7 @@ import { GET as listKeysRoute, POST as createKeyRoute } from '@/app/api/api-keys
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
 import { GET as decisionsRoute } from '@/app/api/insights/decisions/route';
 import { GET as pathsRoute } from '@/app/api/insights/paths/route';
+import { GET as pathReviewsRoute } from '@/app/api/insights/paths/reviews/route';
 import { GET as overviewRoute } from '@/app/api/insights/overview/route';
 import { GET as scoreSeriesRoute } from '@/app/api/insights/scores/route';
 import { POST as otlpRoute } from '@/app/api/otel/v1/traces/route';
@@ -105,6 +106,14 @@ const ROUTES: RouteCase[] = [
     ok: async (res) => {
       expect(res.status).toBe(200);
       expect(((await res.json()) as { totals: { traces: number } }).totals.traces).toBeGreaterThan(0);
+    },
+  },
+  {
+    name: 'GET /api/insights/paths/reviews',
+    call: (h) => pathReviewsRoute(get('/api/insights/paths/reviews?from=2026-01-01T00:00:00Z&to=2026-01-03T00:00:00Z', h)),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { branches: unknown[] }).branches).toEqual([]);
     },
   },
   {
@@ -371,6 +380,7 @@ const EXPECTED: Record<string, Expected[]> = {
   'GET /api/insights/decisions': READ_ROW,
   'GET /api/insights/paths': READ_ROW,
   'GET /api/insights/scores': READ_ROW,
+  'GET /api/insights/paths/reviews': READ_ROW,
   'POST /api/otel/v1/traces': INGEST_ROW,
   'GET /api/users': ADMIN_ROW,
   'POST /api/users': ADMIN_ROW,

@@ -5,7 +5,7 @@ import { formatCost, formatDuration, formatTokens } from '@/lib/format';
 import { traceHref } from '@/lib/queries/traces';
 import type { JsonValue, SpanRecord, TraceDetail } from '@/lib/traces/types';
 import { DECISION_LABEL, SpanTypeBadge, StatusBadge, statusLabel } from '@/components/ui/badges';
-import { alignPaths, alignSpans, spanDifferences, type SpanPair } from './align';
+import { alignPaths, alignSpans, elapsedMs, spanDifferences, type SpanPair } from './align';
 
 /** Model-call payloads longer than this are diffed on their first part only (a diff is quadratic at worst). */
 const MAX_DIFF_CHARS = 20_000;
@@ -39,6 +39,14 @@ export function CompareView({ a, b, picked }: { a: TraceDetail; b: TraceDetail; 
               {t.id}
             </p>
             <StatusBadge status={t.status} className="mt-1" />
+            <dl className="mt-1 grid grid-cols-[auto_minmax(0,1fr)] gap-x-2 text-xs" data-testid={`compare-totals-${side}`}>
+              <dt className="text-muted">Duration</dt>
+              <dd className="tabular">{t.endedAt ? formatDuration(elapsedMs(t)) : 'running'}</dd>
+              <dt className="text-muted">Tokens</dt>
+              <dd className="tabular">{formatTokens(t.totalTokens)}</dd>
+              <dt className="text-muted">Cost</dt>
+              <dd className="tabular">{formatCost(t.totalCost)}</dd>
+            </dl>
           </div>
         ))}
       </div>
@@ -151,7 +159,7 @@ function SpanRow({ pair }: { pair: SpanPair }) {
         </span>
       </td>
       <td className={`px-2 py-1.5 ${mark(diff.has('status'))}`}>{both(sa ? statusLabel(sa) : '—', sb ? statusLabel(sb) : '—')}</td>
-      <td className={`px-2 py-1.5 text-right tabular ${mark(diff.has('duration'))}`}>{both(...(pick((s) => formatDuration(s.durationMs)).map((v) => v ?? '—') as [string, string]))}</td>
+      <td className={`px-2 py-1.5 text-right tabular ${mark(diff.has('duration'))}`}>{both(...(pick((s) => formatDuration(elapsedMs(s))).map((v) => v ?? '—') as [string, string]))}</td>
       <td className={`px-2 py-1.5 text-right tabular ${mark(diff.has('tokens'))}`}>{both(...(pick((s) => formatTokens(s.tokenCount)).map((v) => v ?? '—') as [string, string]))}</td>
       <td className={`px-2 py-1.5 text-right tabular ${mark(diff.has('cost'))}`}>{both(...(pick((s) => formatCost(s.costUsd)).map((v) => v ?? '—') as [string, string]))}</td>
     </tr>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Step } from '@/lib/paths/steps';
 import type { SpanRecord } from '@/lib/traces/types';
-import { alignPaths, alignSpans, spanDifferences } from './align';
+import { alignPaths, alignSpans, elapsedMs, spanDifferences } from './align';
 
 const s = (label: string, repeats = 1): Step => ({ type: 'TOOL_SELECTION', label, repeats });
 
@@ -43,5 +43,13 @@ describe('alignSpans', () => {
     const [pair] = alignSpans([span('a', 'llm', 0, { status: 'ERROR', tokenCount: 5, costUsd: 0.1 })], [span('b', 'llm', 0, { tokenCount: 5, durationMs: 20, costUsd: 0.1 })]);
     expect(spanDifferences(pair)).toEqual(['status', 'duration']);
     expect(spanDifferences({ name: 'x', occurrence: 0, a: null, b: span('b', 'x', 0) })).toEqual(['missing']);
+  });
+  it('reads durations as endedAt − startedAt, not the reported durationMs', () => {
+    const ended = span('a', 'x', 0, { durationMs: 999, endedAt: new Date(Date.UTC(2026, 0, 1) + 250).toISOString() });
+    expect(elapsedMs(ended)).toBe(250);
+    expect(elapsedMs(span('b', 'x', 0, { durationMs: 40 }))).toBe(40);
+    expect(elapsedMs(span('c', 'x', 0, { durationMs: null }))).toBeNull();
+    const [pair] = alignSpans([ended], [span('b', 'x', 0, { durationMs: 5, endedAt: ended.endedAt })]);
+    expect(spanDifferences(pair)).toEqual([]);
   });
 });

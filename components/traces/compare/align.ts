@@ -2,6 +2,7 @@
 // position (the first "search" with the first "search", and so on, each in start order).
 // Pure and safe for client components.
 import { firstDifference, sameStep, type Step } from '@/lib/paths/steps';
+import { spanEnd } from '@/lib/traces/timeline';
 import type { SpanRecord } from '@/lib/traces/types';
 
 export interface StepPair {
@@ -55,12 +56,22 @@ export function alignSpans(a: readonly SpanRecord[], b: readonly SpanRecord[]): 
   return out;
 }
 
+/**
+ * A span's or a run's duration as endedAt − startedAt (a span without endedAt ends at
+ * startedAt + durationMs, as the timeline reads it); null while it runs or when unknown.
+ */
+export function elapsedMs(x: Pick<SpanRecord, 'startedAt' | 'endedAt'> & { durationMs?: number | null }): number | null {
+  const end = spanEnd({ startedAt: x.startedAt, endedAt: x.endedAt, durationMs: x.durationMs ?? null });
+  const start = Date.parse(x.startedAt);
+  return end === null || Number.isNaN(start) ? null : end - start;
+}
+
 /** How a span pair differs: the fields whose values are not equal. */
 export function spanDifferences(p: SpanPair): Array<'status' | 'duration' | 'tokens' | 'cost' | 'missing'> {
   if (!p.a || !p.b) return ['missing'];
   const out: Array<'status' | 'duration' | 'tokens' | 'cost'> = [];
   if (p.a.status !== p.b.status) out.push('status');
-  if (p.a.durationMs !== p.b.durationMs) out.push('duration');
+  if (elapsedMs(p.a) !== elapsedMs(p.b)) out.push('duration');
   if (p.a.tokenCount !== p.b.tokenCount) out.push('tokens');
   if (p.a.costUsd !== p.b.costUsd) out.push('cost');
   return out;

@@ -4,14 +4,15 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { PathInsights } from '@/lib/paths/fleet';
+import { judgedRightShareOf, type BranchReview } from '@/lib/paths/branch-reviews';
 import { insightsQueries, drillDownHref } from '@/lib/queries/insights';
 import { formatCompact, plural } from '@/lib/format';
 import { formatConfidence } from '@/lib/traces/decision-options';
 import type { RunStatus } from '@/lib/traces/types';
-import { DECISION_LABEL, SpanTypeBadge, StatusIcon, statusLabel } from '@/components/ui/badges';
+import { DECISION_LABEL, EVENT_META, EventTypeBadge, SpanTypeBadge, StatusIcon, statusLabel } from '@/components/ui/badges';
 import { formatShare } from '@/components/insights/theme';
 import type { TraceModel, Selection } from './model';
-import { branchFigures, pathForks, pathRows, type PathFork, type PathRow } from './path-model';
+import { branchFigures, pathForks, pathRows, placeEvents, type PathEventGroup, type PathFork, type PathRow } from './path-model';
 
 /** Rows drawn before "Show more": long agent runs stay quick to open; repeats are folded already. */
 const PAGE_ROWS = 200;
@@ -43,7 +44,10 @@ function ledText(fork: PathFork): string {
  */
 export function PathView({ model, onSelect }: { model: TraceModel; onSelect: (s: Selection) => void }) {
   const { trace } = model;
-  const forks = useMemo(() => pathForks(trace, model.toolSpans), [trace, model.toolSpans]);
+  const { forks, before } = useMemo(() => {
+    const forks = pathForks(trace, model.toolSpans);
+    return { forks, before: placeEvents(forks, trace.events, model.toolSpans) };
+  }, [trace, model.toolSpans]);
   const rows = useMemo(() => pathRows(forks, trace.spans), [forks, trace.spans]);
   const [shown, setShown] = useState(PAGE_ROWS);
   const [active, setActive] = useState(0);
@@ -55,6 +59,7 @@ export function PathView({ model, onSelect }: { model: TraceModel; onSelect: (s:
     return { from: new Date(to - FLEET_DAYS * 24 * 60 * MINUTE_MS).toISOString(), to: new Date(to).toISOString(), bucket: 'day' as const, name: trace.name };
   });
   const fleet = useQuery({ ...insightsQueries.paths(fleetReq), enabled: forks.length > 0 });
+  const reviews = useQuery({ ...insightsQueries.pathReviews(fleetReq), enabled: forks.length > 0 });
 
   if (forks.length === 0) {
     return (
@@ -95,6 +100,19 @@ export function PathView({ model, onSelect }: { model: TraceModel; onSelect: (s:
           Compare with a successful run
         </Link>
       </p>
+      {before.length > 0 && (
+        <p className="flex flex-wrap items-center gap-1.5 text-xs text-muted" data-testid="path-events-before">
+          Before the first step: <EventChips groups={before} onSelect={onSelect} />
+        </p>
+      )}
+      <details className="text-sm" data-testid="path-text">
+        <summary className="cursor-pointer text-muted">The path as text</summary>
+        <ol className="mt-1 list-decimal pl-6">
+          {forks.map((f) => (
+            <li key={f.index}>{stepSentence(f, f.index === forks.length - 1 ? trace.status : null)}</li>
+          ))}
+        </ol>
+      </details>
       <ol
         ref={listRef}
         aria-label="Decision path"
@@ -107,6 +125,7 @@ export function PathView({ model, onSelect }: { model: TraceModel; onSelect: (s:
             key={row.key}
             row={row}
             fleet={fleet.data ?? null}
+            reviews={reviews.data?.branches ?? null}
             fleetReq={fleetReq}
             tabIndex={row.kind === 'fork' && forkRows.indexOf(row) === active ? 0 : -1}
             onSelect={onSelect}
@@ -130,6 +149,7 @@ const indent = (depth: number) => ({ paddingLeft: `${Math.min(depth, 6) * 1.25}r
 function Row({
   row,
   fleet,
+  reviews,
   fleetReq,
   tabIndex,
   onSelect,
@@ -137,6 +157,8 @@ function Row({
 }: {
   row: PathRow;
   fleet: PathInsights | null;
+  /** The fleet's decision reviews by branch, when loaded. */
+  reviews: BranchReview[] | null;
   fleetReq: { from: string; to: string; name: string };
   tabIndex: number;
   onSelect: (s: Selection) => void;
@@ -156,10 +178,16 @@ function Row({
   const { fork } = row;
   const first = fork.decisions[0];
   const tone = BRANCH[fork.led.status ?? 'none'];
-  const figures = (label: string) => (fleet ? branchFigures(fleet.paths, fork.prefix, { type: fork.step.type, label }) : null);
+  const figures = (label: string): Shown | null =>
+    fleet
+      ? {
+          ...branchFigures(fleet.paths, fork.prefix, { type: fork.step.type, label }),
+          judged: reviews ? judgedRightShareOf(reviews, fork.forkId, { type: fork.step.type, label }) : null,
+        }
+      : null;
   const branchHref = (label: string) => drillDownHref(fleetReq, { fork: fork.forkId, chosen: label });
   const chosen = figures(fork.step.label);
-  const label = `Step ${fork.index + 1}, ${DECISION_LABEL[fork.step.type]}: chose ${fork.step.label}${fork.step.repeats > 1 ? ` ${fork.step.repeats} times` : ''}; ${ledText(fork)}; ${plural(fork.alternatives.length, 'option')} not taken`;
+  const label = stepSentence(fork, traceStatus);
   return (
     <li style={indent(row.depth)} className="relative py-1" data-testid="path-fork" data-depth={row.depth} data-step={fork.step.label}>
       <div className="border-l-2 border-border-strong pl-3">
@@ -212,16 +240,60 @@ function Row({
             </li>
           ))}
         </ul>
+        {fork.events.length > 0 && (
+          <p className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-muted" data-testid="path-events">
+            <span>Here:</span>
+            <EventChips groups={fork.events} onSelect={onSelect} />
+          </p>
+        )}
       </div>
     </li>
   );
 }
 
-function Figures({ figures, href, label }: { figures: ReturnType<typeof branchFigures> | null; href: string; label: string }) {
+const eventsText = (groups: readonly PathEventGroup[]) =>
+  groups.map((g) => `${EVENT_META[g.type].label.toLowerCase()} “${g.name}”${g.count > 1 ? ` ×${g.count}` : ''}`).join(', ');
+
+/** One step as a sentence: the text alternative of the drawing, and each step's accessible name. */
+function stepSentence(fork: PathFork, traceStatus: RunStatus | null): string {
+  const ended = traceStatus && fork.led.to !== 'trace' ? `; the run ended ${statusLabel(traceStatus).toLowerCase()}` : '';
+  const events = fork.events.length > 0 ? `; events: ${eventsText(fork.events)}` : '';
+  const ghosts = fork.alternatives.length > 0 ? `; not taken: ${fork.alternatives.map((a) => a.label).join(', ')}` : '; no other option offered';
+  return `Step ${fork.index + 1}, ${DECISION_LABEL[fork.step.type]}: chose ${fork.step.label}${fork.step.repeats > 1 ? ` ${fork.step.repeats} times` : ''}; ${ledText(fork)}${ended}${ghosts}${events}`;
+}
+
+/** Events at one place on the path, folded with a count; each opens its first in the side panel. */
+function EventChips({ groups, onSelect }: { groups: readonly PathEventGroup[]; onSelect: (s: Selection) => void }) {
   return (
-    <Link href={href} className="text-xs text-accent hover:underline" data-testid="branch-link" aria-label={`Runs that took ${label} here${figures ? `: ${figures.chosen} of ${figures.offered}` : ''}`}>
+    <>
+      {groups.map((g) => (
+        <button
+          key={`${g.type}\u001f${g.name}`}
+          type="button"
+          onClick={() => onSelect({ kind: 'event', id: g.firstId })}
+          className="inline-flex max-w-full items-center gap-1 rounded hover:underline"
+          data-testid="path-event"
+          data-type={g.type}
+          title={`${EVENT_META[g.type].label}: ${g.name}${g.count > 1 ? ` (${g.count} times; opens the first)` : ''}`}
+        >
+          <EventTypeBadge type={g.type} />
+          <span className="truncate text-fg">{g.name}</span>
+          {g.count > 1 && <span className="font-medium tabular">×{formatCompact(g.count)}</span>}
+        </button>
+      ))}
+    </>
+  );
+}
+
+/** The fleet's figures of one branch, with its reviews when any decision there was reviewed. */
+type Shown = ReturnType<typeof branchFigures> & { judged: ReturnType<typeof judgedRightShareOf> };
+
+function Figures({ figures, href, label }: { figures: Shown | null; href: string; label: string }) {
+  const judged = figures?.judged ? ` · ${formatShare(figures.judged.share)} judged right (${plural(figures.judged.reviewed, 'review')})` : '';
+  return (
+    <Link href={href} className="text-xs text-accent hover:underline" data-testid="branch-link" aria-label={`Runs that took ${label} here${figures ? `: ${figures.chosen} of ${figures.offered}${judged}` : ''}`}>
       {figures
-        ? `${figures.chosen} of ${figures.offered} runs here chose it${figures.chosen > 0 ? ` · ${formatShare(figures.errorShareWhenChosen)} failed` : ''}`
+        ? `${figures.chosen} of ${figures.offered} runs here chose it${figures.chosen > 0 ? ` · ${formatShare(figures.errorShareWhenChosen)} failed` : ''}${judged}`
         : 'runs that took it'}
     </Link>
   );

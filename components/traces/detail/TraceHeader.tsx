@@ -112,6 +112,14 @@ export function TraceHeader({
           <CopyButton text={trace.id} label="Copy ID" />
           {/* The page's address as it is now: tab and selection included (the URL holds them). */}
           <CopyButton getText={() => window.location.href} label="Copy link" />
+          <Link
+            href={`/traces/compare?a=${encodeURIComponent(trace.id)}`}
+            className="font-medium text-accent hover:underline"
+            title="Side by side with the most recent completed run of this name whose decision path shares the longest start with this one"
+            data-testid="header-compare-success"
+          >
+            Compare with a successful run
+          </Link>
           <DownloadJsonButton id={trace.id} />
           <DeleteTraceButton trace={trace} />
           {trace.sessionId && <DeleteSessionButton sessionId={trace.sessionId} after="list" />}

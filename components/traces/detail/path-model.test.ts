@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { forkId } from '@/lib/paths/ids';
 import { pathOf, type Step } from '@/lib/paths/steps';
 import { indexToolSpans } from '@/lib/traces/decision-outcome';
-import type { DecisionPointRecord, SpanRecord, TraceDetail } from '@/lib/traces/types';
-import { branchFigures, pathForks, pathRows } from './path-model';
+import type { DecisionPointRecord, EventRecord, SpanRecord, TraceDetail } from '@/lib/traces/types';
+import { branchFigures, pathForks, pathRows, placeEvents } from './path-model';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();
@@ -90,6 +90,40 @@ describe('pathRows', () => {
     const cyclic = [span('a', 'AGENT', 'b', 0), span('b', 'CHAIN', 'a', 0)];
     const forks = pathForks({ decisionPoints: [decision('d', 'ROUTING', 'x', [], 'a', 5)], spans: cyclic, status: 'COMPLETED' }, indexToolSpans(cyclic));
     expect(pathRows(forks, cyclic).map((r) => r.kind)).toEqual(['group', 'group', 'fork']);
+  });
+});
+
+describe('placeEvents', () => {
+  const event = (id: string, type: EventRecord['type'], name: string, ms: number, spanId: string | null = null) => ({ id, type, name, spanId, timestamp: at(ms) });
+
+  it('puts events on the step of their tool span, else of the last decision before them, folding repeats', () => {
+    const forks = pathForks(trace, indexToolSpans(spans));
+    const before = placeEvents(
+      forks,
+      [
+        event('early', 'CUSTOM', 'start', 10),
+        // On the restart tool span (step 4), though recorded later than every decision.
+        event('e1', 'ERROR', 'restart failed', 900, 'restart'),
+        event('r1', 'RETRY', 'retry lookup', 125),
+        event('r2', 'RETRY', 'retry lookup', 140),
+        event('f1', 'FALLBACK', 'ask billing', 460),
+        event('u1', 'USER_FEEDBACK', 'thumbs down', 5000),
+      ],
+      indexToolSpans(spans),
+    );
+    expect(before).toEqual([{ type: 'CUSTOM', name: 'start', count: 1, firstId: 'early' }]);
+    expect(forks[1].events).toEqual([{ type: 'RETRY', name: 'retry lookup', count: 2, firstId: 'r1' }]);
+    expect(forks[2].events.map((g) => g.name)).toEqual(['ask billing']);
+    expect(forks[3].events.map((g) => g.name)).toEqual(['restart failed']);
+    // After the last decision: on the last step (same time as restart, after it in path order).
+    expect(forks[4].events.map((g) => g.name)).toEqual(['thumbs down']);
+    expect(forks[0].events).toEqual([]);
+  });
+
+  it('folds a thousand events into one entry', () => {
+    const forks = pathForks(trace, indexToolSpans(spans));
+    placeEvents(forks, Array.from({ length: 1000 }, (_, i) => event(`x${i}`, 'RETRY', 'again', 60)), indexToolSpans(spans));
+    expect(forks[0].events).toEqual([{ type: 'RETRY', name: 'again', count: 1000, firstId: 'x0' }]);
   });
 });
 

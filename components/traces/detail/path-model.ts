@@ -7,7 +7,7 @@ import { forkId } from '@/lib/paths/ids';
 import { comparePathOrder, errorShare, noOutcomes, sameOption, sameStep, type Outcomes, type PathDecision, type Step } from '@/lib/paths/steps';
 import { chosenConfidence, notChosenOptions, type NotChosenOption } from '@/lib/traces/decision-options';
 import { toolSpanOf, type OutcomeSpan, type ToolSpanIndex } from '@/lib/traces/decision-outcome';
-import type { DecisionPointRecord, RunStatus, SpanRecord } from '@/lib/traces/types';
+import type { DecisionPointRecord, EventRecord, EventType, RunStatus, SpanRecord } from '@/lib/traces/types';
 
 /** What the path reads of a span: the outline's summaries are enough. */
 export type PathSpan = Pick<SpanRecord, 'id' | 'parentSpanId' | 'type' | 'name' | 'startedAt' | 'status'>;
@@ -29,6 +29,17 @@ export interface PathFork {
   alternatives: NotChosenOption[];
   /** What followed: the tool spans the chosen tool ran as (their statuses), else the trace's status for the last step. */
   led: { to: 'tool' | 'trace' | null; counts: Outcomes; status: RunStatus | null; spanId: string | null };
+  /** The events that happened at this step (placeEvents), folded by type and name. */
+  events: PathEventGroup[];
+}
+
+/** Events of one type and name at one place on the path, folded: 1,000 retries are one entry. */
+export interface PathEventGroup {
+  type: EventType;
+  name: string;
+  count: number;
+  /** The first of them, to open. */
+  firstId: string;
 }
 
 export type PathRow =
@@ -86,6 +97,7 @@ export function pathForks<S extends PathSpan>(
       chosenConfidence: null,
       alternatives: [],
       led: { to: null, counts: noOutcomes(), status: null, spanId: null },
+      events: [],
     });
   }
   // The prefix of each step is the steps before it with their final repeat counts.
@@ -115,6 +127,56 @@ export function pathForks<S extends PathSpan>(
     f.led.status = ledStatus(f.led.counts);
   });
   return forks;
+}
+
+function foldEvents(groups: PathEventGroup[], e: Pick<EventRecord, 'id' | 'type' | 'name'>): void {
+  const same = groups.find((g) => g.type === e.type && g.name === e.name);
+  if (same) same.count += 1;
+  else groups.push({ type: e.type, name: e.name, count: 1, firstId: e.id });
+}
+
+/**
+ * Puts each event where it happened on the path: on the step whose tool span it was
+ * recorded on, else on the step of the last decision at or before it in time; events
+ * before the first decision are returned (they happened before the path began). Events
+ * are read in time order and folded by type and name on each step. Sets `fork.events`.
+ */
+export function placeEvents<S extends PathSpan>(
+  forks: PathFork[],
+  events: ReadonlyArray<Pick<EventRecord, 'id' | 'type' | 'name' | 'spanId' | 'timestamp'>>,
+  toolSpans: ToolSpanIndex<S & OutcomeSpan>,
+): PathEventGroup[] {
+  const before: PathEventGroup[] = [];
+  for (const f of forks) f.events = [];
+  const bySpan = new Map<string, PathFork>();
+  const times: Array<{ t: number; fork: PathFork }> = [];
+  for (const f of forks) {
+    for (const d of f.decisions) {
+      const tool = toolSpanOf(d, toolSpans);
+      if (tool && !bySpan.has(tool.id)) bySpan.set(tool.id, f);
+      times.push({ t: Date.parse(d.timestamp), fork: f });
+    }
+  }
+  // Path order is time order but for ties; the latest step at a time wins below.
+  times.sort((a, b) => a.t - b.t || a.fork.index - b.fork.index);
+  const sorted = [...events].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const e of sorted) {
+    let fork = e.spanId ? bySpan.get(e.spanId) : undefined;
+    if (!fork) {
+      const t = Date.parse(e.timestamp);
+      // The last decision at or before the event (binary search).
+      let lo = 0;
+      let hi = times.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (times[mid].t <= t) lo = mid + 1;
+        else hi = mid;
+      }
+      fork = lo > 0 ? times[lo - 1].fork : undefined;
+    }
+    foldEvents(fork ? fork.events : before, e);
+  }
+  return before;
 }
 
 /** The forks as rows under the agent/chain spans they happened in, a group row where a level opens. */

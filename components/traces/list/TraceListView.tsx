@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { hasListFilters } from '@/lib/queries/list-filters';
 import { LIVE_REFRESH_MS, traceQueries } from '@/lib/queries/traces';
 import { formatTokens } from '@/lib/format';
@@ -27,6 +27,10 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
   const query = useQuery({ ...traceQueries.list(params), enabled: problem === null });
   const tableTop = useRef<HTMLDivElement>(null);
   const [columns, setColumns] = useListColumns();
+  // Runs picked to compare, in the order picked (a, then b); kept across pages and filters.
+  const [selected, setSelected] = useState<string[]>([]);
+  const toggleSelected = (id: string) =>
+    setSelected((now) => (now.includes(id) ? now.filter((x) => x !== id) : now.length >= 2 ? now : [...now, id]));
   useListKeys();
   useHydrationMarker('list');
 
@@ -107,6 +111,8 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
           sort={params.sort}
           order={params.order}
           onSort={(sort, order) => navigate((current) => ({ ...current, sort, order, page: 1 }))}
+          selected={selected}
+          onToggleSelected={toggleSelected}
         />
         <Pagination
           params={params}
@@ -161,6 +167,8 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
         </p>
       )}
 
+      {selected.length > 0 && <CompareBar selected={selected} onClear={() => setSelected([])} />}
+
       <div ref={tableTop} className="relative scroll-mt-4">
         {busy && (
           <div
@@ -172,6 +180,35 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
         )}
         {body}
       </div>
+    </div>
+  );
+}
+
+/** The runs picked in the list: with two, a link to compare them (the first picked is A). */
+function CompareBar({ selected, onClear }: { selected: string[]; onClear: () => void }) {
+  const [a, b] = selected;
+  return (
+    <div
+      role="region"
+      aria-label="Compare runs"
+      className="-mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border border-accent/40 bg-accent-soft px-3 py-2 text-sm"
+      data-testid="compare-bar"
+    >
+      <span aria-live="polite">
+        {b ? 'Two runs selected.' : 'One run selected: select another to compare them.'}
+      </span>
+      {b && (
+        <Link
+          href={`/traces/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`}
+          className="font-medium text-accent hover:underline"
+          data-testid="compare-selected"
+        >
+          Compare the two selected
+        </Link>
+      )}
+      <button type="button" onClick={onClear} className="text-muted hover:text-fg hover:underline">
+        Clear selection
+      </button>
     </div>
   );
 }

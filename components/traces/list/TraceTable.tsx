@@ -69,6 +69,8 @@ export function TraceTable({
   sort = 'startedAt',
   order = 'desc',
   onSort,
+  selected = [],
+  onToggleSelected,
 }: {
   traces: TraceListItem[];
   serverNow: number;
@@ -83,6 +85,9 @@ export function TraceTable({
   order?: SortOrder;
   /** Sorts by a column: a new column starts descending, the current one flips. */
   onSort?: (sort: SortField, order: SortOrder) => void;
+  /** The runs picked to compare (at most two), and how a row's checkbox picks or drops one. */
+  selected?: string[];
+  onToggleSelected?: (id: string) => void;
 }) {
   const router = useRouter();
   const [opening, startOpening] = useTransition();
@@ -172,6 +177,18 @@ export function TraceTable({
             >
               <td className="truncate py-1 pr-2 pl-4">
                 <span className="flex min-w-0 items-center">
+                  {onToggleSelected && (
+                    <input
+                      type="checkbox"
+                      checked={selected.includes(t.id)}
+                      disabled={selected.length >= 2 && !selected.includes(t.id)}
+                      onChange={() => onToggleSelected(t.id)}
+                      aria-label={`Select ${t.name} (${t.id}) to compare`}
+                      title={selected.length >= 2 && !selected.includes(t.id) ? 'Two runs are selected: clear one to pick another' : 'Select to compare'}
+                      className="mr-2 h-4 w-4 shrink-0 accent-accent"
+                      data-testid="compare-select"
+                    />
+                  )}
                   <Link
                     href={hrefOf(t)}
                     prefetch={false}

@@ -1,0 +1,57 @@
+// The judged-right share of each branch of the fleet's forks: among the reviewed decisions
+// (a `decision.correct` boolean score) that chose an option after a given prefix of steps,
+// the share judged right. The Path tab shows it on each branch, taken or not.
+import 'server-only';
+import { requireScope, type ServiceContext } from '@/lib/context';
+import { Prisma } from '@/lib/generated/prisma/client';
+import type { InsightsParams } from '@/lib/insights/types';
+import type { JsonValue } from '@/lib/traces/types';
+import { traceWhereSql } from '@/lib/traces/filters';
+import { DECISION_CORRECT } from './fleet';
+import { branchReviewsOf, type BranchReview } from './branch-reviews';
+
+/**
+ * Reviewed traces read, the most recent first: each is read whole (its decisions place a
+ * review on its path), so the read is bounded; `limited` says when more were reviewed.
+ */
+export const REVIEWED_TRACES_READ = 500;
+
+export interface PathReviews {
+  from: string;
+  to: string;
+  name: string | null;
+  /** Traces in the window with at least one decision review, as read (at most REVIEWED_TRACES_READ). */
+  reviewedTraces: number;
+  /** True when the window held more reviewed traces than were read. */
+  limited: boolean;
+  branches: BranchReview[];
+}
+
+export async function pathReviews(ctx: ServiceContext, params: InsightsParams): Promise<PathReviews> {
+  requireScope(ctx, 'read');
+  const db = ctx.db.prisma;
+  const { from, to, ...filters } = params;
+  const where = traceWhereSql({ ...filters, from, to });
+  const traces = await db.$queryRaw<Array<{ id: string }>>`
+    SELECT w."id" FROM (SELECT t."id", t."startedAt" FROM "Trace" t ${where}) w
+     WHERE EXISTS (SELECT 1 FROM "Score" sc
+                    WHERE sc."traceId" = w."id" AND sc."decisionPointId" IS NOT NULL
+                      AND sc."name" = ${DECISION_CORRECT} AND sc."dataType" = 'BOOLEAN')
+     ORDER BY w."startedAt" DESC, w."id" DESC
+     LIMIT ${REVIEWED_TRACES_READ + 1}`;
+  const limited = traces.length > REVIEWED_TRACES_READ;
+  const ids = traces.slice(0, REVIEWED_TRACES_READ).map((t) => t.id);
+  if (ids.length === 0) return { from, to, name: params.name ?? null, reviewedTraces: 0, limited: false, branches: [] };
+  const [decisions, scores] = await Promise.all([
+    db.$queryRaw<Array<{ traceId: string; id: string; type: BranchReview['type']; chosen: JsonValue; timestamp: Date; parentStartedAt: Date | null }>>`
+      SELECT d."traceId", d."id", d."type"::text AS type, d."chosen", d."timestamp", ps."startedAt" AS "parentStartedAt"
+        FROM "DecisionPoint" d
+        LEFT JOIN "Span" ps ON ps."traceId" = d."traceId" AND ps."id" = d."parentSpanId"
+       WHERE d."traceId" IN (${Prisma.join(ids)})`,
+    db.$queryRaw<Array<{ traceId: string; decisionPointId: string; value: number | null }>>`
+      SELECT sc."traceId", sc."decisionPointId", sc."value" FROM "Score" sc
+       WHERE sc."traceId" IN (${Prisma.join(ids)}) AND sc."decisionPointId" IS NOT NULL
+         AND sc."name" = ${DECISION_CORRECT} AND sc."dataType" = 'BOOLEAN'`,
+  ]);
+  return { from, to, name: params.name ?? null, reviewedTraces: ids.length, limited, branches: branchReviewsOf(decisions, scores) };
+}
