@@ -40,6 +40,31 @@ export function jsonText(body: string, status = 200): Response {
   return new Response(body, { status, headers: { ...NO_STORE, 'Content-Type': 'application/json' } });
 }
 
+/**
+ * A 200 whose body is JSON text sent piece by piece as the pieces come; a failure after
+ * the first piece can only cut the body short (logged, the client sees a broken body).
+ */
+export function jsonChunks(chunks: AsyncIterable<string>): Response {
+  const encoder = new TextEncoder();
+  const iterator = chunks[Symbol.asyncIterator]();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await iterator.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      } catch (err) {
+        console.error('response body failed after it started', err);
+        controller.error(err);
+      }
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+  return new Response(body, { status: 200, headers: { ...NO_STORE, 'Content-Type': 'application/json' } });
+}
+
 /** How a thrown value is answered, whatever the body's encoding (JSON here, OTLP's Status in lib/otlp). */
 export interface ErrorAnswer {
   status: number;

@@ -1,7 +1,7 @@
 // GET /api/traces/{id}: one trace with every child, in the spec's order.
 //
-// PostgreSQL builds the response JSON itself, in one round trip on the raw driver, and
-// the route sends that text as it is. Measured here for a 10,000-span trace (16 MB of
+// PostgreSQL builds the response JSON itself on the raw driver, and the route sends that
+// text as it is (a large trace page by page, as it is read). Measured here for a 10,000-span trace (16 MB of
 // JSON): loading it through Prisma rows and re-serialising took ~250 ms on PostgreSQL
 // and ~450-900 ms on PGlite, nearly all of it materialising and re-encoding JSON values
 // in Node; the raw driver also skips Prisma's handling of the 16 MB result.
@@ -10,7 +10,8 @@ import { processBudget } from '@/lib/budget';
 import { getLimits } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import type { SqlExecutor } from '@/lib/storage/sql';
-import { attachScores, scoresOfTraces } from '@/lib/scores/of-trace';
+import { attachScores, scoresOfTraces, type ScoresOfTrace } from '@/lib/scores/of-trace';
+import type { ScoreRecord } from '@/lib/scores/types';
 import type { TraceDetail } from './types';
 import { isValidId } from './validate';
 import { requireScope, type ServiceContext } from '@/lib/context';
@@ -89,8 +90,8 @@ export const EVENT_JSON = jsonObject('c', ['id', 'traceId', 'spanId', 'type', 'n
 export const childArray = (table: string, json: string, orderBy: string) =>
   `(SELECT coalesce(json_agg(${json} ORDER BY c."${orderBy}", c."id"), '[]') FROM "${table}" c WHERE c."traceId" = t."id")::text`;
 
-// Spans of a trace of up to $2 spans ($2 NULL: any number) come in the same statement;
-// larger ones are left NULL and read by span ranges (see spansInRanges).
+// The trace with its decision points and events; its spans come in the same statement
+// when it has at most $2 of them ($2 NULL: any number), else NULL and read in pages.
 const DETAIL_SQL = `
 SELECT ${TRACE_JSON}::text AS trace,
        ${childArray('DecisionPoint', DECISION_JSON, 'timestamp')} AS "decisionPoints",
@@ -99,80 +100,212 @@ SELECT ${TRACE_JSON}::text AS trace,
        CASE WHEN $2::int IS NULL OR t."spanCount" <= $2::int THEN ${childArray('Span', SPAN_JSON, 'startedAt')} END AS spans
   FROM "Trace" t WHERE t."id" = $1`;
 
-// The key of the span at position $2 (0-based) in the API's order.
-const SPAN_SPLIT_SQL = `SELECT "startedAt", "id" FROM "Span" WHERE "traceId" = $1 ORDER BY "startedAt", "id" OFFSET $2 LIMIT 1`;
-// The spans in [from, to) of the API's order, a bound being (startedAt, id) or NULLs for
-// none: how many, and their JSON objects joined by commas.
-const SPAN_RANGE_SQL = `
-SELECT count(*)::int AS n, coalesce(string_agg(${SPAN_JSON}::text, ',' ORDER BY c."startedAt", c."id"), '') AS spans
+// The key of every $2-th span in the API's order, from the first: where each page starts.
+const PAGE_STARTS_SQL = `
+SELECT "startedAt", "id" FROM (
+  SELECT "startedAt", "id", row_number() OVER (ORDER BY "startedAt", "id") AS n FROM "Span" WHERE "traceId" = $1
+) s WHERE (n - 1) % $2 = 0 ORDER BY n`;
+const PAGE_RANGE = `
   FROM "Span" c
  WHERE c."traceId" = $1
-   AND ($2::timestamptz IS NULL OR (c."startedAt", c."id") >= ($2::timestamptz, $3::text))
+   AND (c."startedAt", c."id") >= ($2::timestamptz, $3::text)
    AND ($4::timestamptz IS NULL OR (c."startedAt", c."id") < ($4::timestamptz, $5::text))`;
+// A page's spans as their JSON objects joined by commas; with their ids when scores go on them.
+const PAGE_SQL = `SELECT coalesce(string_agg(${SPAN_JSON}::text, ',' ORDER BY c."startedAt", c."id"), '') AS spans ${PAGE_RANGE}`;
+const PAGE_ROWS_SQL = `SELECT c."id", ${SPAN_JSON}::text AS span ${PAGE_RANGE} ORDER BY c."startedAt", c."id"`;
 
-// Most of a large trace's time is PostgreSQL writing the span payloads' jsonb out as
-// text, on one core per statement. On PostgreSQL, a trace with more spans than this is
-// built as two halves by two statements at once, on two pool connections: measured for
-// 10,000 spans here, 134-184 ms instead of 220-257 ms. PGlite has one connection, so
-// there every trace is one statement.
+// A trace with more spans than this is read in pages of this many spans and sent as each
+// page arrives, so the server never holds its whole JSON, and PostgreSQL (which spends most
+// of the time writing the payloads' jsonb out as text, on one core per statement) builds
+// the pages on two connections at once. Smaller traces are one statement.
 const SPANS_IN_ONE_STATEMENT = 2_000;
+const PAGE_SPANS = 500;
 
-// At most this many large traces are built at once per process; the others wait their
-// turn (503 after ADMISSION_WAIT_MS). Each holds its JSON several times over while it is
-// built (the driver's buffers, the text) and takes two pool connections; two builds
-// already keep two cores busy, so more only queue inside PostgreSQL while adding memory
-// (four clients reading 10,000-span traces took the server to 547 MB).
-const LARGE_BUILDS_AT_ONCE = 2;
+// At most this many large traces are read at once per process; the others wait their turn
+// (503 after ADMISSION_WAIT_MS). Each takes two pool connections, and two reads already
+// keep two cores busy, so more would only queue inside PostgreSQL while adding memory.
+const LARGE_READS_AT_ONCE = 2;
 
-async function spansInRanges(sql: SqlExecutor, id: string, spanCount: number): Promise<string> {
-  type Range = { n: number; spans: string };
-  const [split] = await sql.query<{ startedAt: Date; id: string }>(SPAN_SPLIT_SQL, [id, Math.floor(spanCount / 2)]);
-  if (split) {
-    const halves = await Promise.all([
-      sql.query<Range>(SPAN_RANGE_SQL, [id, null, null, split.startedAt, split.id]),
-      sql.query<Range>(SPAN_RANGE_SQL, [id, split.startedAt, split.id, null, null]),
-    ]);
-    const [first, second] = halves.map(([range]) => range);
-    // Each half ran in its own snapshot: they add up unless the trace changed meanwhile.
-    if (first.n + second.n === spanCount) return `[${[first.spans, second.spans].filter(Boolean).join(',')}]`;
-  }
-  const [all] = await sql.query<Range>(SPAN_RANGE_SQL, [id, null, null, null, null]);
-  return `[${all.spans}]`;
+interface Head {
+  trace: string;
+  decisionPoints: string;
+  events: string;
+  spanCount: number;
+  spans: string | null;
+}
+
+type PageStart = { startedAt: Date; id: string };
+
+/** The trace's JSON text in pieces, in order; joined, they are a TraceDetail. */
+export type TraceJsonChunks = AsyncIterable<string>;
+
+export interface TraceJsonOptions {
+  /** Spans per page for a trace read in pages (tests use small pages on small traces). */
+  pageSpans?: number;
+  /** Largest trace read in one statement. */
+  spansInOneStatement?: number;
+}
+
+/**
+ * The trace as JSON text chunks, built by the database: a small trace in one statement, a
+ * large one in pages of spans read in one snapshot, each yielded as soon as it is read.
+ * An unknown or invalid id throws before the first chunk.
+ */
+export async function streamTraceJsonOrThrow(ctx: ServiceContext, id: string, options: TraceJsonOptions = {}): Promise<TraceJsonChunks> {
+  requireScope(ctx, 'read');
+  return traceJsonChunks(ctx.db, id, options);
 }
 
 /** The trace as the JSON text of a TraceDetail, built by the database. */
-export async function getTraceJsonOrThrow(ctx: ServiceContext, id: string): Promise<string> {
+export async function getTraceJsonOrThrow(ctx: ServiceContext, id: string, options: TraceJsonOptions = {}): Promise<string> {
   requireScope(ctx, 'read');
-  return traceJson(ctx.db, id);
+  return joinChunks(await traceJsonChunks(ctx.db, id, options));
 }
 
-async function traceJson(db: Database, id: string): Promise<string> {
+async function joinChunks(chunks: TraceJsonChunks): Promise<string> {
+  const parts: string[] = [];
+  for await (const part of chunks) parts.push(part);
+  return parts.join('');
+}
+
+async function traceJsonChunks(db: Database, id: string, options: TraceJsonOptions): Promise<TraceJsonChunks> {
   if (!isValidTraceId(id)) throw new AppError('VALIDATION', 'Invalid trace ID');
-  const oneStatementUpTo = db.kind === 'postgres' ? SPANS_IN_ONE_STATEMENT : null;
-  const rows = await db.sql.query<{ trace: string; decisionPoints: string; events: string; spanCount: number; spans: string | null }>(
-    DETAIL_SQL,
-    [id, oneStatementUpTo],
-  );
-  if (rows.length === 0) throw new AppError('NOT_FOUND', 'Trace not found');
-  const { trace, decisionPoints, events, spanCount } = rows[0];
-  let spans = rows[0].spans;
-  if (spans === null) {
-    const release = await processBudget('large detail builds', LARGE_BUILDS_AT_ONCE).acquire(1, getLimits().admissionWaitMs);
-    try {
-      spans = await spansInRanges(db.sql, id, spanCount);
-    } finally {
-      release();
-    }
+  const oneStatementUpTo = options.spansInOneStatement ?? SPANS_IN_ONE_STATEMENT;
+  const [head] = await db.sql.query<Head>(DETAIL_SQL, [id, oneStatementUpTo]);
+  if (!head) throw new AppError('NOT_FOUND', 'Trace not found');
+  const scores = (await scoresOfTraces(db.sql, [id])).get(id);
+  if (head.spans !== null) return oneChunk(withScores(traceJsonText(head.trace, head.decisionPoints, head.spans, head.events), scores));
+  const release = await processBudget('large detail reads', LARGE_READS_AT_ONCE).acquire(1, getLimits().admissionWaitMs);
+  let read: PagedRead | null;
+  try {
+    read = await readInPages(db, id, options.pageSpans ?? PAGE_SPANS, scores);
+  } catch (err) {
+    release();
+    throw err;
   }
-  return withScores(db.sql, id, traceJsonText(trace, decisionPoints, spans, events));
+  if (!read) {
+    // Deleted since the first statement: as if it had not been found.
+    release();
+    throw new AppError('NOT_FOUND', 'Trace not found');
+  }
+  void read.done.then(release, release);
+  return pagedChunks(read, scores);
+}
+
+async function* oneChunk(text: string): TraceJsonChunks {
+  yield text;
+}
+
+interface PagedRead {
+  head: Head;
+  /** Each page's spans as JSON objects joined by commas, in order. */
+  pages: Array<Promise<string>>;
+  /** Settles when every page has been read and the snapshot released. */
+  done: Promise<void>;
+}
+
+async function* pagedChunks(read: PagedRead, scores: ScoresOfTrace | undefined): TraceJsonChunks {
+  const { head } = read;
+  const decisionPoints = scores && scores.decisionPoints.size > 0 ? decisionPointsWithScores(head.decisionPoints, scores) : head.decisionPoints;
+  // trace is a JSON object text: its children go before its closing brace.
+  yield `${head.trace.slice(0, -1)}, "decisionPoints": ${decisionPoints}, "spans": [`;
+  let first = true;
+  for (const page of read.pages) {
+    const text = await page;
+    if (text === '') continue;
+    yield first ? text : `,${text}`;
+    first = false;
+  }
+  const traceScores = scores && scores.trace.length > 0 ? `, "scores": ${JSON.stringify(scores.trace)}` : '';
+  yield `], "events": ${head.events}${traceScores}}`;
+}
+
+/**
+ * Reads the trace's head and its span pages in one REPEATABLE READ snapshot: on
+ * PostgreSQL on two connections (the second imports the first's snapshot), each page
+ * resolved as soon as it is read. Null when the trace is gone by then.
+ */
+function readInPages(db: Database, id: string, pageSpans: number, scores: ScoresOfTrace | undefined): Promise<PagedRead | null> {
+  const lanes = db.kind === 'postgres' ? 2 : 1;
+  const withIds = scores !== undefined && scores.spans.size > 0;
+  return new Promise((resolveRead, rejectRead) => {
+    const pages: Array<Deferred<string>> = [];
+    let started = false;
+    const done = db.sql.transaction(async (tx) => {
+      await tx.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+      const [head] = await tx.query<Head>(DETAIL_SQL, [id, -1]);
+      if (!head) return resolveRead(null);
+      const starts = await tx.query<PageStart>(PAGE_STARTS_SQL, [id, pageSpans]);
+      const snapshot = lanes > 1 && starts.length > 1 ? (await tx.query<{ s: string }>('SELECT pg_export_snapshot() AS s'))[0].s : null;
+      for (let i = 0; i < starts.length; i++) pages.push(deferred());
+      started = true;
+      resolveRead({ head, pages: pages.map((p) => p.promise), done: done.then(() => undefined) });
+      const lane = async (sql: SqlExecutor, from: number, step: number) => {
+        for (let i = from; i < starts.length; i += step) {
+          pages[i].resolve(await readPage(sql, id, starts[i], starts[i + 1], withIds ? scores : undefined));
+        }
+      };
+      if (snapshot === null) return lane(tx, 0, 1);
+      await Promise.all([
+        lane(tx, 0, 2),
+        db.sql.transaction(async (other) => {
+          await other.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+          await other.exec(`SET TRANSACTION SNAPSHOT '${snapshot}'`);
+          await lane(other, 1, 2);
+        }),
+      ]);
+    });
+    done.catch((err: unknown) => {
+      if (!started) rejectRead(err);
+      for (const page of pages) page.reject(err);
+    });
+  });
+}
+
+async function readPage(sql: SqlExecutor, id: string, from: PageStart, to: PageStart | undefined, scores: ScoresOfTrace | undefined): Promise<string> {
+  const params = [id, from.startedAt, from.id, to?.startedAt ?? null, to?.id ?? null];
+  if (!scores) return (await sql.query<{ spans: string }>(PAGE_SQL, params))[0].spans;
+  const rows = await sql.query<{ id: string; span: string }>(PAGE_ROWS_SQL, params);
+  return rows.map((row) => withScoresOn(row.span, scores.spans.get(row.id))).join(',');
+}
+
+/** A JSON object's text with a `scores` key appended, when there are any. */
+function withScoresOn(objectText: string, scores: ScoreRecord[] | undefined): string {
+  return scores ? `${objectText.slice(0, -1)}, "scores": ${JSON.stringify(scores)}}` : objectText;
+}
+
+function decisionPointsWithScores(arrayText: string, scores: ScoresOfTrace): string {
+  const decisions = JSON.parse(arrayText) as Array<{ id: string; scores?: ScoreRecord[] }>;
+  for (const decision of decisions) {
+    const of = scores.decisionPoints.get(decision.id);
+    if (of) decision.scores = of;
+  }
+  return JSON.stringify(decisions);
+}
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+  reject: (err: unknown) => void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // A page nobody awaits any more (the reader stopped) must not be an unhandled rejection.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
 }
 
 /**
  * The trace's JSON with its scores on the trace, spans and decision points that have any.
  * Most traces have none: then the text is sent as built, unparsed.
  */
-async function withScores(sql: SqlExecutor, id: string, text: string): Promise<string> {
-  const scores = (await scoresOfTraces(sql, [id])).get(id);
+function withScores(text: string, scores: ScoresOfTrace | undefined): string {
   if (!scores) return text;
   const trace = JSON.parse(text) as TraceDetail;
   attachScores(trace, scores);
@@ -195,5 +328,5 @@ export async function getTraceOrThrow(ctx: ServiceContext, id: string): Promise<
  */
 export async function getSavedTraceOrThrow(ctx: ServiceContext, id: string): Promise<TraceDetail> {
   requireScope(ctx, 'ingest');
-  return JSON.parse(await traceJson(ctx.db, id)) as TraceDetail;
+  return JSON.parse(await joinChunks(await traceJsonChunks(ctx.db, id, {}))) as TraceDetail;
 }

@@ -1,6 +1,6 @@
-import { json, jsonText, route } from '@/lib/http/respond';
+import { json, jsonChunks, route } from '@/lib/http/respond';
 import { deleteTraceOrThrow } from '@/lib/traces/delete';
-import { getTraceJsonOrThrow } from '@/lib/traces/detail';
+import { streamTraceJsonOrThrow } from '@/lib/traces/detail';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
@@ -10,8 +10,15 @@ type Params = { params: Promise<{ id: string }> };
 // GET /api/traces/{id} - one trace with its decision points, spans and events
 export const GET = route({ scope: 'read', basic: true }, async (_req, { params }: Params, ctx) => {
   const { id } = await params;
-  // The database builds the JSON (see lib/traces/detail.ts); it is sent without re-parsing.
-  return jsonText(`{"trace": ${await getTraceJsonOrThrow(ctx, id)}}`);
+  // The database builds the JSON (see lib/traces/detail.ts); it is sent as read, unparsed.
+  const chunks = await streamTraceJsonOrThrow(ctx, id);
+  return jsonChunks(
+    (async function* () {
+      yield '{"trace": ';
+      yield* chunks;
+      yield '}';
+    })(),
+  );
 });
 
 // DELETE /api/traces/{id} - delete one trace with everything it holds (admins and delete-scope keys)
