@@ -11,6 +11,7 @@ import { OptionsRanking } from './OptionsRanking';
 import { OverviewSection } from './OverviewSection';
 import { RangePicker } from './RangePicker';
 import { RatesByName } from './RatesByName';
+import { ScoresSection } from './ScoresSection';
 import { CHART_COLOR_VARS, windowTitle } from './theme';
 import { useInsightsUrl } from './useInsightsUrl';
 
@@ -24,6 +25,8 @@ export function InsightsView({ serverNow }: { serverNow: number }) {
   const asked = req ?? { from: '', to: '', bucket: 'hour' as const };
   const overview = useQuery({ ...insightsQueries.overview(asked), enabled: req !== null });
   const decisions = useQuery({ ...insightsQueries.decisions(asked), enabled: req !== null });
+  // Scores over time are their own call: the page shows the rest without waiting for them.
+  const scores = useQuery({ ...insightsQueries.scores(asked), enabled: req !== null });
   useHydrationMarker('insights');
   const zone = useTimeZone();
 
@@ -87,6 +90,7 @@ export function InsightsView({ serverNow }: { serverNow: number }) {
         <OverviewSection data={o} req={shownReq} />
         <DecisionsSection data={d} req={shownReq} />
         <OptionsRanking data={d} req={shownReq} />
+        {scores.data && <ScoresSection data={scores.data} req={{ ...shownReq, from: scores.data.from, to: scores.data.to }} />}
         <RatesByName data={d} req={shownReq} />
       </div>
     );

@@ -24,6 +24,8 @@ export interface Series {
   kind: 'bar' | 'line';
   /** Bars sharing a stack id are stacked. */
   stack?: string;
+  /** Drawn against a second axis on the right (a figure of another scale: an average beside counts). */
+  axis?: 'right';
   format: (value: number | null) => string;
   /** The trace list behind this series' value in a bucket. */
   href: (row: SeriesRow) => string;
@@ -44,6 +46,8 @@ export function TimeSeriesChart({
   bucket,
   series,
   yFormat,
+  rightFormat,
+  yDomain,
   integer = false,
 }: {
   title: string;
@@ -57,7 +61,12 @@ export function TimeSeriesChart({
   bucket: OverviewBucket;
   series: Series[];
   yFormat: (value: number) => string;
+  /** Ticks of the right axis, when a series is drawn against it. */
+  rightFormat?: (value: number) => string;
+  /** The left axis' fixed range (shares: [0, 1]); absent, it fits the data. */
+  yDomain?: [number, number];
 }) {
+  const hasRight = series.some((s) => s.axis === 'right');
   const [asTable, setAsTable] = useState(false);
   const hydrated = useHydrated();
   const zone = useTimeZone();
@@ -135,7 +144,10 @@ export function TimeSeriesChart({
                 interval={dayTicks ? 0 : 'preserveEnd'}
                 minTickGap={24}
               />
-              <YAxis tick={AXIS_TICK} tickLine={false} axisLine={false} width={56} tickFormatter={yFormat} allowDecimals={!integer} />
+              <YAxis tick={AXIS_TICK} tickLine={false} axisLine={false} width={56} tickFormatter={yFormat} allowDecimals={!integer} domain={yDomain} />
+              {hasRight && (
+                <YAxis yAxisId="right" orientation="right" tick={AXIS_TICK} tickLine={false} axisLine={false} width={44} tickFormatter={rightFormat ?? yFormat} />
+              )}
               <Tooltip
                 contentStyle={TOOLTIP_STYLE}
                 labelStyle={{ color: 'var(--c-fg)', fontWeight: 600 }}
@@ -158,6 +170,7 @@ export function TimeSeriesChart({
                     name={s.key}
                     fill={s.color}
                     stackId={s.stack}
+                    {...(s.axis === 'right' ? { yAxisId: 'right' } : {})}
                     isAnimationActive={false}
                     cursor="pointer"
                     onClick={(_, index) => open(index, s)}
@@ -170,6 +183,7 @@ export function TimeSeriesChart({
                     name={s.key}
                     stroke={s.color}
                     strokeWidth={2}
+                    {...(s.axis === 'right' ? { yAxisId: 'right' } : {})}
                     dot={rows.length <= 40 ? { r: 2.5, fill: s.color, strokeWidth: 0 } : false}
                     activeDot={{ r: 4 }}
                     connectNulls={false}

@@ -19,6 +19,21 @@ export const CHART_COLOR_VARS = [
   '[--ch-MEMORY_RETRIEVAL:#a16207] dark:[--ch-MEMORY_RETRIEVAL:#facc15]',
   '[--ch-PLANNING:#6d28d9] dark:[--ch-PLANNING:#a78bfa]',
   '[--ch-CUSTOM:#475569] dark:[--ch-CUSTOM:#94a3b8]',
+  '[--ch-score-count:#475569] dark:[--ch-score-count:#cbd5e1]',
+  '[--ch-score-avg:#2563eb] dark:[--ch-score-avg:#60a5fa]',
+  '[--ch-value-true:#15803d] dark:[--ch-value-true:#4ade80]',
+  '[--ch-value-false:#dc2626] dark:[--ch-value-false:#f87171]',
+  '[--ch-value-other:#94a3b8] dark:[--ch-value-other:#64748b]',
+  '[--ch-cat0:#2563eb] dark:[--ch-cat0:#60a5fa]',
+  '[--ch-cat1:#c2410c] dark:[--ch-cat1:#fb923c]',
+  '[--ch-cat2:#0f766e] dark:[--ch-cat2:#2dd4bf]',
+  '[--ch-cat3:#a21caf] dark:[--ch-cat3:#e879f9]',
+  '[--ch-cat4:#a16207] dark:[--ch-cat4:#facc15]',
+  '[--ch-cat5:#6d28d9] dark:[--ch-cat5:#a78bfa]',
+  '[--ch-cat6:#be123c] dark:[--ch-cat6:#fb7185]',
+  '[--ch-cat7:#047857] dark:[--ch-cat7:#34d399]',
+  '[--ch-cat8:#4338ca] dark:[--ch-cat8:#a5b4fc]',
+  '[--ch-cat9:#854d0e] dark:[--ch-cat9:#fcd34d]',
 ].join(' ');
 
 export const color = (name: string) => `var(--ch-${name})`;

@@ -3,7 +3,7 @@
 // for the server component that seeds the cache: no server module is imported here.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { bucketCount, defaultBucket, MAX_BUCKETS } from '@/lib/insights/buckets';
-import type { DecisionInsights, OverviewBucket, OverviewInsights } from '@/lib/insights/types';
+import type { DecisionInsights, OverviewBucket, OverviewInsights, ScoreSeriesInsights } from '@/lib/insights/types';
 import type { PathInsights } from '@/lib/paths/fleet';
 import type { PathReviews } from '@/lib/paths/reviews';
 import type { TraceFilterParams } from '@/lib/traces/types';
@@ -140,6 +140,12 @@ export const insightsQueries = {
       queryFn: ({ signal }) => fetchJson<DecisionInsights>(`/api/insights/decisions?${apiQuery(req)}`, { signal }),
       placeholderData: keepPreviousData,
     }),
+  scores: (req: InsightsRequest) =>
+    queryOptions({
+      queryKey: [...insightsQueries.all(), 'scores', requestKey(req)] as const,
+      queryFn: ({ signal }) => fetchJson<ScoreSeriesInsights>(`/api/insights/scores?${apiQuery(req)}`, { signal }),
+      placeholderData: keepPreviousData,
+    }),
   paths: (req: InsightsRequest) =>
     queryOptions({
       queryKey: [...insightsQueries.all(), 'paths', requestKey(req)] as const,
@@ -152,6 +158,14 @@ export const insightsQueries = {
       queryFn: ({ signal }) => fetchJson<PathReviews>(`/api/insights/paths/reviews?${apiQuery(req)}`, { signal }),
     }),
 };
+
+/**
+ * A `score.<name>` condition that some score of the name is `value`: written literally
+ * (`=` first) when the value would otherwise read as `*` or a comparison.
+ */
+export function scoreEqualsCondition(value: string): string {
+  return value === '*' || value.startsWith('=') || /^[<>]/.test(value) ? `=${value}` : value;
+}
 
 /**
  * The trace list showing exactly the traces behind a figure: the figure's window, the

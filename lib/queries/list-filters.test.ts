@@ -95,7 +95,7 @@ describe('list filters in the URL', () => {
     });
     expect(listQueryString(state.params)).toBe(`?${qs}`);
     expect(readListState(new URLSearchParams('minCost=-1&hasErrors=yes&sort=name')).problem).toBe(
-      'Sort “name” is not one of startedAt, duration, cost. Minimum cost “-1” is not a number of 0 or more. Errors “yes” must be true or false.',
+      'Sort “name” is not one of startedAt, duration, cost, or score.<name>. Minimum cost “-1” is not a number of 0 or more. Errors “yes” must be true or false.',
     );
   });
 });

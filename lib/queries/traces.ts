@@ -2,7 +2,7 @@
 // fetchers of /api/traces, and the list's URL state. Safe for client components and
 // for server components that seed the cache: no server module is imported here.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { SORT_FIELDS, SORT_ORDERS, type SearchMatch, type ListParams, type SortField, type SortOrder, type SpanRecord, type TraceList, type TraceOutline, type TraceSearchResult } from '@/lib/traces/types';
+import { scoreSortName, SORT_FIELDS, SORT_ORDERS, type ListSort, type SearchMatch, type ListParams, type SortField, type SortOrder, type SpanRecord, type TraceList, type TraceOutline, type TraceSearchResult } from '@/lib/traces/types';
 import { listFilterKey, readListFilters, writeListFilters, type ReadableQuery } from './list-filters';
 
 /** How often lists and traces that are still RUNNING refresh themselves. */
@@ -92,7 +92,8 @@ export function readListState(query: ReadableParams): ListUrlState {
   const sort = clean(query.get('sort'));
   if (sort !== undefined) {
     if ((SORT_FIELDS as readonly string[]).includes(sort)) params.sort = sort as SortField;
-    else problems.push(`Sort “${sort}” is not one of ${SORT_FIELDS.join(', ')}.`);
+    else if (scoreSortName(sort)) params.sort = sort as ListSort;
+    else problems.push(`Sort “${sort}” is not one of ${SORT_FIELDS.join(', ')}, or score.<name>.`);
   }
   const order = clean(query.get('order'));
   if (order !== undefined) {

@@ -4,11 +4,24 @@ import { AppError } from '@/lib/errors';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { requireScope, type ServiceContext } from '@/lib/context';
 import type { Db } from '@/lib/db';
-import { enumParam, escapeLike, parseTraceFilters, TRACE_FILTER_NAMES, traceWhereSql } from './filters';
+import { SCORE_LIMITS } from '@/lib/scores/limits';
+import { enumParam, escapeLike, invalidParam, parseTraceFilters, TRACE_FILTER_NAMES, traceScoreAverageSql, traceWhereSql } from './filters';
 import { LIST_COLUMNS, toListItem, type ListRow } from './list-row';
 import { tracePreviews, type TracePreview } from './previews';
+import { traceScoreSummaries } from './score-summary';
 import { findMatches, searchTracePage } from './search';
-import { SORT_FIELDS, SORT_ORDERS, type ListParams, type SortField, type SortOrder, type TraceFilterParams, type TraceList } from './types';
+import {
+  scoreSortName,
+  SORT_FIELDS,
+  SORT_ORDERS,
+  type ListParams,
+  type ListSort,
+  type SortField,
+  type SortOrder,
+  type TraceFilterParams,
+  type TraceList,
+  type TraceListItem,
+} from './types';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -21,9 +34,20 @@ const INTEGER = /^\d+$/;
  */
 export function parseListParams(query: URLSearchParams): ListParams {
   const { page, limit } = parsePageParams(query);
-  const sort = enumParam<SortField>(query, 'sort', SORT_FIELDS);
+  const sort = parseSort(query);
   const order = enumParam<SortOrder>(query, 'order', SORT_ORDERS);
   return { page, limit, ...(sort && { sort }), ...(order && { order }), ...parseTraceFilters(query, TRACE_FILTER_NAMES) };
+}
+
+/** A column (startedAt, duration, cost), or `score.<name>`: the trace's average of that score name. */
+function parseSort(query: Pick<URLSearchParams, 'get'>): ListSort | undefined {
+  const raw = query.get('sort');
+  const name = scoreSortName(raw ?? undefined);
+  if (name === null) return enumParam<SortField>(query, 'sort', SORT_FIELDS);
+  if (name === '') throw invalidParam('sort', 'needs a score name after "score." (sort=score.<name>)');
+  if (Array.from(name).length > SCORE_LIMITS.nameLength) throw invalidParam('sort', `score names are at most ${SCORE_LIMITS.nameLength} characters`);
+  if (name.includes('\u0000')) throw invalidParam('sort', 'must not contain a NUL character');
+  return raw as ListSort;
 }
 
 /** page and limit as the trace list reads them (the seed contract's rules and messages), for every paged list. */
@@ -44,12 +68,16 @@ const SORT_COLUMNS: Record<SortField, string> = { startedAt: 'startedAt', durati
 /**
  * ORDER BY of the list over "Trace" t: the sort column, then the id in the same direction
  * so pages never overlap. Traces without a duration or cost come last in both orders;
- * each order has its index (search_and_filters migration).
+ * each order has its index (search_and_filters migration). A score sort orders by the
+ * trace's average of that name, computed per candidate trace (no index holds it), traces
+ * without one last.
  */
-export function listOrderSql(sort: SortField = 'startedAt', order: SortOrder = 'desc'): Prisma.Sql {
+export function listOrderSql(sort: ListSort = 'startedAt', order: SortOrder = 'desc'): Prisma.Sql {
   const dir = order === 'asc' ? 'ASC' : 'DESC';
+  const scoreName = scoreSortName(sort);
+  if (scoreName !== null) return Prisma.sql`${traceScoreAverageSql(Prisma.raw('t'), scoreName)} ${Prisma.raw(dir)} NULLS LAST, t."id" ${Prisma.raw(dir)}`;
   const nulls = sort === 'startedAt' ? '' : ' NULLS LAST';
-  return Prisma.raw(`t."${SORT_COLUMNS[sort]}" ${dir}${nulls}, t."id" ${dir}`);
+  return Prisma.raw(`t."${SORT_COLUMNS[sort as SortField]}" ${dir}${nulls}, t."id" ${dir}`);
 }
 
 /** The list's filters; SOAP's TRACE query passes `tag` too. */
@@ -97,8 +125,11 @@ export interface ListOptions {
   previews?: boolean;
 }
 
-async function previewsOf(db: Db, ids: string[], wanted: boolean | undefined): Promise<Map<string, TracePreview>> {
-  return wanted ? tracePreviews(db, ids) : new Map();
+// The page's rows' previews and score summaries, read together after the page.
+async function previewsOf(db: Db, ids: string[], wanted: boolean | undefined): Promise<Map<string, Partial<TracePreview> & Pick<TraceListItem, 'scoreSummary'>>> {
+  if (!wanted) return new Map();
+  const [previews, scores] = await Promise.all([tracePreviews(db, ids), traceScoreSummaries(db, ids)]);
+  return new Map(ids.map((id) => [id, { ...previews.get(id), scoreSummary: scores.get(id) ?? [] }]));
 }
 
 export async function listTraces(ctx: ServiceContext, params: ListParams, options: ListOptions = {}): Promise<TraceList> {

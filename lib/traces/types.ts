@@ -128,6 +128,19 @@ export interface TraceListItem extends TraceRecord {
   outputPreview?: string | null;
   /** The models its model calls named, sorted (at most 5); GET /api/traces only. */
   models?: string[];
+  /** Its scores per name and data type (on the trace, its spans and decisions), by name; GET /api/traces only. */
+  scoreSummary?: TraceScoreSummary[];
+}
+
+/** A trace's scores of one name and data type, as the list's score columns show them. */
+export interface TraceScoreSummary {
+  name: string;
+  dataType: 'NUMERIC' | 'CATEGORICAL' | 'BOOLEAN';
+  count: number;
+  /** NUMERIC: the mean; BOOLEAN: the share of true; CATEGORICAL: null. */
+  average: number | null;
+  /** CATEGORICAL: its most frequent values (at most 3), by count descending, then value; otherwise none. */
+  values: Array<{ value: string; count: number }>;
 }
 
 /** Present on a trace, span or decision point that has scores (lib/scores), absent otherwise. */
@@ -205,6 +218,14 @@ export type Judged = (typeof JUDGED_VALUES)[number];
 
 export const SORT_FIELDS = ['startedAt', 'duration', 'cost'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
+/** Sorting by the trace's average of a score name (`sort=score.<name>`). */
+export type ScoreSort = `score.${string}`;
+export type ListSort = SortField | ScoreSort;
+export const SCORE_SORT_PREFIX = 'score.';
+/** The score name a sort is by, or null for a column's sort. */
+export function scoreSortName(sort: string | undefined): string | null {
+  return sort?.startsWith(SCORE_SORT_PREFIX) ? sort.slice(SCORE_SORT_PREFIX.length) : null;
+}
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
@@ -212,7 +233,7 @@ export interface ListParams extends TraceFilterParams {
   page: number;
   limit: number;
   /** Absent: startedAt, as the spec orders the list. */
-  sort?: SortField;
+  sort?: ListSort;
   /** Absent: desc. */
   order?: SortOrder;
 }

@@ -98,7 +98,37 @@ describe.each(testDatabases())('GET /api/traces review and score filters on $nam
     expect(await ids(`${IN_WINDOW}&status=ERROR&score.quality=*`)).toEqual([T.T2]);
   });
 
+  it('sort=score.<name>: by the trace\'s average, traces without one last in both orders, ties by id', async () => {
+    expect(await ids('sort=score.quality')).toEqual([T.T2, T.T1, T.T7, T.T6, T.T5, T.T4, T.T3]);
+    expect(await ids('sort=score.quality&order=asc')).toEqual([T.T7, T.T1, T.T2, T.T3, T.T4, T.T5, T.T6]);
+    expect(await ids(`${IN_WINDOW}&sort=score.decision.correct`)).toEqual([T.T4, T.T3, T.T1, T.T2, T.T5]);
+    // With a filter on the same score, and paged.
+    const res = await list('score.quality=*&sort=score.quality&order=asc&limit=2&page=2');
+    const body = await res.json();
+    expect([body.total, body.traces.map((t: { id: string }) => t.id)]).toEqual([3, [T.T2]]);
+  });
+
+  it('each row carries its scores per name: count, average, a categorical\'s most frequent values', async () => {
+    const res = await list(`${IN_WINDOW}&limit=100`);
+    const rows = (await res.json()).traces as Array<{ id: string; scoreSummary: unknown }>;
+    const of = (id: string) => rows.find((r) => r.id === id)!.scoreSummary;
+    expect(of(T.T1)).toEqual([
+      { name: 'decision.better_option', dataType: 'CATEGORICAL', count: 1, average: null, values: [{ value: 'calc', count: 1 }] },
+      { name: 'decision.correct', dataType: 'BOOLEAN', count: 2, average: 0.5, values: [] },
+      { name: 'quality', dataType: 'NUMERIC', count: 1, average: 0.5, values: [] },
+      { name: 'tone', dataType: 'CATEGORICAL', count: 1, average: null, values: [{ value: 'friendly', count: 1 }] },
+    ]);
+    expect(of(T.T2)).toEqual([
+      { name: 'decision.better_option', dataType: 'CATEGORICAL', count: 2, average: null, values: [{ value: 'calc', count: 1 }, { value: 'web', count: 1 }] },
+      { name: 'decision.correct', dataType: 'BOOLEAN', count: 2, average: 0, values: [] },
+      { name: 'quality', dataType: 'NUMERIC', count: 1, average: 1, values: [] },
+    ]);
+    expect(of(T.T5)).toEqual([]);
+  });
+
   it('bad values are 400 naming the parameter', async () => {
+    await expectError('sort=score.', 'Invalid sort parameter: needs a score name after "score." (sort=score.<name>)');
+    await expectError('sort=scores', 'Invalid sort parameter: must be one of startedAt, duration, cost');
     await expectError('reviewed=yes', 'Invalid reviewed parameter: must be true or false');
     await expectError('judged=maybe', 'Invalid judged parameter: must be one of right, wrong');
     await expectError(`better=${'x'.repeat(501)}`, 'Invalid better parameter: a label is at most 500 characters');

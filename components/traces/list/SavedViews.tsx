@@ -6,7 +6,7 @@ import { listQueryString, readListState } from '@/lib/queries/traces';
 import { viewQueries, viewRequests, type SavedView } from '@/lib/queries/views';
 import type { ListParams } from '@/lib/traces/types';
 import { Spinner } from '@/components/ui/states';
-import { DEFAULT_COLUMNS, normaliseColumns } from './columns';
+import { DEFAULT_COLUMNS, normaliseColumns, savableColumns } from './columns';
 import { Popover } from './Popover';
 import type { ListNavigate } from './useListUrl';
 
@@ -33,7 +33,7 @@ function ViewsPanel({
   const [name, setName] = useState('');
   const refresh = () => queryClient.invalidateQueries({ queryKey: viewQueries.all() });
   const save = useMutation({
-    mutationFn: () => viewRequests.save({ name, query: viewQueryOf(params), columns }),
+    mutationFn: () => viewRequests.save({ name, query: viewQueryOf(params), columns: savableColumns(columns) }),
     onSuccess: () => {
       setName('');
       return refresh();

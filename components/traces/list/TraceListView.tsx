@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRef, useState } from 'react';
 import { hasListFilters } from '@/lib/queries/list-filters';
+import { scoreQueries } from '@/lib/queries/scores';
 import { LIVE_REFRESH_MS, traceQueries } from '@/lib/queries/traces';
 import { formatTokens } from '@/lib/format';
 import { ErrorState, Spinner } from '@/components/ui/states';
@@ -31,6 +32,9 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
   const [selected, setSelected] = useState<string[]>([]);
   const toggleSelected = (id: string) =>
     setSelected((now) => (now.includes(id) ? now.filter((x) => x !== id) : now.length >= 2 ? now : [...now, id]));
+  // Score columns to offer: the configured names and those on the rows shown.
+  const configs = useQuery(scoreQueries.configs());
+  const scoreNames = [...new Set([...(configs.data ?? []).map((c) => c.name), ...(query.data?.traces ?? []).flatMap((t) => (t.scoreSummary ?? []).map((s) => s.name))])];
   useListKeys();
   useHydrationMarker('list');
 
@@ -152,7 +156,7 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
         </div>
         <div className="flex items-center gap-2">
           <SavedViews params={params} columns={columns} navigate={navigate} setColumns={setColumns} />
-          <ColumnChooser columns={columns} onChange={setColumns} />
+          <ColumnChooser columns={columns} onChange={setColumns} scoreNames={scoreNames} />
           <ExportMenu />
         </div>
       </div>

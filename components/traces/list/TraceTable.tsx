@@ -4,10 +4,10 @@ import Link, { useLinkStatus } from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState, useTransition, type KeyboardEvent, type MouseEvent } from 'react';
 import { traceHref, traceMatchHref } from '@/lib/queries/traces';
-import type { SearchMatch, SortField, SortOrder, TraceListItem } from '@/lib/traces/types';
+import type { SearchMatch, ListSort, SortOrder, TraceListItem } from '@/lib/traces/types';
 import { Highlight } from '@/components/ui/Highlight';
 import { Spinner } from '@/components/ui/states';
-import { LIST_COLUMNS, PREVIEW_COLUMN, type CellContext } from './columns';
+import { columnsOf, PREVIEW_COLUMN, type CellContext } from './columns';
 
 /** A spinner beside a trace link while its page loads (the detail page is not streamed: its 404 must be a real one). */
 function LinkPending() {
@@ -81,10 +81,10 @@ export function TraceTable({
   columns: string[];
   /** The full-text search the rows answer: rows then show where it matched, and open there. */
   q?: string;
-  sort?: SortField;
+  sort?: ListSort;
   order?: SortOrder;
   /** Sorts by a column: a new column starts descending, the current one flips. */
-  onSort?: (sort: SortField, order: SortOrder) => void;
+  onSort?: (sort: ListSort, order: SortOrder) => void;
   /** The runs picked to compare (at most two), and how a row's checkbox picks or drops one. */
   selected?: string[];
   onToggleSelected?: (id: string) => void;
@@ -122,7 +122,7 @@ export function TraceTable({
   };
 
   const shown = new Set(columns);
-  const visible = LIST_COLUMNS.filter((c) => c.key !== PREVIEW_COLUMN && shown.has(c.key));
+  const visible = columnsOf(columns).filter((c) => c.key !== PREVIEW_COLUMN);
   const previews = shown.has(PREVIEW_COLUMN);
   const cellContext: CellContext = { serverNow, onSession, onTag };
   const tall = (t: TraceListItem) => previews || (q && t.matches?.length);
@@ -152,7 +152,7 @@ export function TraceTable({
                     type="button"
                     onClick={() => onSort(c.sort!, c.sort === sort && order === 'desc' ? 'asc' : 'desc')}
                     className={`inline-flex items-center gap-0.5 hover:text-fg ${c.sort === sort ? 'text-fg' : ''}`}
-                    aria-label={`Sort by ${c.label.toLowerCase()}${c.sort === sort ? (order === 'desc' ? ', now highest first' : ', now lowest first') : ''}`}
+                    aria-label={`Sort by ${c.sort?.startsWith('score.') ? `score ${c.label}` : c.label.toLowerCase()}${c.sort === sort ? (order === 'desc' ? ', now highest first' : ', now lowest first') : ''}`}
                   >
                     {c.label}
                     <span aria-hidden="true" className={c.sort === sort ? '' : 'invisible'}>

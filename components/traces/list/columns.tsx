@@ -6,7 +6,7 @@
 import { useCallback, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { formatCost, formatDuration, formatTokens, toMillis } from '@/lib/format';
 import { sessionHref } from '@/lib/queries/traces';
-import type { SortField, TraceListItem } from '@/lib/traces/types';
+import type { ListSort, TraceListItem, TraceScoreSummary } from '@/lib/traces/types';
 import { StatusBadge } from '@/components/ui/badges';
 import { RelativeTime, useNow } from '@/components/ui/time';
 
@@ -24,7 +24,7 @@ export interface ListColumn {
   /** Fixed, so that nothing moves when rows arrive; '' takes what is left. */
   width: string;
   numeric?: boolean;
-  sort?: SortField;
+  sort?: ListSort;
   title?: string;
   /** Shown when nothing is remembered. */
   byDefault: boolean;
@@ -175,16 +175,84 @@ export const LIST_COLUMNS: ListColumn[] = [
   { key: 'events', label: 'Events', width: 'w-[54px]', numeric: true, byDefault: true, cell: (t) => <Count n={t._count.events} /> },
 ];
 
+/** A score column's key: `score:<name>`. */
+export const SCORE_COLUMN_PREFIX = 'score:';
+/** At most this many score columns (each is 88 px wide). */
+export const MAX_SCORE_COLUMNS = 8;
+
+export function scoreColumnKey(name: string): string {
+  return `${SCORE_COLUMN_PREFIX}${name}`;
+}
+
+/** How a trace's scores of one name read in a cell: the average (a share for a boolean), or the most frequent category. */
+export function scoreCellText(summaries: TraceScoreSummary[]): { text: string; title: string } | null {
+  if (summaries.length === 0) return null;
+  const parts = summaries.map((s) => {
+    const of = `${s.count} ${s.count === 1 ? 'score' : 'scores'}`;
+    if (s.dataType === 'CATEGORICAL') {
+      const top = s.values[0];
+      const others = s.count - (top?.count ?? 0);
+      return { text: `${top?.value ?? '—'}${others > 0 ? ` +${others}` : ''}`, title: `${s.values.map((v) => `${v.value} ×${v.count}`).join(', ')} (${of})` };
+    }
+    if (s.average === null) return { text: '—', title: of };
+    if (s.dataType === 'BOOLEAN') {
+      const share = `${Math.round(s.average * 100)}%`;
+      return { text: s.count === 1 ? (s.average === 1 ? 'true' : 'false') : share, title: `${share} true of ${of}` };
+    }
+    const avg = String(Number(s.average.toPrecision(3)));
+    return { text: avg, title: `average ${avg} of ${of}` };
+  });
+  return { text: parts.map((p) => p.text).join(' · '), title: `${summaries[0].name}: ${parts.map((p) => p.title).join('; ')}` };
+}
+
+/** The column of a score name: the trace's average of it, sortable by that average. */
+export function scoreColumn(name: string): ListColumn {
+  return {
+    key: scoreColumnKey(name),
+    label: name,
+    width: 'w-[88px]',
+    numeric: true,
+    sort: `score.${name}`,
+    title: `Score ${name}: the trace's average (a share of true for a boolean), or its most frequent category`,
+    byDefault: false,
+    cellClass: 'truncate',
+    cell: (t) => {
+      const shown = scoreCellText((t.scoreSummary ?? []).filter((s) => s.name === name));
+      return shown ? <span title={shown.title}>{shown.text}</span> : none;
+    },
+  };
+}
+
 /** Every column but the name, which is always shown. */
 export const CHOOSABLE_COLUMNS = LIST_COLUMNS.filter((c) => c.key !== 'name');
 export const DEFAULT_COLUMNS = LIST_COLUMNS.filter((c) => c.byDefault).map((c) => c.key);
 const KNOWN = new Set(LIST_COLUMNS.map((c) => c.key));
 
-/** Column keys as stored or sent (saved views): known ones only, in the table's order, the name always. */
+const isScoreKey = (k: string) => k.startsWith(SCORE_COLUMN_PREFIX) && k.length > SCORE_COLUMN_PREFIX.length;
+
+/**
+ * Column keys as stored or sent (saved views): known ones only, in the table's order, the
+ * name always, then the score columns in the order they were chosen.
+ */
 export function normaliseColumns(keys: readonly string[]): string[] {
   const wanted = new Set(keys.filter((k) => KNOWN.has(k)));
   wanted.add('name');
-  return LIST_COLUMNS.map((c) => c.key).filter((k) => wanted.has(k));
+  const scores = [...new Set(keys.filter(isScoreKey))].slice(0, MAX_SCORE_COLUMNS);
+  return [...LIST_COLUMNS.map((c) => c.key).filter((k) => wanted.has(k)), ...scores];
+}
+
+// The keys a saved view takes (lib/views/validate.ts): a score column whose name has other
+// characters, or is longer, is shown but not saved with the view.
+const SAVABLE_KEY = /^[A-Za-z][\w.:-]{0,63}$/;
+export function savableColumns(keys: readonly string[]): string[] {
+  return keys.filter((k) => SAVABLE_KEY.test(k));
+}
+
+/** The columns for the keys, in order: the table's own, then the score columns. */
+export function columnsOf(keys: readonly string[]): ListColumn[] {
+  const shown = new Set(keys);
+  const scores = keys.filter(isScoreKey).map((k) => scoreColumn(k.slice(SCORE_COLUMN_PREFIX.length)));
+  return [...LIST_COLUMNS.filter((c) => shown.has(c.key)), ...scores];
 }
 
 // The chosen columns, remembered in this browser.

@@ -76,8 +76,12 @@ export const CSV_COLUMNS = [
 // A field added to the list row but not to the CSV fails to compile here. `matches`
 // (where a `q` search found its text) belongs to a page of search results, not to the
 // trace: the export leaves it out, and the previews and models, which the list reads from
-// spans for the page it shows (an export streams trace rows without touching spans).
-const allColumns: Record<Exclude<keyof TraceListItem, (typeof CSV_COLUMNS)[number] | 'matches' | 'inputPreview' | 'outputPreview' | 'models'>, never> = {};
+// spans for the page it shows (an export streams trace rows without touching spans), and
+// the score summary of the list's score columns (the CSV's `scores` column has every score).
+const allColumns: Record<
+  Exclude<keyof TraceListItem, (typeof CSV_COLUMNS)[number] | 'matches' | 'inputPreview' | 'outputPreview' | 'models' | 'scoreSummary'>,
+  never
+> = {};
 void allColumns;
 
 function csvCell(value: unknown): string {

@@ -34,7 +34,9 @@ async function listRows(query: string): Promise<TraceListItem[]> {
     expect(res.status, await res.clone().text()).toBe(200);
     const body = (await res.json()) as { traces: TraceListItem[]; totalPages: number };
     // The page's search matches and row previews are the list's, not the trace's: the export leaves them out.
-    rows.push(...body.traces.map(({ matches, inputPreview, outputPreview, models, ...row }) => (void matches, void inputPreview, void outputPreview, void models, row)));
+    rows.push(
+      ...body.traces.map(({ matches, inputPreview, outputPreview, models, scoreSummary, ...row }) => (void matches, void inputPreview, void outputPreview, void models, void scoreSummary, row)),
+    );
     if (page >= body.totalPages) return rows;
   }
 }
