@@ -70,17 +70,24 @@ export function windowHoursSql(plan: RollupPlan, { anyStatus = false } = {}): Pr
   return Prisma.sql`r."hour" >= ${plan.hoursFrom} AND r."hour" < ${plan.hoursTo} ${anyStatus ? Prisma.empty : statusSql(Prisma.raw('r."status"'), plan.status)}`;
 }
 
-// The rollups read this way; the name rollup has its own reader (name-rates.ts).
-type RollupTable = 'InsightsTraceHour' | 'InsightsTypeHour' | 'InsightsOptionHour';
+// The rollups read this way; the name rollup has its own reader (name-rates.ts). The score
+// rollups (migration 20261203010000_score_rollups) are read by reviews.ts.
+type RollupTable = 'InsightsTraceHour' | 'InsightsTypeHour' | 'InsightsOptionHour' | 'InsightsScoreHour' | 'InsightsReviewHour' | 'InsightsBetterHour';
 const DELTA_TABLE: Record<RollupTable, string> = {
   InsightsTraceHour: 'InsightsTraceDelta',
   InsightsTypeHour: 'InsightsTypeDelta',
   InsightsOptionHour: 'InsightsOptionDelta',
+  InsightsScoreHour: 'InsightsScoreDelta',
+  InsightsReviewHour: 'InsightsReviewDelta',
+  InsightsBetterHour: 'InsightsBetterDelta',
 };
 const ROWS_FUNCTION: Record<RollupTable, string> = {
   InsightsTraceHour: 'insights_trace_rows',
   InsightsTypeHour: 'insights_type_rows',
   InsightsOptionHour: 'insights_option_rows',
+  InsightsScoreHour: 'insights_score_rows',
+  InsightsReviewHour: 'insights_review_rows',
+  InsightsBetterHour: 'insights_better_rows',
 };
 
 /**

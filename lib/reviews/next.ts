@@ -13,6 +13,8 @@ import { Prisma } from '@/lib/generated/prisma/client';
 import { requireScope, type ServiceContext } from '@/lib/context';
 import { optionLabelSql } from '@/lib/insights/label-sql';
 import { optionLabel } from '@/lib/insights/labels';
+import { queryWithoutJit } from '@/lib/insights/no-jit';
+import { edgeCteSql, rollupPlan, rollupRowsSql } from '@/lib/insights/rollups';
 import type { DecisionType, JsonValue, RunStatus } from '@/lib/traces/types';
 import type { ReviewFilters } from './params';
 
@@ -148,10 +150,42 @@ export async function nextReview(ctx: ServiceContext, filters: ReviewFilters, sk
     item = await loadItem(ctx, candidate, held.heldUntil);
     if (item) break;
   }
-  const [{ reviewed, total }] = await db.$queryRaw<Array<{ reviewed: number; total: number }>>`
-    SELECT (count(*) FILTER (WHERE d."reviews" > 0))::int AS reviewed, count(*)::int AS total
-      FROM "DecisionPoint" d JOIN "Trace" t ON t."id" = d."traceId" WHERE ${matchSql(filters)}`;
+  const { reviewed, total } = await progressOf(ctx, filters);
   return { item, progress: { reviewed, total } };
+}
+
+// The window of a queue without from/to: all of history, whole hours at both ends.
+const EARLIEST = '0001-01-01T00:00:00.000Z';
+const LATEST = '9999-01-01T00:00:00.000Z';
+
+/**
+ * "N of M reviewed": from the insights rollups (decision points per type or chosen label,
+ * and the review rollup's reviewed decision points), with the partial edge hours from
+ * their traces; from the decision points themselves when a name filter or a window
+ * without a whole hour leaves the rollups out (rollups.ts).
+ */
+async function progressOf(ctx: ServiceContext, f: ReviewFilters): Promise<ReviewNext['progress']> {
+  const db = ctx.db.prisma;
+  const plan = rollupPlan({ from: f.from ?? EARLIEST, to: f.to ?? LATEST, ...(f.name !== undefined ? { name: f.name } : {}), status: f.status });
+  if (!plan) {
+    const [row] = await db.$queryRaw<Array<{ reviewed: number; total: number }>>`
+      SELECT (count(*) FILTER (WHERE d."reviews" > 0))::int AS reviewed, count(*)::int AS total
+        FROM "DecisionPoint" d JOIN "Trace" t ON t."id" = d."traceId" WHERE ${matchSql(f)}`;
+    return row;
+  }
+  const conditions: Prisma.Sql[] = [Prisma.sql`TRUE`];
+  if (f.type) conditions.push(Prisma.sql`r."type" = CAST(${f.type} AS "DecisionType")`);
+  if (f.option !== undefined) conditions.push(Prisma.sql`r."label" = ${f.option}`);
+  const where = Prisma.join(conditions, ' AND ');
+  const total =
+    f.option === undefined
+      ? Prisma.sql`SELECT sum("decisions") FROM ${rollupRowsSql('InsightsTypeHour', plan)} r WHERE ${where}`
+      : Prisma.sql`SELECT sum("chosen") FROM ${rollupRowsSql('InsightsOptionHour', plan)} r WHERE ${where}`;
+  const [row] = await queryWithoutJit(db, db.$queryRaw<Array<{ reviewed: number; total: number }>>`
+    WITH ${edgeCteSql(plan)}
+    SELECT coalesce((SELECT sum("decisions") FROM ${rollupRowsSql('InsightsReviewHour', plan)} r WHERE ${where}), 0)::int AS reviewed,
+           coalesce((${total}), 0)::int AS total`);
+  return row;
 }
 
 async function loadItem(ctx: ServiceContext, key: ReviewKey, heldUntil: string): Promise<ReviewItem | null> {

@@ -2,11 +2,16 @@
 // one transaction. Every target must be stored (a 404 naming the first that is not), every
 // score must fit its name's config (a 400), then one upsert writes them.
 //
-// Racing with deletes: the targets' traces are locked FOR KEY SHARE (what the foreign key
-// takes), which a trace delete's FOR UPDATE waits for and is waited for by. A score either
-// commits before the delete locks its trace, and goes with it, or looks after the delete
-// has committed and finds no target (404): no score outlives its trace. A session's score
-// locks one of the session's traces the same way (its own scores go with its last trace).
+// Racing with deletes: the targets' traces are locked FOR SHARE, which a trace delete's FOR
+// UPDATE waits for and is waited for by. A score either commits before the delete locks its
+// trace, and goes with it, or looks after the delete has committed and finds no target
+// (404): no score outlives its trace. A session's score locks one of the session's traces
+// the same way (its own scores go with its last trace).
+//
+// FOR SHARE, not the foreign key's FOR KEY SHARE: a trace update (OTLP moving its status or
+// start) waits for it too, so the score rollups' triggers key each score by its trace's
+// hour and status as they stay until commit (migration 20261203010000_score_rollups). The
+// traces of scores rewritten by id are locked as well: an update may move a score off them.
 import 'server-only';
 import { AppError } from '@/lib/errors';
 import { requireScope, type ServiceContext } from '@/lib/context';
@@ -21,7 +26,10 @@ const notFound = (message: string): never => {
   throw new AppError('NOT_FOUND', message);
 };
 
-const LOCK_TRACES_SQL = `SELECT "id" FROM "Trace" WHERE "id" = ANY ($1::text[]) ORDER BY "id" FOR KEY SHARE`;
+const LOCK_TRACES_SQL = `
+SELECT "id", "id" = ANY ($1::text[]) AS target FROM "Trace"
+ WHERE "id" = ANY (ARRAY(SELECT unnest($1::text[]) UNION SELECT s."traceId" FROM "Score" s WHERE s."id" = ANY ($2::text[])))
+ ORDER BY "id" FOR SHARE`;
 const SPANS_SQL = `
 SELECT s."traceId", s."id" FROM unnest($1::text[], $2::text[]) AS p(t, i)
   JOIN "Span" s ON s."traceId" = p.t AND s."id" = p.i`;
@@ -38,8 +46,10 @@ const pairKey = (traceId: string, id: string) => `${traceId}\u0000${id}`;
 /** Checks that every target is stored, locking their traces until the transaction ends; NOT_FOUND names the first that is not. */
 export async function lockTargets(tx: SqlExecutor, scores: readonly ScoreInput[]): Promise<void> {
   const traceIds = [...new Set(scores.flatMap((s) => (s.target.kind === 'session' ? [] : [s.target.traceId])))].sort();
-  if (traceIds.length > 0) {
-    const found = new Set((await tx.query<{ id: string }>(LOCK_TRACES_SQL, [traceIds])).map((r) => r.id));
+  const ids = scores.flatMap((s) => (s.id === null ? [] : [s.id]));
+  if (traceIds.length > 0 || ids.length > 0) {
+    const rows = await tx.query<{ id: string; target: boolean }>(LOCK_TRACES_SQL, [traceIds, ids]);
+    const found = new Set(rows.filter((r) => r.target).map((r) => r.id));
     for (const s of scores) {
       if (s.target.kind !== 'session' && !found.has(s.target.traceId)) notFound(`${s.path}.traceId: trace "${s.target.traceId}" not found`);
     }

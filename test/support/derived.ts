@@ -43,6 +43,10 @@ const ROLLUPS = [
     ['decisions', 'traces', 'durationSum', 'durationCount', 'costSum', 'costCount']],
   ['InsightsOptionHour', 'InsightsOptionDelta', 'insights_option_rows', ['hour', 'status', 'type', 'label'], ['chosen', 'offered', 'chosenTraces']],
   ['InsightsNameHour', 'InsightsNameDelta', 'insights_name_rows', ['hour', 'status', 'name'], ['traces', 'retries', 'escalations']],
+  // The score rollups (migration 20261203010000_score_rollups).
+  ['InsightsScoreHour', 'InsightsScoreDelta', 'insights_score_rows', ['hour', 'status', 'name', 'dataType', 'category'], ['scores', 'valueSum', 'valueCount']],
+  ['InsightsReviewHour', 'InsightsReviewDelta', 'insights_review_rows', ['hour', 'status', 'type', 'label'], ['reviews', 'judgedRight', 'decisions']],
+  ['InsightsBetterHour', 'InsightsBetterDelta', 'insights_better_rows', ['hour', 'status', 'type', 'label', 'better'], ['scores']],
 ] as const;
 
 /**
