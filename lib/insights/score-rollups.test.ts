@@ -12,7 +12,7 @@ import { nextReview } from '@/lib/reviews';
 import type { ReviewFilters } from '@/lib/reviews';
 import { deleteScore } from '@/lib/scores/delete';
 import { saveScores } from '@/lib/scores/save';
-import { validateScoresBody } from '@/lib/scores/validate';
+import { validateScore, validateScoresBody } from '@/lib/scores/validate';
 import type { Database } from '@/lib/storage/open';
 import { deleteSessionTraces, deleteTraceOrThrow } from '@/lib/traces/delete';
 import { ingestTraces } from '@/lib/traces/ingest';
@@ -254,6 +254,20 @@ describe.each(testDatabases())('score insights from rollups on $name', ({ open }
     expect(first[2].judged.length).toBeGreaterThan(3);
     expect(first[2].better.length).toBeGreaterThan(3);
     expect(new Set(first[2].scores.map((s) => s.dataType))).toEqual(new Set(['NUMERIC', 'CATEGORICAL', 'BOOLEAN']));
+
+    // OTLP: scores naming a decision of a later request, then that decision.
+    for (const traceId of otlpIds) {
+      const request = otlpSpan(traceId, 8, BASE + 31 * HOUR, null);
+      request.decisionPoints = [];
+      request.scores = [
+        validateScore({ id: `late-${traceId}`, decisionPointId: 'dp-7', name: 'decision.correct', value: true }, 'otlp', traceId),
+        validateScore({ decisionPointId: 'dp-7', name: 'decision.better_option', value: 'web' }, 'otlp', traceId),
+      ];
+      await upsertSpanBatch(db.sql, [request], limits);
+    }
+    await checkAll();
+    for (const traceId of otlpIds) await upsertSpanBatch(db.sql, [otlpSpan(traceId, 7, BASE + 31 * HOUR + 60_000, null)], limits);
+    await checkAll();
 
     // The OTLP traces' roots arrive: an earlier start (another hour) and a status, with their scores moving along.
     for (const [t, traceId] of otlpIds.entries()) {
