@@ -4,7 +4,8 @@
 // POST /api/scores batches, OTLP traces scored while running whose root then moves their
 // status and hour, updates by id (value, name, data type, target), score deletes, trace,
 // session and hand-run deletes, a hand-run status change; before and after the deltas are
-// folded in, for windows with and without edges and with a status filter. The rollups equal
+// folded in, for windows with and without edges and with a status filter; and the scores
+// over time (score-series.ts) read from them equal those read from rows. The rollups equal
 // a recount, the review markers too, and the review queue's progress read from the
 // rollups equals a count of the decision points.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -28,6 +29,7 @@ import { asKey, asPerson } from '@/test/support/scores';
 import { compactInsights } from './compact';
 import { reviewFiguresFromRollups, reviewFiguresFromTraces, type ReviewFigures } from './reviews';
 import { rollupPlan } from './rollups';
+import { scoreSeries, scoreSeriesFromTraces } from './score-series';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -209,6 +211,15 @@ describe.each(testDatabases())('score insights from rollups on $name', ({ open }
     expect(plan, w.label).not.toBeNull();
     const fromTraces = await reviewFiguresFromTraces(testContext(db), params);
     expect(normalised(await reviewFiguresFromRollups(testContext(db), plan!)), w.label).toEqual(normalised(fromTraces));
+    // Scores over time (GET /api/insights/scores), hourly and daily, all names and one.
+    for (const series of [
+      { ...params, bucket: 'hour' as const },
+      { ...params, bucket: 'day' as const },
+      { ...params, bucket: 'hour' as const, scoreName: 'decision.correct' },
+    ]) {
+      expect(rollupPlan(series, series.bucket), w.label).not.toBeNull();
+      expect(await scoreSeries(testContext(db), series), `${w.label} series`).toEqual(await scoreSeriesFromTraces(testContext(db), series));
+    }
     return fromTraces;
   };
 

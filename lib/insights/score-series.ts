@@ -1,9 +1,11 @@
 // Scores over time (GET /api/insights/scores): per score name and data type, the count and
 // average, and for CATEGORICAL and BOOLEAN scores the count of each value, per bucket of
 // their trace's startedAt, with the window's trace filters (as the `scores` summary of
-// GET /api/insights/decisions counts them). Read from the Score rows of the window's
-// traces in one statement; kept apart from the other insights reads so that it can be
-// served from rollups later without touching them.
+// GET /api/insights/decisions counts them), in one statement: from the score rollups
+// (migration 20261203010000_score_rollups) when the window holds a whole hour, the buckets
+// are hours or days and the only filter is status (rollups.ts); from the Score rows of the
+// window's traces otherwise. Same answer: averages are taken in numeric, as the rollups
+// keep the sums.
 import 'server-only';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { requireScope, type ServiceContext } from '@/lib/context';
@@ -14,6 +16,7 @@ import { textParam, traceWhereSql } from '@/lib/traces/filters';
 import { BUCKET, bucketCount, bucketStart } from './buckets';
 import { queryWithoutJit } from './no-jit';
 import { parseOverviewParams } from './overview';
+import { edgeCteSql, rollupPlan, rollupRowsSql, type RollupPlan } from './rollups';
 import type { ScoreSeries, ScoreSeriesInsights, ScoreSeriesParams } from './types';
 
 /** At most this many series (the score names with the most scores in the window). */
@@ -33,6 +36,15 @@ export function parseScoreSeriesParams(query: FilterQuery, now: Date = new Date(
 }
 
 export async function scoreSeries(ctx: ServiceContext, params: ScoreSeriesParams): Promise<ScoreSeriesInsights> {
+  return scoreSeriesFrom(ctx, params, rollupPlan(params, params.bucket));
+}
+
+/** The series computed from the Score rows of the window's traces (any filter, any bucket). */
+export async function scoreSeriesFromTraces(ctx: ServiceContext, params: ScoreSeriesParams): Promise<ScoreSeriesInsights> {
+  return scoreSeriesFrom(ctx, params, null);
+}
+
+async function scoreSeriesFrom(ctx: ServiceContext, params: ScoreSeriesParams, plan: RollupPlan | null): Promise<ScoreSeriesInsights> {
   requireScope(ctx, 'read');
   const db = ctx.db.prisma;
   const { interval, ms } = BUCKET[params.bucket];
@@ -40,36 +52,31 @@ export async function scoreSeries(ctx: ServiceContext, params: ScoreSeriesParams
   const count = bucketCount(params.from, params.to, params.bucket);
   const origin = new Date(first);
   const last = new Date(first + Math.max(0, count - 1) * ms);
-  const byName = params.scoreName === undefined ? Prisma.empty : Prisma.sql`AND s."name" = ${params.scoreName}`;
   // An empty window has no bucket: the series then have none either.
   const buckets = count === 0 ? Prisma.sql`SELECT NULL::timestamptz AS start WHERE false` : Prisma.sql`
     SELECT generate_series(CAST(${origin} AS timestamptz), CAST(${last} AS timestamptz), CAST(${interval} AS interval)) AS start`;
   const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: ScoreSeries[] }>>`
-    WITH win AS MATERIALIZED (SELECT t."id", t."startedAt" FROM "Trace" t ${traceWhereSql(params)}),
-    sc AS MATERIALIZED (
-      SELECT date_bin(CAST(${interval} AS interval), w."startedAt", ${origin}) AS bucket, s."name", s."dataType", s."value",
-             CASE WHEN s."dataType" = 'BOOLEAN' THEN CASE WHEN s."value" <> 0 THEN 'true' ELSE 'false' END
-                  WHEN s."dataType" = 'CATEGORICAL' THEN s."stringValue" END AS v
-        FROM win w JOIN "Score" s ON s."traceId" = w."id" ${byName}
-    ),
+    WITH ${scoresCteSql(params, plan, interval, origin)},
     names AS MATERIALIZED (
-      SELECT "name", "dataType", count(*)::int AS n, avg("value") AS average FROM sc GROUP BY "name", "dataType"
-       ORDER BY count(*) DESC, "name" COLLATE "C", "dataType" LIMIT ${SERIES_NAMES}
+      SELECT "name", "dataType", sum(n)::int AS n, (sum(value_sum) / nullif(sum(value_count), 0))::float8 AS average
+        FROM sc GROUP BY "name", "dataType" HAVING sum(n) > 0
+       ORDER BY sum(n) DESC, "name" COLLATE "C", "dataType" LIMIT ${SERIES_NAMES}
     ),
     top_cats AS MATERIALIZED (
       SELECT "name", "dataType", v, n FROM (
         SELECT c.*, row_number() OVER (PARTITION BY "name", "dataType" ORDER BY n DESC, v COLLATE "C") AS rank
-          FROM (SELECT sc."name", sc."dataType", sc.v, count(*)::int AS n FROM sc JOIN names USING ("name", "dataType")
-                 WHERE sc.v IS NOT NULL GROUP BY 1, 2, 3) c
+          FROM (SELECT sc."name", sc."dataType", sc.v, sum(sc.n)::int AS n FROM sc JOIN names USING ("name", "dataType")
+                 WHERE sc.v IS NOT NULL GROUP BY 1, 2, 3 HAVING sum(sc.n) > 0) c
       ) r WHERE rank <= ${SERIES_CATEGORIES}
     ),
     per_bucket AS (
-      SELECT bucket, "name", "dataType", count(*)::int AS n, avg("value") AS average FROM sc GROUP BY 1, 2, 3
+      SELECT bucket, "name", "dataType", sum(n)::int AS n, (sum(value_sum) / nullif(sum(value_count), 0))::float8 AS average
+        FROM sc GROUP BY 1, 2, 3 HAVING sum(n) > 0
     ),
     cat_bucket AS (
       SELECT bucket, "name", "dataType", json_agg(json_build_object('value', v, 'count', n) ORDER BY n DESC, v COLLATE "C") AS cats
-        FROM (SELECT sc.bucket, sc."name", sc."dataType", sc.v, count(*)::int AS n FROM sc JOIN top_cats USING ("name", "dataType", v)
-               GROUP BY 1, 2, 3, 4) c
+        FROM (SELECT sc.bucket, sc."name", sc."dataType", sc.v, sum(sc.n)::int AS n FROM sc JOIN top_cats USING ("name", "dataType", v)
+               GROUP BY 1, 2, 3, 4 HAVING sum(sc.n) > 0) c
        GROUP BY 1, 2, 3
     ),
     series AS (${buckets}),
@@ -94,4 +101,31 @@ export async function scoreSeries(ctx: ServiceContext, params: ScoreSeriesParams
       ) ORDER BY nm.n DESC, nm."name" COLLATE "C", nm."dataType"), '[]'::json) AS result
       FROM names nm LEFT JOIN rows r ON r."name" = nm."name" AND r."dataType" = nm."dataType"`);
   return { from: params.from, to: params.to, bucket: params.bucket, series: result };
+}
+
+/**
+ * A CTE `sc` of (bucket, name, dataType, v, n, value_sum, value_count): the window's scores
+ * by bucket, as rollup rows (n scores, their value sum and count) or one row per score, and
+ * the CTEs it needs.
+ */
+function scoresCteSql(params: ScoreSeriesParams, plan: RollupPlan | null, interval: string, origin: Date): Prisma.Sql {
+  if (!plan) {
+    const byName = params.scoreName === undefined ? Prisma.empty : Prisma.sql`AND s."name" = ${params.scoreName}`;
+    return Prisma.sql`win AS MATERIALIZED (SELECT t."id", t."startedAt" FROM "Trace" t ${traceWhereSql(params)}),
+    sc AS MATERIALIZED (
+      SELECT date_bin(CAST(${interval} AS interval), w."startedAt", ${origin}) AS bucket, s."name", s."dataType",
+             CASE WHEN s."dataType" = 'BOOLEAN' THEN CASE WHEN s."value" <> 0 THEN 'true' ELSE 'false' END
+                  WHEN s."dataType" = 'CATEGORICAL' THEN s."stringValue" END AS v,
+             1 AS n, s."value"::numeric AS value_sum, (s."value" IS NOT NULL)::int AS value_count
+        FROM win w JOIN "Score" s ON s."traceId" = w."id" ${byName}
+    )`;
+  }
+  const byName = params.scoreName === undefined ? Prisma.empty : Prisma.sql`WHERE r."name" = ${params.scoreName}`;
+  return Prisma.sql`${edgeCteSql(plan)},
+    sc AS MATERIALIZED (
+      SELECT date_bin(CAST(${interval} AS interval), r."hour", ${origin}) AS bucket, r."name", r."dataType",
+             CASE WHEN r."dataType" = 'NUMERIC' THEN NULL ELSE r."category" END AS v,
+             r."scores" AS n, r."valueSum" AS value_sum, r."valueCount" AS value_count
+        FROM ${rollupRowsSql('InsightsScoreHour', plan)} r ${byName}
+    )`;
 }
