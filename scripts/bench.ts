@@ -6,6 +6,7 @@
 //                  [--only retention --retention-traces 1000000 --retention-shape list|full] (retention: PostgreSQL only)
 //                  [--only search --search-traces 100000] [--drop-search-indexes]
 //                  [--only insights --insights-traces 1000000 --insights-names run|task] [--disable-insights-rollups]
+//                  [--only paths --paths-traces 1000000] (10 decision points per trace: 1M traces, 10M decision points)
 // Starts the production build (its own dist dir, .next-bench) on a fresh database,
 // drives the real HTTP endpoints and prints latency percentiles and throughput per
 // scenario. See docs/benchmarks.md.
@@ -48,6 +49,7 @@ import { EXPORT_CASES, exportScenario, exportTable } from './bench/export';
 import { pageScenario, pageTable } from './bench/page';
 import { buildOtlpRequests } from './bench/otlp-requests';
 import { retentionScenario, type RetentionShape } from './bench/retention';
+import { pathsCases, pathsScenario, seedPathsData } from './bench/paths';
 import { insightsCases, insightsScenario, seedInsightsData, type InsightsNames } from './bench/insights';
 import { COMMON_TERM, RARE_TERM, dropSearchIndexes, relationSizes, searchBacklogAfter, searchScenario, searchSizesTable, seedSearchData } from './bench/search';
 
@@ -114,7 +116,7 @@ const SCALES: Record<string, Scale> = {
   },
 };
 
-const GROUPS: Group[] = ['ingest', 'raw', 'list', 'detail', 'page', 'soap', 'mixed', 'otlp', 'export', 'retention', 'search', 'insights'];
+const GROUPS: Group[] = ['ingest', 'raw', 'list', 'detail', 'page', 'soap', 'mixed', 'otlp', 'export', 'retention', 'search', 'insights', 'paths'];
 /** Traces of the search data set (50 spans of 1-2 KB payloads each), by database and scale (--search-traces overrides). */
 const SEARCH_TRACES: Record<'postgres' | 'pglite', Record<string, number>> = {
   postgres: { tiny: 1_000, small: 20_000, full: 100_000 },
@@ -124,6 +126,11 @@ const SEARCH_TRACES: Record<'postgres' | 'pglite', Record<string, number>> = {
 const INSIGHTS_TRACES: Record<'postgres' | 'pglite', Record<string, number>> = {
   postgres: { tiny: 2_000, small: 100_000, full: 1_000_000 },
   pglite: { tiny: 2_000, small: 20_000, full: 100_000 },
+};
+/** Traces of the paths data set (10 decision points each), by database and scale (--paths-traces overrides). */
+const PATHS_TRACES: Record<'postgres' | 'pglite', Record<string, number>> = {
+  postgres: { tiny: 2_000, small: 20_000, full: 1_000_000 },
+  pglite: { tiny: 2_000, small: 10_000, full: 20_000 },
 };
 /** Expired traces the retention scenario deletes, by scale (--retention-traces overrides). */
 const RETENTION_TRACES: Record<string, number> = { tiny: 20_000, small: 200_000, full: 1_000_000 };
@@ -158,6 +165,8 @@ interface Options {
   /** Insights: traces of the insights data set (else INSIGHTS_TRACES). */
   insightsTraces?: number;
   insightsNames: InsightsNames;
+  /** Paths: traces of the paths data set (else PATHS_TRACES). */
+  pathsTraces?: number;
   /** Search: traces of the search data set (else SEARCH_TRACES). */
   searchTraces?: number;
   /** Drop the search triggers right after migrating: nothing is queued or indexed for search (to measure what search indexing costs ingest). */
@@ -185,7 +194,7 @@ function parseArgs(argv: string[]): Options {
     }
   }
   if (args.has('help')) usage();
-  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'ingest-seconds', 'server-node-args', 'otlp-spans', 'otlp-paths', 'retention-traces', 'retention-shape', 'search-traces', 'drop-search-indexes', 'page-loads', 'insights-traces', 'disable-insights-rollups', 'insights-names']);
+  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'ingest-seconds', 'server-node-args', 'otlp-spans', 'otlp-paths', 'retention-traces', 'retention-shape', 'search-traces', 'drop-search-indexes', 'page-loads', 'insights-traces', 'disable-insights-rollups', 'insights-names', 'paths-traces']);
   for (const k of args.keys()) if (!known.has(k)) usage(`unknown option --${k}`);
 
   const db = args.get('db') ?? 'both';
@@ -239,6 +248,7 @@ function parseArgs(argv: string[]): Options {
     retentionShape,
     insightsTraces: args.has('insights-traces') ? ints('insights-traces', 10_000_000)[0] : undefined,
     insightsNames: insightsNamesArg(args.get('insights-names')),
+    pathsTraces: args.has('paths-traces') ? ints('paths-traces', 10_000_000)[0] : undefined,
     searchTraces: args.has('search-traces') ? ints('search-traces', 10_000_000)[0] : undefined,
     dropSearchIndexes: args.has('drop-search-indexes'),
     disableInsightsRollups: args.has('disable-insights-rollups'),
@@ -596,6 +606,32 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
         (await import('node:fs')).writeFileSync(file, report);
         log(`  plans in ${path.relative(process.cwd(), file)}`);
       }
+      if (needsRest(only) || only.has('list')) {
+        if (kind === 'pglite') await stop();
+        await truncateTraces(raw!);
+        await seedDetailTraces(raw!);
+        if (kind === 'pglite') {
+          await start();
+          refreshCtx();
+        }
+      }
+    }
+
+    // ----- decision paths (issue 27) on their own data set: 10 decision points per trace -----
+    if (only.has('paths')) {
+      const traces = opts.pathsTraces ?? PATHS_TRACES[kind][opts.scaleName];
+      if (kind === 'pglite') await stop();
+      await truncateTraces(raw!);
+      log(`paths: seeding ${traces} traces with 10 decision points each`);
+      const data = await seedPathsData({ raw: raw!, seed: seed + 27, traces, seedStep, log });
+      ctx.storedTraces = data.traces;
+      if (kind === 'pglite') {
+        await start();
+        refreshCtx();
+      }
+      log(`paths: GET /api/insights/paths and the list's path and fork filters at ${data.traces} traces, window ending ${new Date(data.end).toISOString()}`);
+      const bounds = { maxRequests: 40, maxMs: Math.max(scale.read.maxMs, 15_000) };
+      for (const c of await pathsCases(ctx, data)) results.push(await pathsScenario(ctx, c, bounds));
       if (needsRest(only) || only.has('list')) {
         if (kind === 'pglite') await stop();
         await truncateTraces(raw!);

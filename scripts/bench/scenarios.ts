@@ -14,7 +14,7 @@ import { SOAP_HEADERS, queryEnvelope, readEnvelope, resultRows, resultStatus } f
 import os from 'node:os';
 import { summarize, type Summary } from './stats';
 
-export type Group = 'ingest' | 'raw' | 'list' | 'detail' | 'page' | 'soap' | 'mixed' | 'otlp' | 'export' | 'retention' | 'search' | 'insights';
+export type Group = 'ingest' | 'raw' | 'list' | 'detail' | 'page' | 'soap' | 'mixed' | 'otlp' | 'export' | 'retention' | 'search' | 'insights' | 'paths';
 
 export interface StatementStat {
   query: string;

@@ -1,7 +1,7 @@
 // Bulk seeding straight into the tables with COPY (not through the API: loading 1M
 // traces over HTTP would take hours). Same generator as the HTTP scenarios; the report
 // labels these steps "seed" and never counts them as API figures.
-import { generateTrace, type TraceShape } from './generate';
+import { generateTrace, type GenTrace, type TraceShape } from './generate';
 import type { RawDb } from './database';
 import { TABLES, copyText, traceRows } from './rows';
 
@@ -24,6 +24,8 @@ export interface SeedOptions {
    * they never search, which a long-running deployment indexed when it came in.
    */
   searchQueue?: boolean;
+  /** Rewrites each generated trace before it is stored (a scenario's own decisions or names). */
+  transform?: (trace: GenTrace, index: number) => GenTrace;
 }
 
 export interface SeedResult {
@@ -45,15 +47,14 @@ export async function seedTraces(db: RawDb, options: SeedOptions): Promise<SeedR
       const end = Math.min(options.to, start + chunk);
       const traces = [];
       for (let i = start; i < end; i++) {
-        traces.push(
-          generateTrace({
-            seed: options.seed,
-            index: i,
-            shape: options.shape,
-            population: options.population,
-            id: options.idFor?.(i),
-          }),
-        );
+        const generated = generateTrace({
+          seed: options.seed,
+          index: i,
+          shape: options.shape,
+          population: options.population,
+          id: options.idFor?.(i),
+        });
+        traces.push(options.transform ? options.transform(generated, i) : generated);
       }
       const rows = traceRows(traces);
       const ids = traces.map((t) => t.id);
