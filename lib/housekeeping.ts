@@ -2,7 +2,8 @@
 // - closing OTLP traces whose root span never came (lib/traces/close-idle.ts), at most
 //   once per HOUSEKEEPING_INTERVAL_MS per process;
 // - folding the insights deltas into their hour rollups (lib/insights/compact.ts; reads
-//   also do it, this keeps the deltas short when nobody reads insights);
+//   also do it, this keeps the deltas short when nobody reads insights), and storing the
+//   paths of the traces whose decisions changed (lib/paths/compact.ts), with it;
 // - retention: when RETENTION_DAYS is set, deleting traces that started longer ago
 //   (lib/traces/delete.ts), in batches of 500 traces, each its own short transaction,
 //   at most once per RETENTION_INTERVAL_MS per process.
@@ -27,6 +28,7 @@ import { getDatabase } from '@/lib/db';
 import { getOtlpConfig, getRetentionDays } from '@/lib/env';
 import { bodiesInFlight } from '@/lib/http/admission';
 import { compactInsights, compactInsightsDue } from '@/lib/insights/compact';
+import { compactPaths } from '@/lib/paths/compact';
 import { closeIdleTraces } from '@/lib/traces/close-idle';
 import { deleteExpiredTraces } from '@/lib/traces/delete';
 import { indexSearchBacklog, searchLagMs, type SearchIndexRun } from '@/lib/traces/search-index';
@@ -82,6 +84,7 @@ export async function runHousekeeping(now = new Date()): Promise<void> {
     // Bounded batches until none is left, so a backlog clears without one long statement.
     while ((await closeIdleTraces(closing, idleSince, 500)) === 500);
     await compactInsights(systemContext(db, 'insights compaction'));
+    await compactPaths(systemContext(db, 'paths compaction'));
   } catch (err) {
     console.error('[crossroads] housekeeping failed:', err);
   }
@@ -198,9 +201,11 @@ export function scheduleHousekeeping(): void {
 
 async function compactQuietly(): Promise<void> {
   try {
-    await compactInsights(systemContext(await getDatabase(), 'insights compaction'));
+    const db = await getDatabase();
+    await compactInsights(systemContext(db, 'insights compaction'));
+    await compactPaths(systemContext(db, 'paths compaction'));
   } catch (err) {
-    console.error('[crossroads] insights compaction failed:', err);
+    console.error('[crossroads] insights or paths compaction failed:', err);
   }
 }
 

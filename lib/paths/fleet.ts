@@ -1,4 +1,4 @@
-// The fleet's paths: every trace of the insights window reduced to its path (sql.ts),
+// The fleet's paths: every trace of the insights window with its stored path (sql.ts),
 // grouped by path with outcomes, cost and durations, and the forks between them.
 import 'server-only';
 import { requireScope, type ServiceContext } from '@/lib/context';
@@ -8,8 +8,9 @@ import { parseInsightsParams } from '@/lib/insights/params';
 import type { InsightsParams } from '@/lib/insights/types';
 import type { FilterQuery } from '@/lib/traces/filters';
 import { traceWhereSql } from '@/lib/traces/filters';
-import { forkId, pathId } from './ids';
-import { tracePathSql } from './sql';
+import { compactPathsOnce } from './compact';
+import { forkId } from './ids';
+import { livePathsCtes, PATH_ID_OF_TRACE } from './sql';
 import { errorShare, forksOf, pathText, type Outcomes, type Step } from './steps';
 
 /** The decision review score that judges a choice (see docs/api.md, Scores). */
@@ -54,7 +55,7 @@ export function parsePathParams(query: FilterQuery, now: Date = new Date()): Ins
 }
 
 interface PathRow {
-  key: string;
+  id: string;
   steps: Step[];
   traces: number;
   completed: number;
@@ -70,8 +71,13 @@ interface PathRow {
 export async function pathInsights(ctx: ServiceContext, params: InsightsParams): Promise<PathInsights> {
   requireScope(ctx, 'read');
   const db = ctx.db.prisma;
+  // Upkeep before the read, so that few of the window's traces need their path computed.
+  await compactPathsOnce(db);
   const { from, to, ...filters } = params;
   const where = traceWhereSql({ ...filters, from, to });
+  // Each trace's stored path id (computed for the traces marked as changed), its outcome,
+  // cost, duration and decision reviews, grouped by path; a path's steps are those of
+  // "DecisionPath", or computed ones when only marked traces have that path.
   const rows = await queryWithoutJit(db, db.$queryRaw<PathRow[]>`
     WITH win AS MATERIALIZED (
       SELECT t."id", t."status"::text AS status,
@@ -79,31 +85,43 @@ export async function pathInsights(ctx: ServiceContext, params: InsightsParams):
              CASE WHEN t."status" <> 'RUNNING' THEN round(date_part('epoch', t."endedAt" - t."startedAt") * 1000) END AS duration
         FROM "Trace" t ${where}
     ),
+    ${livePathsCtes(Prisma.sql`SELECT w."id" FROM win w`)},
+    reviews AS MATERIALIZED (
+      SELECT sc."traceId", count(*)::int AS reviewed, count(*) FILTER (WHERE sc."value" = 1)::int AS judged_right
+        FROM "Score" sc
+       WHERE sc."traceId" IN (SELECT w."id" FROM win w) AND sc."decisionPointId" IS NOT NULL
+         AND sc."name" = ${DECISION_CORRECT} AND sc."dataType" = 'BOOLEAN'
+       GROUP BY sc."traceId"
+    ),
     per_trace AS (
-      SELECT w.*, p.key, p.steps, r.reviewed, r.judged_right
+      SELECT w.*, ${PATH_ID_OF_TRACE} AS path_id, l."steps" AS live_steps,
+             coalesce(r.reviewed, 0) AS reviewed, coalesce(r.judged_right, 0) AS judged_right
         FROM win w
-       CROSS JOIN LATERAL ${tracePathSql(Prisma.raw('w."id"'))} p
-       CROSS JOIN LATERAL (
-         SELECT count(*)::int AS reviewed, count(*) FILTER (WHERE sc."value" = 1)::int AS judged_right
-           FROM "Score" sc
-          WHERE sc."traceId" = w."id" AND sc."decisionPointId" IS NOT NULL
-            AND sc."name" = ${DECISION_CORRECT} AND sc."dataType" = 'BOOLEAN') r
+        LEFT JOIN "TracePath" tp ON tp."traceId" = w."id"
+        LEFT JOIN marked mk ON mk.id = w."id"
+        LEFT JOIN live l ON l."traceId" = w."id"
+        LEFT JOIN reviews r ON r."traceId" = w."id"
+    ),
+    grouped AS (
+      SELECT path_id, (array_agg(live_steps) FILTER (WHERE live_steps IS NOT NULL))[1] AS live_steps, count(*)::int AS traces,
+             count(*) FILTER (WHERE status = 'COMPLETED')::int AS completed,
+             count(*) FILTER (WHERE status = 'ERROR')::int AS error,
+             count(*) FILTER (WHERE status = 'RUNNING')::int AS running,
+             avg(cost)::float8 AS "avgCostUsd",
+             percentile_cont(0.5) WITHIN GROUP (ORDER BY duration) AS p50,
+             percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) AS p95,
+             sum(reviewed)::int AS reviewed, sum(judged_right)::int AS "judgedRight"
+        FROM per_trace GROUP BY path_id
     )
-    SELECT key, (array_agg(steps))[1] AS steps, count(*)::int AS traces,
-           count(*) FILTER (WHERE status = 'COMPLETED')::int AS completed,
-           count(*) FILTER (WHERE status = 'ERROR')::int AS error,
-           count(*) FILTER (WHERE status = 'RUNNING')::int AS running,
-           avg(cost)::float8 AS "avgCostUsd",
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY duration) AS p50,
-           percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) AS p95,
-           sum(reviewed)::int AS reviewed, sum(judged_right)::int AS "judgedRight"
-      FROM per_trace GROUP BY key`);
+    SELECT g.path_id AS id, coalesce(g.live_steps, dp."steps", '[]'::jsonb) AS steps, g.traces, g.completed, g.error, g.running,
+           g."avgCostUsd", g.p50, g.p95, g.reviewed, g."judgedRight"
+      FROM grouped g LEFT JOIN "DecisionPath" dp ON dp."id" = g.path_id`);
 
   const total = rows.reduce((n, r) => n + r.traces, 0);
   const withSteps = rows.map((r) => ({ row: r, outcomes: { COMPLETED: r.completed, ERROR: r.error, RUNNING: r.running } }));
   const paths: FleetPath[] = withSteps
     .map(({ row, outcomes }) => ({
-      id: pathId(row.steps),
+      id: row.id,
       steps: row.steps,
       traces: row.traces,
       share: row.traces / total,

@@ -1,42 +1,46 @@
-// The path rule of steps.ts in SQL, for one trace at a time (a correlated subquery on the
-// trace's id): its steps in path order, collapsed (gaps and islands: within a run of
-// equal steps the row number and the row number per step grow together), and the key
-// its id is the MD5 of. A test compares it with pathOf on both databases.
+// Paths in SQL. The rule itself is decision_paths() (migration trace_paths), the rule of
+// steps.ts over a set of traces; a test compares it with pathOf on both databases. Each
+// trace's path is stored ("TracePath", "DecisionPath") and kept by triggers that mark the
+// traces whose path may have changed ("TracePathDirty"): a read takes the stored path of
+// an unmarked trace and computes a marked one's, so it is exact in its own snapshot.
 import 'server-only';
 import { Prisma } from '@/lib/generated/prisma/client';
-import { optionLabelSql } from '@/lib/insights/label-sql';
 
-const ORDER = Prisma.sql`"timestamp", "parentStartedAt" NULLS LAST, "id" COLLATE "C"`;
+/** The id of the empty path: the MD5 of the empty key. */
+export const EMPTY_PATH_ID = 'd41d8cd98f00b204e9800998ecf8427e';
 
-/** Rows (type, label, repeats, pos) of the trace's collapsed steps; `traceId` is an SQL expression. */
-function stepsSql(traceId: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`
-    SELECT type, label, count(*)::int AS repeats, (row_number() OVER (ORDER BY min(n)) - 1)::int AS pos
-      FROM (SELECT type, label,
-                   row_number() OVER (ORDER BY ${ORDER}) AS n,
-                   row_number() OVER (PARTITION BY type, label ORDER BY ${ORDER}) AS m
-              FROM (SELECT pd."type"::text AS type, ${optionLabelSql(Prisma.raw('pd."chosen"'))} AS label,
-                           pd."timestamp", pd."id", ps."startedAt" AS "parentStartedAt"
-                      FROM "DecisionPoint" pd
-                      LEFT JOIN "Span" ps ON ps."traceId" = pd."traceId" AND ps."id" = pd."parentSpanId"
-                     WHERE pd."traceId" = ${traceId}) labelled) numbered
-     GROUP BY type, label, n - m`;
-}
-
-const STEP_KEY = Prisma.raw(`type || chr(31) || label || chr(31) || repeats::text`);
-/** The path key of the steps' rows ('' without any). */
-const PATH_KEY = Prisma.sql`coalesce(string_agg(${STEP_KEY}, chr(30) ORDER BY pos), '')`;
-
-/** The trace's path key ('' for a trace without decisions) and its steps as a JSON array. */
+/** The trace's path key ('' for a trace without decisions) and its steps as a JSON array, computed from its decisions. */
 export function tracePathSql(traceId: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(SELECT ${PATH_KEY} AS key,
-                            coalesce(jsonb_agg(jsonb_build_object('type', type, 'label', label, 'repeats', repeats) ORDER BY pos), '[]'::jsonb) AS steps
-                       FROM (${stepsSql(traceId)}) path_steps)`;
+  return Prisma.sql`(SELECT coalesce(max(p."key"), '') AS key, coalesce((array_agg(p."steps"))[1], '[]'::jsonb) AS steps
+                       FROM "decision_paths"(ARRAY[${traceId}]::text[]) p)`;
 }
+
+/**
+ * CTEs `marked` (id) and `live` (traceId, path_id, steps) for the traces of `ids`, a
+ * one-column query of trace ids: which of them are marked, and their paths computed now.
+ */
+export function livePathsCtes(ids: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+    marked AS MATERIALIZED (SELECT DISTINCT m."traceId" AS id FROM "TracePathDirty" m WHERE m."traceId" IN (${ids})),
+    live AS MATERIALIZED (
+      SELECT p."traceId", md5(p."key") AS path_id, p."steps" FROM "decision_paths"(ARRAY(SELECT id FROM marked)) p)`;
+}
+
+/** A trace's path id, given its row `tp` of "TracePath", `mk` of marked and `l` of live (each possibly null). */
+export const PATH_ID_OF_TRACE = Prisma.sql`CASE WHEN mk.id IS NULL THEN coalesce(tp."pathId", ${EMPTY_PATH_ID}) ELSE coalesce(l.path_id, ${EMPTY_PATH_ID}) END`;
+
+/** Marked traces' paths computed now (traceId, key, steps, forkIds). */
+const LIVE = Prisma.sql`"decision_paths"(ARRAY(SELECT DISTINCT m."traceId" FROM "TracePathDirty" m))`;
+const notMarked = (traceId: Prisma.Sql) => Prisma.sql`NOT EXISTS (SELECT 1 FROM "TracePathDirty" m WHERE m."traceId" = ${traceId})`;
 
 /** True when the trace's path has the id (a 32-hex-digit MD5). */
 export function tracePathIsSql(traceId: Prisma.Sql, id: string): Prisma.Sql {
-  return Prisma.sql`md5((SELECT ${PATH_KEY} FROM (${stepsSql(traceId)}) path_steps)) = ${id}`;
+  // The empty path is the path of exactly the traces without decisions.
+  if (id === EMPTY_PATH_ID) return Prisma.sql`NOT EXISTS (SELECT 1 FROM "DecisionPoint" pd WHERE pd."traceId" = ${traceId})`;
+  return Prisma.sql`${traceId} IN (
+    SELECT tp."traceId" FROM "TracePath" tp WHERE tp."pathId" = ${id} AND ${notMarked(Prisma.raw('tp."traceId"'))}
+    UNION ALL
+    SELECT p."traceId" FROM ${LIVE} p WHERE md5(p."key") = ${id})`;
 }
 
 /**
@@ -44,10 +48,14 @@ export function tracePathIsSql(traceId: Prisma.Sql, id: string): Prisma.Sql {
  * fork's prefix and it has a step there), and, given `chosen`, took that label there.
  */
 export function traceThroughForkSql(traceId: Prisma.Sql, id: string, chosen: string | undefined): Prisma.Sql {
-  const label = chosen === undefined ? Prisma.empty : Prisma.sql`AND label = ${chosen}`;
-  return Prisma.sql`EXISTS (
-    SELECT 1 FROM (SELECT label,
-                          coalesce(string_agg(${STEP_KEY}, chr(30)) OVER (ORDER BY pos ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), '') AS prefix
-                     FROM (${stepsSql(traceId)}) path_steps) at_step
-     WHERE md5(chr(29) || prefix) = ${id} ${label})`;
+  const took = (path: string) =>
+    chosen === undefined
+      ? Prisma.empty
+      : Prisma.sql`AND ${Prisma.raw(path)}."steps" -> (array_position(${Prisma.raw(path)}."forkIds", ${id}::text) - 1) ->> 'label' = ${chosen}`;
+  return Prisma.sql`${traceId} IN (
+    SELECT tp."traceId" FROM "TracePath" tp
+     WHERE tp."pathId" IN (SELECT dp."id" FROM "DecisionPath" dp WHERE dp."forkIds" @> ARRAY[${id}]::text[] ${took('dp')})
+       AND ${notMarked(Prisma.raw('tp."traceId"'))}
+    UNION ALL
+    SELECT p."traceId" FROM ${LIVE} p WHERE p."forkIds" @> ARRAY[${id}]::text[] ${took('p')})`;
 }

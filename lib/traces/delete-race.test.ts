@@ -1,16 +1,18 @@
 // Deletes (one trace, a session, retention) racing with ingest of whole JSON batches and
 // span-by-span OTLP upserts of the same traces and sessions, with the insights deltas
-// folded into their rollups and the search indexer running meanwhile: afterwards the
-// per-status counts, the "TraceName" table, every trace's child counts, the insights
-// rollups and every indexed trace's search words equal a full recount, and
+// folded into their rollups, the search indexer and the paths compaction running
+// meanwhile: afterwards the per-status counts, the "TraceName" table, every trace's child
+// counts, the insights rollups, every indexed trace's search words and every trace's
+// stored path equal a full recount, and
 // no operation failed (no deadlock, no lost update).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isAppError } from '@/lib/errors';
 import { compactInsights } from '@/lib/insights/compact';
+import { compactPathsOnce } from '@/lib/paths/compact';
 import type { Database } from '@/lib/storage/open';
 import { testDatabases } from '@/test/support/databases';
-import { expectDerivedExact, expectRollupsExact, expectSearchWordsExact } from '@/test/support/derived';
+import { expectDerivedExact, expectPathsExact, expectRollupsExact, expectSearchWordsExact } from '@/test/support/derived';
 import { makeTrace } from '@/test/support/fixtures';
 import { deleteExpiredTraces, deleteSessionTraces, deleteTraceOrThrow } from './delete';
 import { ingestTraces } from './ingest';
@@ -123,6 +125,7 @@ describe.each(testDatabases())('deletes racing with ingest on $name', ({ open })
         if (k % 6 === 5) ops.push(deleteExpiredTraces(testContext(db), retentionCutoff, 3).catch((e) => failures.push(e)));
         if (k % 8 === 4) ops.push(compactInsights(testContext(db)).catch((e) => failures.push(e)));
         if (k % 4 === 1) ops.push(indexSearchBacklog(db.sql, Infinity, 5).catch((e) => failures.push(e)));
+        if (k % 5 === 2) ops.push(compactPathsOnce(db.prisma, 7).catch((e) => failures.push(e)));
       }
       await Promise.all(ops);
       expect(failures).toEqual([]);
@@ -132,6 +135,7 @@ describe.each(testDatabases())('deletes racing with ingest on $name', ({ open })
     await expectRollupsExact(db, { compacted: true });
     await indexSearchBacklog(db.sql);
     await expectSearchWordsExact(db, { drained: true });
+    await expectPathsExact(db, { compacted: true });
     // And something was both stored and deleted along the way.
     const [{ n }] = await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM "Trace"');
     expect(n).toBeGreaterThan(0);

@@ -1,12 +1,17 @@
 // What the triggers and stored counts must equal after any mix of writes and deletes: a
-// full recount from the rows themselves. Used by the deletion, retention and insights
-// rollup tests.
+// full recount from the rows themselves. Used by the deletion, retention, insights
+// rollup and paths tests.
 import { expect } from 'vitest';
+import { Prisma } from '@/lib/generated/prisma/client';
+import { compactPathsOnce } from '@/lib/paths/compact';
+import { forkId, pathId } from '@/lib/paths/ids';
+import { livePathsCtes, PATH_ID_OF_TRACE, tracePathIsSql, traceThroughForkSql } from '@/lib/paths/sql';
+import { pathOf, type PathDecision, type Step } from '@/lib/paths/steps';
 import type { Database } from '@/lib/storage/open';
 
 /**
  * Asserts the per-status counts, the "TraceName" table, each trace's child counts, the
- * insights rollups and the search words equal a recount.
+ * insights rollups, the search words and the stored paths equal a recount.
  */
 export async function expectDerivedExact(db: Database): Promise<void> {
   const counts = await db.sql.query<{ status: string; kept: number; actual: number }>(
@@ -32,6 +37,7 @@ export async function expectDerivedExact(db: Database): Promise<void> {
   expect(children).toEqual({ off: 0, orphans: 0 });
   await expectRollupsExact(db);
   await expectSearchWordsExact(db);
+  await expectPathsExact(db);
 }
 
 // Each insights rollup table plus its unfolded deltas, summed by key, keys whose figures
@@ -110,4 +116,64 @@ export async function expectReviewMarkersExact(db: Database): Promise<void> {
       WHERE d."reviews" <> c.n`,
   );
   expect(rows, 'decision points whose review marker is not the count of their decision.correct scores').toEqual([]);
+}
+
+/**
+ * Asserts every trace's path as readers see it (stored, or computed for marked traces)
+ * equals pathOf over its decisions read back from the rows, and that the list's path and
+ * fork filters select exactly the traces of each path and fork. `compacted`: first stores
+ * every marked trace's path, then asserts no mark is left and the stored rows alone (one
+ * per trace with a decision, its steps and fork ids in "DecisionPath") are the answer.
+ */
+export async function expectPathsExact(db: Database, { compacted = false } = {}): Promise<void> {
+  if (compacted) while ((await compactPathsOnce(db.prisma)) > 0);
+  const rows = await db.sql.query<{ traceId: string; id: string; type: PathDecision['type']; chosen: PathDecision['chosen']; timestamp: Date; parentStartedAt: Date | null }>(
+    `SELECT d."traceId", d."id", d."type"::text AS type, d."chosen", d."timestamp", s."startedAt" AS "parentStartedAt"
+       FROM "DecisionPoint" d LEFT JOIN "Span" s ON s."traceId" = d."traceId" AND s."id" = d."parentSpanId"`,
+  );
+  const traces = await db.sql.query<{ id: string }>(`SELECT "id" FROM "Trace"`);
+  const decisions = new Map<string, PathDecision[]>(traces.map((t) => [t.id, []]));
+  for (const r of rows) decisions.get(r.traceId)!.push(r);
+  const expected = new Map([...decisions].map(([id, ds]) => [id, pathOf(ds)]));
+
+  const seen = await db.prisma.$queryRaw<Array<{ id: string; pathId: string; steps: Step[] }>>`
+    WITH ${livePathsCtes(Prisma.sql`SELECT "id" FROM "Trace"`)}
+    SELECT t."id", ${PATH_ID_OF_TRACE} AS "pathId", coalesce(l."steps", dp."steps", '[]'::jsonb) AS steps
+      FROM "Trace" t
+      LEFT JOIN "TracePath" tp ON tp."traceId" = t."id"
+      LEFT JOIN marked mk ON mk.id = t."id"
+      LEFT JOIN live l ON l."traceId" = t."id"
+      LEFT JOIN "DecisionPath" dp ON dp."id" = ${PATH_ID_OF_TRACE}`;
+  const byTrace = (list: Array<[string, unknown]>) => Object.fromEntries(list.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  expect(byTrace(seen.map((s) => [s.id, [s.pathId, s.steps]]))).toEqual(byTrace([...expected].map(([id, steps]) => [id, [pathId(steps), steps]])));
+
+  if (compacted) {
+    const [{ marks }] = await db.sql.query<{ marks: number }>(`SELECT count(*)::int AS marks FROM "TracePathDirty"`);
+    expect(marks).toBe(0);
+    const stored = await db.sql.query<{ traceId: string; pathId: string; steps: Step[]; forkIds: string[] }>(
+      `SELECT tp."traceId", tp."pathId", dp."steps", dp."forkIds" FROM "TracePath" tp LEFT JOIN "DecisionPath" dp ON dp."id" = tp."pathId"`,
+    );
+    const withDecisions = [...expected].filter(([, steps]) => steps.length > 0);
+    expect(byTrace(stored.map((s) => [s.traceId, [s.pathId, s.steps, s.forkIds]]))).toEqual(
+      byTrace(withDecisions.map(([id, steps]) => [id, [pathId(steps), steps, steps.map((_, i) => forkId(steps.slice(0, i)))]])),
+    );
+  }
+
+  // The filters, for the first paths and the forks at their first two positions.
+  const select = async (condition: Prisma.Sql) =>
+    (await db.prisma.$queryRaw<Array<{ id: string }>>`SELECT t."id" FROM "Trace" t WHERE ${condition}`).map((r) => r.id).sort();
+  const paths = new Map<string, string[]>();
+  const forks = new Map<string, string[]>();
+  for (const [id, steps] of expected) {
+    paths.set(pathId(steps), [...(paths.get(pathId(steps)) ?? []), id]);
+    for (let i = 0; i < Math.min(2, steps.length); i++) {
+      const key = `${forkId(steps.slice(0, i))}\u0000${steps[i].label}`;
+      forks.set(key, [...(forks.get(key) ?? []), id]);
+    }
+  }
+  for (const [id, ids] of [...paths].slice(0, 12)) expect(await select(tracePathIsSql(Prisma.raw('t."id"'), id)), `path ${id}`).toEqual(ids.sort());
+  for (const [key, ids] of [...forks].slice(0, 12)) {
+    const [fork, label] = key.split('\u0000');
+    expect(await select(traceThroughForkSql(Prisma.raw('t."id"'), fork, label)), `fork ${fork} ${label}`).toEqual(ids.sort());
+  }
 }

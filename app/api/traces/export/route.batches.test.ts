@@ -24,9 +24,12 @@ function exportOf(query: string, signal?: AbortSignal): Promise<Response> {
 
 const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 
-/** The export's own statements among a spy's calls: the upkeep a request schedules (insights compaction) may run on the same client meanwhile. */
+/** The upkeep a request schedules (insights and paths compaction), which may run on the same client meanwhile. */
+const isUpkeep = (statement: unknown): boolean => /insights_compact|paths_compact/.test(String(statement));
+
+/** The export's own statements among a spy's calls. */
 function exportCalls(spy: { mock: { calls: unknown[][] } }): number {
-  return spy.mock.calls.filter((c) => !String(c[0]).includes('insights_compact')).length;
+  return spy.mock.calls.filter((c) => !isUpkeep(c[0])).length;
 }
 
 describe.each(testDatabases())('export streaming on $name', ({ open }) => {
@@ -175,9 +178,8 @@ describe.each(testDatabases())('export streaming on $name', ({ open }) => {
     const real = db.prisma.$queryRaw.bind(db.prisma);
     let calls = 0;
     vi.spyOn(db.prisma, '$queryRaw').mockImplementation(((...args: Parameters<typeof real>) => {
-      // Only the export's own statements count: the upkeep a request schedules (insights
-      // compaction) may run on the same client meanwhile.
-      if (String(args[0]).includes('insights_compact')) return real(...args);
+      // Only the export's own statements count.
+      if (isUpkeep(args[0])) return real(...args);
       calls += 1;
       if (calls === 3) return Promise.reject(new Error('connection lost'));
       return real(...args);
