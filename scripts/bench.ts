@@ -6,7 +6,7 @@
 //                  [--only retention --retention-traces 1000000 --retention-shape list|full] (retention: PostgreSQL only)
 //                  [--only search --search-traces 100000] [--drop-search-indexes]
 //                  [--only insights --insights-traces 1000000 --insights-names run|task] [--disable-insights-rollups]
-//                  [--only paths --paths-traces 1000000] (10 decision points per trace: 1M traces, 10M decision points)
+//                  [--only paths --paths-traces 1000000] (10 decision points per trace: 1M traces, 10M decision points) [--disable-path-marks]
 // Starts the production build (its own dist dir, .next-bench) on a fresh database,
 // drives the real HTTP endpoints and prints latency percentiles and throughput per
 // scenario. See docs/benchmarks.md.
@@ -172,6 +172,8 @@ interface Options {
   /** Drop the search triggers right after migrating: nothing is queued or indexed for search (to measure what search indexing costs ingest). */
   dropSearchIndexes: boolean;
   disableInsightsRollups: boolean;
+  /** Disable the triggers that mark traces whose decision path changed (to measure what they and the paths compaction cost ingest). */
+  disablePathMarks: boolean;
 }
 
 function usage(msg?: string): never {
@@ -186,7 +188,7 @@ function parseArgs(argv: string[]): Options {
     const a = argv[i];
     if (!a.startsWith('--')) usage(`unexpected argument ${a}`);
     const [k, inline] = a.slice(2).split('=', 2);
-    if (['build', 'diagnose', 'profile', 'help', 'drop-search-indexes', 'disable-insights-rollups'].includes(k)) args.set(k, 'true');
+    if (['build', 'diagnose', 'profile', 'help', 'drop-search-indexes', 'disable-insights-rollups', 'disable-path-marks'].includes(k)) args.set(k, 'true');
     else {
       const v = inline ?? argv[++i];
       if (v === undefined) usage(`--${k} needs a value`);
@@ -194,7 +196,7 @@ function parseArgs(argv: string[]): Options {
     }
   }
   if (args.has('help')) usage();
-  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'ingest-seconds', 'server-node-args', 'otlp-spans', 'otlp-paths', 'retention-traces', 'retention-shape', 'search-traces', 'drop-search-indexes', 'page-loads', 'insights-traces', 'disable-insights-rollups', 'insights-names', 'paths-traces']);
+  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'ingest-seconds', 'server-node-args', 'otlp-spans', 'otlp-paths', 'retention-traces', 'retention-shape', 'search-traces', 'drop-search-indexes', 'page-loads', 'insights-traces', 'disable-insights-rollups', 'insights-names', 'paths-traces', 'disable-path-marks']);
   for (const k of args.keys()) if (!known.has(k)) usage(`unknown option --${k}`);
 
   const db = args.get('db') ?? 'both';
@@ -252,6 +254,7 @@ function parseArgs(argv: string[]): Options {
     searchTraces: args.has('search-traces') ? ints('search-traces', 10_000_000)[0] : undefined,
     dropSearchIndexes: args.has('drop-search-indexes'),
     disableInsightsRollups: args.has('disable-insights-rollups'),
+    disablePathMarks: args.has('disable-path-marks'),
   };
 }
 
@@ -385,6 +388,17 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
       for (const t of ['insert', 'update', 'delete', 'truncate']) await conn.query(`ALTER TABLE "Trace" DISABLE TRIGGER "Trace_insights_${t}"`);
       await conn.release();
       log('--disable-insights-rollups: the insights rollup triggers on "Trace" are disabled (insights answers are wrong in this run)');
+    }
+    if (opts.disablePathMarks) {
+      // What storing paths costs ingest: the same runs without the triggers that mark
+      // changed traces (nothing is marked, so the compaction after requests finds nothing).
+      // Path answers are wrong from here on; only for comparing write rates.
+      const conn = await raw.connect();
+      for (const table of ['DecisionPoint', 'Span']) {
+        for (const op of ['insert', 'update', 'delete']) await conn.query(`ALTER TABLE "${table}" DISABLE TRIGGER "${table}_paths_${op}"`);
+      }
+      await conn.release();
+      log('--disable-path-marks: the path mark triggers on "DecisionPoint" and "Span" are disabled (path answers are wrong in this run)');
     }
 
     // ----- seed: the traces the detail and SOAP read scenarios fetch -----

@@ -7,6 +7,10 @@
 // no operation failed (no deadlock, no lost update).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+// Three rounds of ~200 concurrent operations, each followed by full recounts: longer than
+// the default on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 import { isAppError } from '@/lib/errors';
 import { compactInsights } from '@/lib/insights/compact';
 import { compactPathsOnce } from '@/lib/paths/compact';

@@ -95,8 +95,9 @@ export async function seedPathsData(options: {
     await conn.query('SELECT "insights_compact"()');
     const [{ stored }] = await conn.query<{ stored: boolean }>(`SELECT to_regproc('paths_compact') IS NOT NULL AS stored`);
     if (stored) {
-      const [{ n }] = await conn.query<{ n: string }>('SELECT "paths_compact"()::text AS n');
-      log(`paths: stored the paths of ${n} traces`);
+      let total = 0;
+      for (let n = -1; n !== 0; total += Math.max(0, n)) [{ n }] = await conn.query<{ n: number }>('SELECT "paths_compact"(20000) AS n');
+      log(`paths: stored the paths of ${total} traces`);
     }
   } finally {
     await conn.release();
