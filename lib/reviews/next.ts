@@ -117,26 +117,29 @@ export async function nextReview(ctx: ServiceContext, filters: ReviewFilters, sk
   }
   const notSkipped = Prisma.sql`NOT EXISTS (SELECT 1 FROM unnest(${skipTraces}::text[], ${skipIds}::text[]) AS k(t, i) WHERE k.t = d."traceId" AND k.i = d."id")`;
   // Own live hold first (at most one), then the newest traces' unreviewed decisions that
-  // nobody else holds. Apart, so that the second walks the traces in startedAt order and
-  // probes the partial index per trace, or reads that index whole when few are left,
-  // whichever the planner finds cheaper: both stop after CANDIDATES rows.
-  const own = await db.$queryRaw<ReviewKey[]>`
-    SELECT d."traceId", d."id" AS "decisionPointId"
-      FROM "ReviewHold" h JOIN "DecisionPoint" d ON d."traceId" = h."traceId" AND d."id" = h."decisionPointId"
-      JOIN "Trace" t ON t."id" = d."traceId"
-     WHERE h."reviewer" = ${reviewer} AND h."heldUntil" > CURRENT_TIMESTAMP AND ${unreviewedSql} AND ${matchSql(filters)} AND ${notSkipped}
-     ORDER BY t."startedAt" DESC, d."timestamp", d."traceId", d."id"
-     LIMIT ${CANDIDATES}`;
-  const others = await db.$queryRaw<ReviewKey[]>`
-    SELECT d."traceId", d."id" AS "decisionPointId"
-      FROM "Trace" t JOIN "DecisionPoint" d ON d."traceId" = t."id"
-     WHERE ${unreviewedSql} AND ${matchSql(filters)} AND ${notSkipped}
-       AND NOT EXISTS (SELECT 1 FROM "ReviewHold" h WHERE h."traceId" = d."traceId" AND h."decisionPointId" = d."id"
-                         AND h."heldUntil" > CURRENT_TIMESTAMP AND h."reviewer" <> ${reviewer})
-     ORDER BY t."startedAt" DESC, d."timestamp", d."traceId", d."id"
-     LIMIT ${CANDIDATES}`;
+  // nobody else holds. Two subqueries of one statement, so that the second walks the traces
+  // in startedAt order and probes the partial index per trace, or reads that index whole
+  // when few are left, whichever the planner finds cheaper: both stop after CANDIDATES rows.
+  const rows = await db.$queryRaw<Array<ReviewKey & { own: boolean }>>`
+    SELECT * FROM (
+      SELECT d."traceId", d."id" AS "decisionPointId", true AS own
+        FROM "ReviewHold" h JOIN "DecisionPoint" d ON d."traceId" = h."traceId" AND d."id" = h."decisionPointId"
+        JOIN "Trace" t ON t."id" = d."traceId"
+       WHERE h."reviewer" = ${reviewer} AND h."heldUntil" > CURRENT_TIMESTAMP AND ${unreviewedSql} AND ${matchSql(filters)} AND ${notSkipped}
+       ORDER BY t."startedAt" DESC, d."timestamp", d."traceId", d."id"
+       LIMIT ${CANDIDATES}) o
+    UNION ALL
+    SELECT * FROM (
+      SELECT d."traceId", d."id" AS "decisionPointId", false AS own
+        FROM "Trace" t JOIN "DecisionPoint" d ON d."traceId" = t."id"
+       WHERE ${unreviewedSql} AND ${matchSql(filters)} AND ${notSkipped}
+         AND NOT EXISTS (SELECT 1 FROM "ReviewHold" h WHERE h."traceId" = d."traceId" AND h."decisionPointId" = d."id"
+                           AND h."heldUntil" > CURRENT_TIMESTAMP AND h."reviewer" <> ${reviewer})
+       ORDER BY t."startedAt" DESC, d."timestamp", d."traceId", d."id"
+       LIMIT ${CANDIDATES}) n`;
+  const own = rows.filter((k) => k.own);
   const seen = new Set(own.map((k) => `${k.traceId}\u0000${k.decisionPointId}`));
-  const candidates = [...own, ...others.filter((k) => !seen.has(`${k.traceId}\u0000${k.decisionPointId}`))];
+  const candidates = [...own, ...rows.filter((k) => !k.own && !seen.has(`${k.traceId}\u0000${k.decisionPointId}`))];
   let item: ReviewItem | null = null;
   for (const candidate of candidates) {
     const [held] = await sql.query<{ heldUntil: string }>(HOLD_SQL, [candidate.traceId, candidate.decisionPointId, reviewer]);
