@@ -8,6 +8,8 @@ import {
   formatDateTime,
   formatDuration,
   formatOffset,
+  formatTick,
+  formatTickOffset,
   formatRelative,
   formatTokens,
   humanizeEnum,
@@ -46,6 +48,34 @@ describe('formatDuration', () => {
     expect(formatOffset(1250)).toBe('+1.25 s');
     expect(formatOffset(-20)).toBe('-20 ms');
     expect(formatOffset(null)).toBe('—');
+  });
+});
+
+describe('formatTick', () => {
+  it.each([
+    // A zoomed axis: neighbours read apart where formatDuration says "12 s" for each.
+    [12_001, 1, '12.001 s'],
+    [12_002, 1, '12.002 s'],
+    [12_002.5, 2.5, '12.0025 s'],
+    [12_500, 500, '12.5 s'],
+    [12_000, 500, '12.0 s'],
+    [2_500, 2_500, '2.5 s'],
+    [30_000, 10_000, '30 s'],
+    [850, 50, '850 ms'],
+    [0.25, 0.25, '0.25 ms'],
+    [0, 0.001, '0 ms'],
+    [125_250, 250, '2m 05.25s'],
+    [125_000, 5_000, '2m 05s'],
+    [3_720_000, 600_000, '1h 02m'],
+    [-1500, 500, '-1.5 s'],
+  ])('%s ms on a %s ms step reads %s', (ms, step, text) => {
+    expect(formatTick(ms, step)).toBe(text);
+  });
+
+  it('falls back to formatDuration without a step, and signs offsets', () => {
+    expect(formatTick(12_001, 0)).toBe('12 s');
+    expect(formatTickOffset(12_001, 1)).toBe('+12.001 s');
+    expect(formatTickOffset(null, 1)).toBe('—');
   });
 });
 

@@ -43,6 +43,42 @@ export function formatOffset(ms: number | null | undefined): string {
   return ms < 0 ? formatDuration(ms) : `+${formatDuration(ms)}`;
 }
 
+/** Decimals that write `step` exactly (at most 6): 0.25 → 2, 5 → 0. */
+function decimalsOf(step: number): number {
+  for (let d = 0; d < 6; d++) {
+    const scaled = step * 10 ** d;
+    if (Math.abs(scaled - Math.round(scaled)) < 1e-6 * Math.max(1, scaled)) return d;
+  }
+  return 6;
+}
+
+/**
+ * A timeline axis label `ms` from the trace start, on ticks `stepMs` apart: as
+ * formatDuration, but with the decimals the step needs, so that neighbouring ticks of a
+ * zoomed axis read apart (`12.001 s`, `12.002 s`, where formatDuration gives `12 s` twice).
+ */
+export function formatTick(ms: number | null | undefined, stepMs: number): string {
+  if (!isNum(ms)) return EMPTY;
+  if (!(stepMs > 0) || !Number.isFinite(stepMs)) return formatDuration(ms);
+  if (ms < 0) return `-${formatTick(-ms, stepMs)}`;
+  if (ms === 0) return '0 ms';
+  if (ms < 1000 && stepMs < 1000) return `${ms.toFixed(decimalsOf(stepMs))} ms`;
+  if (ms < 60_000) return stepMs < 10_000 ? `${(ms / 1000).toFixed(decimalsOf(stepMs / 1000))} s` : formatDuration(ms);
+  if (ms < 3_600_000 && stepMs < 60_000) {
+    const d = decimalsOf(stepMs / 1000);
+    const minutes = Math.floor(ms / 60_000);
+    const seconds = ((ms - minutes * 60_000) / 1000).toFixed(d);
+    return `${minutes}m ${seconds.padStart(d ? d + 3 : 2, '0')}s`;
+  }
+  return formatDuration(ms);
+}
+
+/** A position on a zoomed timeline (see formatTick): `+12.001 s`. */
+export function formatTickOffset(ms: number | null | undefined, stepMs: number): string {
+  if (!isNum(ms)) return EMPTY;
+  return ms < 0 ? formatTick(ms, stepMs) : `+${formatTick(ms, stepMs)}`;
+}
+
 const usd2 = new Intl.NumberFormat('en-US', {
   style: 'currency',
   currency: 'USD',

@@ -2,7 +2,8 @@
 // fetchers of /api/traces, and the list's URL state. Safe for client components and
 // for server components that seed the cache: no server module is imported here.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { scoreSortName, SORT_FIELDS, SORT_ORDERS, type ListSort, type SearchMatch, type ListParams, type SortField, type SortOrder, type SpanRecord, type TraceList, type TraceOutline, type TraceSearchResult } from '@/lib/traces/types';
+import { scoreSortName, SORT_FIELDS, SORT_ORDERS, type ListSort, type SearchMatch, type ListParams, type SortField, type SortOrder, type SpanRecord, type TraceList, type TraceSearchResult } from '@/lib/traces/types';
+import { outlineFromColumns, type ColumnarOutline } from '@/lib/traces/outline-columns';
 import { listFilterKey, readListFilters, writeListFilters, type ReadableQuery } from './list-filters';
 
 /** How often lists and traces that are still RUNNING refresh themselves. */
@@ -188,7 +189,7 @@ export const traceQueries = {
   detail: (id: string) =>
     queryOptions({
       queryKey: [...traceQueries.details(), id] as const,
-      queryFn: async ({ signal }) => (await getJson<{ trace: TraceOutline }>(`${traceApiUrl(id)}/outline`, signal)).trace,
+      queryFn: async ({ signal }) => outlineFromColumns((await getJson<{ trace: ColumnarOutline }>(outlineApiUrl(id), signal)).trace),
       refetchInterval: (query) => (query.state.data?.status === 'RUNNING' ? LIVE_REFRESH_MS : false),
     }),
   /** One span with its payloads, loaded when it is opened. Under its trace's key: deleting the trace drops it too. */
@@ -211,6 +212,11 @@ export const traceQueries = {
       placeholderData: keepPreviousData,
     }),
 };
+
+/** The detail page's outline request, in the compact columnar form (the page preloads this very URL for a large trace). */
+export function outlineApiUrl(id: string): string {
+  return `${traceApiUrl(id)}/outline?format=columns`;
+}
 
 function traceApiUrl(id: string): string {
   return `/api/traces/${encodeURIComponent(id)}`;

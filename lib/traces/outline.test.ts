@@ -8,7 +8,10 @@ import { contextAs, testContext } from '@/test/support/context';
 import { getSpanOrThrow } from './children';
 import { getTraceOrThrow } from './detail';
 import { ingestTraces } from './ingest';
-import { getTraceOutlineJsonOrThrow, getTraceOutlineOrThrow, OUTLINE_STATUS_MESSAGE_CHARS } from './outline';
+import { getTraceOutlineJsonOrThrow, getTraceOutlineOrThrow, OUTLINE_STATUS_MESSAGE_CHARS, outlineFormatOrThrow } from './outline';
+import { outlineFromColumns, SPAN_COLUMNS, type ColumnarOutline } from './outline-columns';
+import { saveScores, validateScoresBody } from '@/lib/scores';
+import { asKey } from '@/test/support/scores';
 import { MAX_TRACE_MATCHES, searchTraceOrThrow } from './search-trace';
 import { validateIngestBody } from './validate';
 
@@ -68,6 +71,55 @@ describe.each(testDatabases())('trace outline and in-trace search on $name', (ta
       expect(s.statusMessage).toBe(full.statusMessage === null ? null : full.statusMessage.slice(0, OUTLINE_STATUS_MESSAGE_CHARS));
     }
     expect((await getTraceOutlineJsonOrThrow(ctx, id)).spanCount).toBe(4);
+  });
+
+  it('sends the same outline in the columnar form, scores included', async () => {
+    const ctx = testContext(database);
+    const scoredId = uid('scored');
+    await ingestTraces(
+      ctx,
+      validateIngestBody(
+        {
+          traces: [
+            makeTrace({
+              id: scoredId,
+              startedAt: at(0),
+              spans: [
+                { id: 'a', name: 'first', type: 'LLM_CALL', status: 'COMPLETED', startedAt: at(0), endedAt: at(1), metadata: { model: 'm-1' } },
+                { id: 'b', parentSpanId: 'a', name: 'second', type: 'TOOL_CALL', status: 'ERROR', statusMessage: 'x'.repeat(400), startedAt: at(1) },
+              ],
+            }),
+          ],
+        },
+        limits,
+      ),
+    );
+    const both = async () => {
+      const objects = await getTraceOutlineOrThrow(ctx, scoredId);
+      const wire = JSON.parse((await getTraceOutlineJsonOrThrow(ctx, scoredId, { format: 'columns' })).json) as ColumnarOutline;
+      return { objects, wire };
+    };
+    let { objects, wire } = await both();
+    expect(wire).not.toHaveProperty('spans');
+    expect(wire.spanColumns).toEqual([...SPAN_COLUMNS]);
+    expect(wire.spanRows).toHaveLength(2);
+    expect(outlineFromColumns(wire)).toEqual(objects);
+    expect(objects.spans[1].statusMessage).toHaveLength(OUTLINE_STATUS_MESSAGE_CHARS);
+
+    // A score on one span: the columnar form adds a score column, null for the others.
+    await saveScores(asKey(database), validateScoresBody({ scores: [{ traceId: scoredId, spanId: 'b', name: 'helpful', value: 0.5 }] }));
+    ({ objects, wire } = await both());
+    expect(wire.spanColumns).toEqual([...SPAN_COLUMNS, 'scores']);
+    expect(objects.spans[1].scores).toEqual([expect.objectContaining({ name: 'helpful', value: 0.5 })]);
+    expect(objects.spans[0]).not.toHaveProperty('scores');
+    expect(outlineFromColumns(wire)).toEqual(objects);
+  });
+
+  it('reads the format parameter: objects by default, columns, nothing else', () => {
+    expect(outlineFormatOrThrow(null)).toBe('objects');
+    expect(outlineFormatOrThrow('')).toBe('objects');
+    expect(outlineFormatOrThrow('columns')).toBe('columns');
+    expect(() => outlineFormatOrThrow('rows')).toThrow('Invalid format parameter: objects or columns');
   });
 
   it('sends only the trace’s own fields when it has more spans than the caller takes', async () => {

@@ -10,6 +10,7 @@ import { attachScores, scoresOfTraces } from '@/lib/scores/of-trace';
 import { SPAN_CALL_ID_KEYS } from './decision-outcome';
 import { DECISION_JSON, EVENT_JSON, TRACE_JSON, childArray, iso, traceJsonText } from './detail';
 import { MODEL_KEYS } from './span-model';
+import { OUTLINE_FORMATS, SPAN_COLUMNS, spansFromColumns, spansToColumns, type ColumnarOutline, type OutlineFormat } from './outline-columns';
 import type { TraceOutline } from './types';
 import { isValidId } from './validate';
 
@@ -29,50 +30,90 @@ function metadataString(key: string): string {
   return `CASE WHEN jsonb_typeof(c."metadata"->'${key}') = 'string' THEN c."metadata"->>'${key}' END`;
 }
 
-export const SPAN_SUMMARY_JSON = `json_build_object(${[
-  ...['id', 'parentSpanId', 'name', 'type', 'tokenCount', 'costUsd', 'costSource', 'pricedModel', 'durationMs', 'status'].map(
-    (f) => `'${f}', c."${f}"`,
-  ),
-  `'statusMessage', left(c."statusMessage", ${OUTLINE_STATUS_MESSAGE_CHARS})`,
-  `'startedAt', ${iso('c."startedAt"')}`,
-  `'endedAt', ${iso('c."endedAt"')}`,
-  `'model', ${MODEL_SQL}`,
-  `'toolCallId', ${CALL_ID_SQL}`,
-].join(', ')})`;
+// Each outline field of a span in SQL, in SPAN_COLUMNS' order.
+const SPAN_FIELD_SQL: Record<(typeof SPAN_COLUMNS)[number], string> = {
+  id: 'c."id"',
+  parentSpanId: 'c."parentSpanId"',
+  name: 'c."name"',
+  type: 'c."type"',
+  tokenCount: 'c."tokenCount"',
+  costUsd: 'c."costUsd"',
+  costSource: 'c."costSource"',
+  pricedModel: 'c."pricedModel"',
+  durationMs: 'c."durationMs"',
+  status: 'c."status"',
+  statusMessage: `left(c."statusMessage", ${OUTLINE_STATUS_MESSAGE_CHARS})`,
+  startedAt: iso('c."startedAt"'),
+  endedAt: iso('c."endedAt"'),
+  model: MODEL_SQL,
+  toolCallId: CALL_ID_SQL,
+};
+
+export const SPAN_SUMMARY_JSON = `json_build_object(${SPAN_COLUMNS.map((f) => `'${f}', ${SPAN_FIELD_SQL[f]}`).join(', ')})`;
+/** A span as an array of its values (the columnar form); PostgreSQL builds it about twice as fast as the object. */
+const SPAN_ROW_JSON = `json_build_array(${SPAN_COLUMNS.map((f) => SPAN_FIELD_SQL[f]).join(', ')})`;
 
 // Children come only for a trace of up to $2 spans ($2 NULL: any number); a larger one's
 // row alone tells its name and span count.
-const OUTLINE_SQL = `
+const outlineSql = (spanJson: string) => `
 SELECT ${TRACE_JSON}::text AS trace,
        t."spanCount" AS "spanCount",
        CASE WHEN $2::int IS NULL OR t."spanCount" <= $2::int THEN ${childArray('DecisionPoint', DECISION_JSON, 'timestamp')} END AS "decisionPoints",
        CASE WHEN $2::int IS NULL OR t."spanCount" <= $2::int THEN ${childArray('Event', EVENT_JSON, 'timestamp')} END AS events,
-       CASE WHEN $2::int IS NULL OR t."spanCount" <= $2::int THEN ${childArray('Span', SPAN_SUMMARY_JSON, 'startedAt')} END AS spans
+       CASE WHEN $2::int IS NULL OR t."spanCount" <= $2::int THEN ${childArray('Span', spanJson, 'startedAt')} END AS spans
   FROM "Trace" t WHERE t."id" = $1`;
+const OUTLINE_SQL: Record<OutlineFormat, string> = { objects: outlineSql(SPAN_SUMMARY_JSON), columns: outlineSql(SPAN_ROW_JSON) };
 
 export type OutlineJson =
   | { json: string; spanCount: number; complete: true }
   /** More spans than asked for: `json` is the trace's own fields only (a TraceRecord). */
   | { json: string; spanCount: number; complete: false };
 
-/** The outline as JSON text (built by the database, sent as it is), with its span count; with `maxSpans`, a larger trace's own fields only. */
-export async function getTraceOutlineJsonOrThrow(ctx: ServiceContext, id: string, options: { maxSpans?: number } = {}): Promise<OutlineJson> {
+/** The `format` query parameter: absent is the object form. */
+export function outlineFormatOrThrow(value: string | null): OutlineFormat {
+  if (value === null || value === '') return 'objects';
+  if ((OUTLINE_FORMATS as readonly string[]).includes(value)) return value as OutlineFormat;
+  throw new AppError('VALIDATION', `Invalid format parameter: ${OUTLINE_FORMATS.join(' or ')}`);
+}
+
+/**
+ * The outline as JSON text (built by the database, sent as it is), with its span count;
+ * with `maxSpans`, a larger trace's own fields only. `format: 'columns'` gives the spans
+ * as `spanColumns` and `spanRows` (outline-columns.ts) instead of `spans`.
+ */
+export async function getTraceOutlineJsonOrThrow(
+  ctx: ServiceContext,
+  id: string,
+  options: { maxSpans?: number; format?: OutlineFormat } = {},
+): Promise<OutlineJson> {
   requireScope(ctx, 'read');
   if (!isValidId(id)) throw new AppError('VALIDATION', 'Invalid trace ID');
+  const format = options.format ?? 'objects';
   const rows = await ctx.db.sql.query<{ trace: string; decisionPoints: string | null; events: string | null; spans: string | null; spanCount: number }>(
-    OUTLINE_SQL,
+    OUTLINE_SQL[format],
     [id, options.maxSpans ?? null],
   );
   if (rows.length === 0) throw new AppError('NOT_FOUND', 'Trace not found');
   const { trace, decisionPoints, spans, events, spanCount } = rows[0];
   if (spans === null || decisionPoints === null || events === null) return { json: trace, spanCount, complete: false };
-  let json = traceJsonText(trace, decisionPoints, spans, events);
+  let json =
+    format === 'columns'
+      ? `${trace.slice(0, -1)}, "decisionPoints": ${decisionPoints}, "spanColumns": ${JSON.stringify(SPAN_COLUMNS)}, "spanRows": ${spans}, "events": ${events}}`
+      : traceJsonText(trace, decisionPoints, spans, events);
   // Scores ride along as on the detail route; most traces have none and are sent unparsed.
   const scores = (await scoresOfTraces(ctx.db.sql, [id])).get(id);
   if (scores) {
-    const parsed = JSON.parse(json) as TraceOutline;
-    attachScores(parsed, scores);
-    json = JSON.stringify(parsed);
+    if (format === 'columns') {
+      const { spanColumns, spanRows, ...rest } = JSON.parse(json) as ColumnarOutline;
+      const parsed: TraceOutline = { ...rest, spans: spansFromColumns(spanColumns, spanRows) };
+      attachScores(parsed, scores);
+      const { spans: scored, ...fields } = parsed;
+      json = JSON.stringify({ ...fields, ...spansToColumns(scored) });
+    } else {
+      const parsed = JSON.parse(json) as TraceOutline;
+      attachScores(parsed, scores);
+      json = JSON.stringify(parsed);
+    }
   }
   return { json, spanCount, complete: true };
 }

@@ -21,7 +21,39 @@ export interface PageFigures {
   interactiveP95Ms: number;
   /** Time from the click to the details shown, ms. */
   clickMedianMs: number;
+  /** Median per phase, ms from navigation start (the browser's own clock): where the time goes. */
+  phases: PhaseFigures;
 }
+
+/** When each step of a load ended, ms from navigation start, as the page's Performance API saw it. */
+export interface PhaseFigures {
+  /** The HTML document fully received. */
+  documentMs: number;
+  /** The last script of the page received. */
+  scriptsMs: number;
+  /** The outline request sent, and its answer fully received (null: the outline came inside the page). */
+  outlineStartMs: number | null;
+  outlineEndMs: number | null;
+  /** The page's client code hydrated (its effects ran). */
+  hydratedMs: number;
+  /** The second span row in the document. */
+  rowMs: number;
+  /** How the outline was asked for, per request ("link": the preload; "fetch": the page's code). */
+  outlineRequests?: string;
+}
+
+// Marks, in the page's clock, when the page hydrated and when the tree's second span row
+// appeared: the bench's own clock includes the protocol's round trips.
+const MARK_SCRIPT = `(() => {
+  const marks = (window.__benchMarks = {});
+  const seen = () => {
+    if (marks.hydratedMs === undefined && document.documentElement && document.documentElement.dataset.hydrated) marks.hydratedMs = performance.now();
+    if (marks.rowMs === undefined && document.querySelectorAll('[role="treeitem"][data-key^="s:"]').length > 1) marks.rowMs = performance.now();
+    if (marks.hydratedMs !== undefined && marks.rowMs !== undefined) observer.disconnect();
+  };
+  const observer = new MutationObserver(seen);
+  observer.observe(document, { attributes: true, childList: true, subtree: true });
+})();`;
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
@@ -50,6 +82,7 @@ export async function pageScenario(
     const tree: number[] = [];
     const interactive: number[] = [];
     const click: number[] = [];
+    const phases: PhaseFigures[] = [];
     let documentBytes = 0;
     let errors = 0;
     const started = performance.now();
@@ -57,6 +90,7 @@ export async function pageScenario(
     for (let i = -1; i < options.loads; i++) {
       const context = await browser.newContext({ baseURL: baseUrl, storageState: state, viewport: { width: 1440, height: 900 } });
       const page = await context.newPage();
+      await page.addInitScript(MARK_SCRIPT);
       try {
         const t0 = performance.now();
         const response = await page.goto(url, { waitUntil: 'commit' });
@@ -72,7 +106,25 @@ export async function pageScenario(
         await row.click();
         await page.getByTestId('span-payloads').waitFor({ state: 'visible', timeout: 30_000 });
         const tDone = performance.now();
+        const phase = await page.evaluate(() => {
+          const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+          const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+          const scripts = resources.filter((r) => r.initiatorType === 'script' || /\.js(\?|$)/.test(r.name));
+          const outlines = resources.filter((r) => /\/outline(\?|$)/.test(r.name));
+          const outline = outlines[0];
+          const marks = (window as unknown as { __benchMarks: { hydratedMs?: number; rowMs?: number } }).__benchMarks;
+          return {
+            documentMs: nav.responseEnd,
+            scriptsMs: Math.max(0, ...scripts.map((r) => r.responseEnd)),
+            outlineStartMs: outline ? outline.startTime : null,
+            outlineEndMs: outline ? outline.responseEnd : null,
+            hydratedMs: marks.hydratedMs ?? NaN,
+            rowMs: marks.rowMs ?? NaN,
+            outlineRequests: outlines.map((r) => r.initiatorType).join(','),
+          };
+        });
         if (i >= 0) {
+          phases.push(phase);
           documentBytes = Math.max(documentBytes, bytes);
           tree.push(tTree - t0);
           interactive.push(tDone - t0);
@@ -97,15 +149,41 @@ export async function pageScenario(
       interactiveMedianMs: summary.medianMs,
       interactiveP95Ms: summary.p95Ms,
       clickMedianMs: summarize(click, wallMs).medianMs,
+      phases: medianPhases(phases),
     };
     ctx.log(
       `  page ${options.spans} spans: document ${documentBytes} bytes; tree shown median ${figures.treeMedianMs.toFixed(0)} ms; ` +
         `interactive median ${figures.interactiveMedianMs.toFixed(0)} ms, p95 ${figures.interactiveP95Ms.toFixed(0)} ms (${figures.loads} cold loads)`,
     );
+    ctx.log(`  page phases (median ms from navigation start): ${phaseLine(figures.phases)}`);
     return { db: ctx.db, group: 'page', name: `GET /traces/{id} ${options.spans} spans, cold, click a span`, clients: 1, storedTraces: ctx.storedTraces, summary, page: figures };
   } finally {
     await browser.close();
   }
+}
+
+function median(values: number[]): number {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : NaN;
+}
+
+function medianPhases(loads: PhaseFigures[]): PhaseFigures {
+  const of = (f: (p: PhaseFigures) => number | null) => median(loads.map(f).filter((v): v is number => v !== null));
+  const outline = loads.some((p) => p.outlineStartMs !== null);
+  return {
+    documentMs: of((p) => p.documentMs),
+    scriptsMs: of((p) => p.scriptsMs),
+    outlineStartMs: outline ? of((p) => p.outlineStartMs) : null,
+    outlineEndMs: outline ? of((p) => p.outlineEndMs) : null,
+    hydratedMs: of((p) => p.hydratedMs),
+    rowMs: of((p) => p.rowMs),
+    outlineRequests: [...new Set(loads.map((p) => p.outlineRequests))].join(' / '),
+  };
+}
+
+function phaseLine(p: PhaseFigures): string {
+  const f = (v: number | null) => (v === null ? '-' : v.toFixed(0));
+  return `document ${f(p.documentMs)}, scripts ${f(p.scriptsMs)}, outline ${f(p.outlineStartMs)}→${f(p.outlineEndMs)}, hydrated ${f(p.hydratedMs)}, second row ${f(p.rowMs)}; outline requests by ${p.outlineRequests || 'none'}`;
 }
 
 export function pageTable(results: ScenarioResult[]): string {

@@ -3,7 +3,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useSearchParams } from 'next/navigation';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { formatCost, formatDuration, formatOffset, plural, toMillis } from '@/lib/format';
+import { formatCost, formatDuration, formatOffset, formatTick, formatTickOffset, plural, toMillis } from '@/lib/format';
 import { costSourceNote, summaryModelOf } from '@/lib/traces/span-model';
 import { ancestorKeys, collapsibleKeys, filteredKeys, flattenTree, spanKey, type TreeRow } from '@/lib/traces/tree';
 import { barLayout, spanInterval, toPercent, type TimeWindow } from '@/lib/traces/timeline';
@@ -305,6 +305,11 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
   );
 });
 
+/** The distance between the axis's ticks: how precise its labels must be. */
+function tickStep(ticks: Tick[], view: TimeWindow): number {
+  return ticks.length > 1 ? ticks[1].offset - ticks[0].offset : view.end - view.start;
+}
+
 function Axis({
   model,
   onSelect,
@@ -327,6 +332,7 @@ function Axis({
   // An empty trace has no time span worth an axis.
   const empty = trace.spans.length + trace.decisionPoints.length + trace.events.length === 0;
   const shownTicks = empty ? [] : ticks;
+  const step = tickStep(ticks, view);
   return (
     <div
       className="sticky top-0 z-20 grid grid-cols-[var(--label-w)_4.5rem_minmax(0,1fr)] border-b border-border bg-bg text-xs text-muted"
@@ -347,7 +353,7 @@ function Axis({
                 className={`pointer-events-none absolute top-1 whitespace-nowrap tabular ${left < 4 ? '' : last ? '-translate-x-full' : '-translate-x-1/2'}`}
                 style={{ left: `${left}%` }}
               >
-                {formatDuration(t.offset)}
+                {formatTick(t.offset, step)}
               </span>
             );
           })}
@@ -392,6 +398,7 @@ export function TraceTimeline({
   selectedKey,
   onSelect,
   focusRequest,
+  zoomRequest = null,
   onNextError,
   matchKeys,
 }: {
@@ -400,6 +407,8 @@ export function TraceTimeline({
   selectedKey: string | null;
   onSelect: (s: Selection) => void;
   focusRequest: FocusRequest | null;
+  /** A request to fit the axis to a span's row (from the details sheet on a phone). */
+  zoomRequest?: FocusRequest | null;
   onNextError?: () => void;
   /** Rows holding an in-trace search match, marked. */
   matchKeys?: ReadonlySet<string>;
@@ -448,6 +457,17 @@ export function TraceTimeline({
     },
     [tree, model.window, bounds],
   );
+
+  // A request to fit the axis to a span, handled in render like a focus request.
+  const [handledZoom, setHandledZoom] = useState<number | null>(null);
+  if (zoomRequest && zoomRequest.nonce !== handledZoom) {
+    setHandledZoom(zoomRequest.nonce);
+    const node = tree.byKey.get(zoomRequest.key);
+    if (node?.kind === 'span') {
+      const iv = spanInterval(node.span, model.window);
+      setZoom(rangeAround(iv.start, iv.end, bounds));
+    }
+  }
 
   // A request to show a row (from the decision list, "next error", the side panel):
   // open its ancestors now, in render, so the row exists when the effect scrolls to it.
@@ -648,7 +668,7 @@ export function TraceTimeline({
         )}
         <span className="min-w-0 truncate text-xs text-muted tabular" data-testid="view-range">
           {zoom || (!showAll && outliers > 0)
-            ? `Showing ${formatOffset(view.start - origin)} to ${formatOffset(view.end - origin)} of ${formatDuration(model.window.duration)}`
+            ? `Showing ${formatTickOffset(view.start - origin, tickStep(ticks, view))} to ${formatTickOffset(view.end - origin, tickStep(ticks, view))} of ${formatDuration(model.window.duration)}`
             : ''}
         </span>
       </div>

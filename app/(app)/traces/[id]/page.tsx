@@ -4,9 +4,10 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { cache } from 'react';
+import { preload } from 'react-dom';
 import { isAppError } from '@/lib/errors';
 import { pageContext } from '@/lib/http/page-context';
-import { traceQueries } from '@/lib/queries/traces';
+import { outlineApiUrl, traceQueries } from '@/lib/queries/traces';
 import { getTraceOutlineJsonOrThrow } from '@/lib/traces/outline';
 import type { TraceOutline, TraceRecord } from '@/lib/traces/types';
 import { TraceDetailView } from '@/components/traces/detail/TraceDetailView';
@@ -18,7 +19,8 @@ type Loaded = { trace: TraceRecord; outline: TraceOutline | null } | { invalid: 
 
 // Up to this many spans, the outline rides in the page (the tree shows at first paint);
 // a larger trace's outline would swell the HTML past ~200 KB, so the browser fetches it
-// (GET /api/traces/{id}/outline) right after the page loads.
+// (GET /api/traces/{id}/outline), asked for in the document's head: the request runs
+// while the page's code loads and hydrates, and the page's own fetch takes its answer.
 const INLINE_OUTLINE_SPANS = 500;
 
 // One database read per request, shared by the page and its metadata; both are refused
@@ -53,6 +55,9 @@ export default async function TracePage({ params }: { params: Params }) {
 
   const queryClient = new QueryClient();
   if (loaded.outline) queryClient.setQueryData(traceQueries.detail(id).queryKey, loaded.outline);
+  // Matches the page's fetch() (same URL, CORS mode, same-origin credentials), so Chromium,
+  // Firefox and Safari hand it the preloaded answer instead of asking again.
+  else preload(outlineApiUrl(id), { as: 'fetch', crossOrigin: 'anonymous' });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <TraceDetailView id={id} serverNow={requestTime()} />

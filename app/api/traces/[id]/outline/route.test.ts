@@ -13,7 +13,7 @@ import { GET as getSpan } from '../spans/[spanId]/route';
 import { GET as getOutline } from './route';
 
 const base = (id: string) => `http://test/api/traces/${encodeURIComponent(id)}`;
-const outline = (id: string) => getOutline(new Request(`${base(id)}/outline`), { params: Promise.resolve({ id }) });
+const outline = (id: string, query = '') => getOutline(new Request(`${base(id)}/outline${query}`), { params: Promise.resolve({ id }) });
 const span = (id: string, spanId: string) => getSpan(new Request(`${base(id)}/spans/${spanId}`), { params: Promise.resolve({ id, spanId }) });
 const search = (id: string, query: string) => getSearch(new Request(`${base(id)}/search${query}`), { params: Promise.resolve({ id }) });
 
@@ -47,6 +47,12 @@ describe.each(testDatabases())('trace outline, span and search routes on $name',
     expect(trace.spans).toEqual([expect.objectContaining({ id: 'a', name: 'lookup', model: null })]);
     expect(trace.spans[0]).not.toHaveProperty('input');
 
+    // The columnar form: the same span as one array of values.
+    const columns = await (await outline(id, '?format=columns')).json();
+    expect(columns.trace.spans).toBeUndefined();
+    expect(columns.trace.spanRows).toHaveLength(1);
+    expect(columns.trace.spanRows[0][columns.trace.spanColumns.indexOf('name')]).toBe('lookup');
+
     const one = await span(id, 'a');
     expect(one.status).toBe(200);
     expect((await one.json()).span).toMatchObject({ id: 'a', traceId: id, input: { order: 'ORD-9' }, output: 'shipped' });
@@ -58,6 +64,9 @@ describe.each(testDatabases())('trace outline, span and search routes on $name',
 
   it('answers the errors as JSON naming what is wrong', async () => {
     expect(await (await outline('missing')).json()).toEqual({ error: 'Trace not found' });
+    const badFormat = await outline(id, '?format=csv');
+    expect(badFormat.status).toBe(400);
+    expect(await badFormat.json()).toEqual({ error: 'Invalid format parameter: objects or columns' });
     expect((await span(id, 'nope')).status).toBe(404);
     expect(await (await span(id, 'nope')).json()).toEqual({ error: 'Span not found' });
     const noQ = await search(id, '');
