@@ -2,6 +2,7 @@
 
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { humanizeEnum } from '@/lib/format';
+import { parseScoreCondition } from '@/lib/scores/condition';
 import { DECISION_TYPES, type DecisionType, type ListParams, type TraceFilterParams } from '@/lib/traces/types';
 import { Popover } from './Popover';
 import { changeFilters, type ListNavigate } from './useListUrl';
@@ -15,7 +16,32 @@ export const TIME_PRESETS = [
 ] as const;
 
 /** The panel's filters: the ones without a control in the bar. */
-const PANEL_KEYS = ['tag', 'from', 'to', 'minDurationMs', 'maxDurationMs', 'minCost', 'maxCost', 'hasErrors', 'metadata', 'decisionType', 'chosen', 'userId'] as const;
+const PANEL_KEYS = [
+  'tag',
+  'from',
+  'to',
+  'minDurationMs',
+  'maxDurationMs',
+  'minCost',
+  'maxCost',
+  'hasErrors',
+  'metadata',
+  'decisionType',
+  'chosen',
+  'userId',
+  'reviewed',
+  'judged',
+  'score',
+] as const;
+
+/** The review select: reviewed or not, or judged right or wrong (a judged decision is reviewed). */
+type Review = '' | 'reviewed' | 'unreviewed' | 'right' | 'wrong';
+
+function reviewOf(params: ListParams): Review {
+  if (params.judged) return params.judged;
+  if (params.reviewed === undefined) return '';
+  return params.reviewed ? 'reviewed' : 'unreviewed';
+}
 
 /** An ISO instant as a datetime-local field's value, in the viewer's zone. */
 function toLocalInput(iso: string | undefined): string {
@@ -48,6 +74,10 @@ interface Draft {
   decisionType: '' | DecisionType;
   chosen: string;
   userId: string;
+  review: Review;
+  scores: [string, string][];
+  scoreName: string;
+  scoreCondition: string;
 }
 
 const seconds = (ms: number | undefined) => (ms === undefined ? '' : String(ms / 1000));
@@ -70,6 +100,10 @@ function draftOf(params: ListParams): Draft {
     decisionType: params.decisionType ?? '',
     chosen: params.chosen ?? '',
     userId: params.userId ?? '',
+    review: reviewOf(params),
+    scores: Object.entries(params.score ?? {}),
+    scoreName: '',
+    scoreCondition: '',
   };
 }
 
@@ -93,6 +127,12 @@ function filtersOf(d: Draft, now: number): { filters: TraceFilterParams } | { pr
   if (from && to && from > to) return { problem: 'From must not be after To.' };
   const tags = [...d.tags, ...(d.tagText.trim() ? [d.tagText.trim()] : [])];
   const metadata = Object.fromEntries([...d.metadata, ...(d.metaKey.trim() ? [[d.metaKey.trim(), d.metaValue] as [string, string]] : [])]);
+  const scoreEntries = [...d.scores, ...(d.scoreName.trim() ? [[d.scoreName.trim(), d.scoreCondition.trim() || '*'] as [string, string]] : [])];
+  for (const [name, condition] of scoreEntries) {
+    const parsed = parseScoreCondition(condition);
+    if ('problem' in parsed) return { problem: `Score ${name}: ${parsed.problem}.` };
+  }
+  const score = Object.fromEntries(scoreEntries);
   return {
     filters: {
       tag: tags.length ? [...new Set(tags)] : undefined,
@@ -104,6 +144,9 @@ function filtersOf(d: Draft, now: number): { filters: TraceFilterParams } | { pr
       decisionType: d.decisionType || undefined,
       chosen: d.chosen || undefined,
       userId: d.userId.trim() || undefined,
+      reviewed: d.review === 'reviewed' ? true : d.review === 'unreviewed' ? false : undefined,
+      judged: d.review === 'right' || d.review === 'wrong' ? d.review : undefined,
+      score: Object.keys(score).length ? score : undefined,
     },
   };
 }
@@ -171,6 +214,12 @@ function PanelForm({ params, navigate, close }: { params: ListParams; navigate: 
     const t = d.tagText.trim();
     if (t && !d.tags.includes(t)) setD((prev) => ({ ...prev, tags: [...prev.tags, t], tagText: '' }));
     else set('tagText', '');
+  };
+  const addScore = () => {
+    const name = d.scoreName.trim();
+    if (!name) return;
+    const condition = d.scoreCondition.trim() || '*';
+    setD((prev) => ({ ...prev, scores: [...prev.scores.filter(([x]) => x !== name), [name, condition]], scoreName: '', scoreCondition: '' }));
   };
   const addMeta = () => {
     const k = d.metaKey.trim();
@@ -287,6 +336,37 @@ function PanelForm({ params, navigate, close }: { params: ListParams; navigate: 
         <Field id="filter-chosen" label="Chosen option">
           <input id="filter-chosen" className={field} value={d.chosen} placeholder="Exact label" onChange={(e) => set('chosen', e.target.value)} />
         </Field>
+        <Field id="filter-review" label="Review (same decision)">
+          <select id="filter-review" className={field} value={d.review} onChange={(e) => set('review', e.target.value as Review)}>
+            <option value="">Any</option>
+            <option value="reviewed">Reviewed</option>
+            <option value="unreviewed">Not reviewed</option>
+            <option value="right">Judged right</option>
+            <option value="wrong">Judged wrong</option>
+          </select>
+        </Field>
+      </div>
+
+      <div className="flex flex-col gap-1">
+        <div className="grid grid-cols-[1fr_1fr_auto] items-end gap-1">
+          <Field id="filter-score-name" label="Score name">
+            <input id="filter-score-name" className={field} value={d.scoreName} onChange={(e) => set('scoreName', e.target.value)} />
+          </Field>
+          <Field id="filter-score-condition" label="Condition">
+            <input
+              id="filter-score-condition"
+              className={field}
+              value={d.scoreCondition}
+              placeholder="* · >=0.8 · friendly"
+              title="* any score; >=, >, <=, < a number: the trace's average; a value: some score equal to it"
+              onChange={(e) => set('scoreCondition', e.target.value)}
+            />
+          </Field>
+          <button type="button" onClick={addScore} className="h-8 rounded-md border border-border-strong px-2 text-sm hover:bg-surface-2">
+            Add
+          </button>
+        </div>
+        <Removable items={d.scores.map(([k, v]) => `${k} ${v}`)} what="Score" onRemove={(i) => set('scores', d.scores.filter((_, j) => j !== i))} />
       </div>
 
       {problem && (
@@ -312,7 +392,7 @@ function PanelForm({ params, navigate, close }: { params: ListParams; navigate: 
  */
 export function FiltersPanel({ params, navigate }: { params: ListParams; navigate: ListNavigate }) {
   return (
-    <Popover label="Filters" badge={panelFilterCount(params)} panelLabel="More filters" width="sm:w-[22rem]" title="Tags, time, duration, cost, errors, metadata, decisions">
+    <Popover label="Filters" badge={panelFilterCount(params)} panelLabel="More filters" width="sm:w-[22rem]" title="Tags, time, duration, cost, errors, metadata, decisions, reviews, scores">
       {(close) => <PanelForm params={params} navigate={navigate} close={close} />}
     </Popover>
   );

@@ -7,7 +7,7 @@ import { traceHref, traceMatchHref } from '@/lib/queries/traces';
 import type { SearchMatch, ListSort, SortOrder, TraceListItem } from '@/lib/traces/types';
 import { Highlight } from '@/components/ui/Highlight';
 import { Spinner } from '@/components/ui/states';
-import { columnsOf, PREVIEW_COLUMN, type CellContext } from './columns';
+import { columnsOf, PREVIEW_COLUMN, type CellContext, type ListColumn } from './columns';
 
 /** A spinner beside a trace link while its page loads (the detail page is not streamed: its 404 must be a real one). */
 function LinkPending() {
@@ -56,6 +56,14 @@ function Previews({ trace }: { trace: TraceListItem }) {
       </span>
     </span>
   );
+}
+
+/** The name column's least width, beside the fixed ones. */
+const NAME_MIN_PX = 200;
+
+/** The columns' fixed widths (their first `w-[Npx]`) and the name's least, in px. */
+function tableMinWidth(columns: ListColumn[]): number {
+  return columns.reduce((sum, c) => sum + Number(/(?:^|\s)w-\[(\d+)px\]/.exec(c.width)?.[1] ?? 0), NAME_MIN_PX);
 }
 
 export function TraceTable({
@@ -129,8 +137,9 @@ export function TraceTable({
 
   return (
     // Positioned, so the clipped cells' screen-reader text (absolutely placed) is clipped too and never widens the page.
-    <div className="relative overflow-hidden rounded-lg border border-border">
-      <table className="w-full table-fixed border-collapse text-sm" aria-busy={busy}>
+    // Narrower than its columns (a phone), the table scrolls sideways inside this box, the name keeping its room.
+    <div className="relative overflow-x-auto overflow-y-hidden rounded-lg border border-border">
+      <table className="w-full table-fixed border-collapse text-sm" aria-busy={busy} style={{ minWidth: tableMinWidth(visible) }}>
         <caption className="sr-only">Traces. Use j and k or the arrow keys to move between traces, Enter to open one, and / to search.</caption>
         <colgroup>
           {visible.map((c) => (
@@ -151,11 +160,11 @@ export function TraceTable({
                   <button
                     type="button"
                     onClick={() => onSort(c.sort!, c.sort === sort && order === 'desc' ? 'asc' : 'desc')}
-                    className={`inline-flex items-center gap-0.5 hover:text-fg ${c.sort === sort ? 'text-fg' : ''}`}
+                    className={`inline-flex max-w-full items-center gap-0.5 hover:text-fg ${c.sort === sort ? 'text-fg' : ''}`}
                     aria-label={`Sort by ${c.sort?.startsWith('score.') ? `score ${c.label}` : c.label.toLowerCase()}${c.sort === sort ? (order === 'desc' ? ', now highest first' : ', now lowest first') : ''}`}
                   >
-                    {c.label}
-                    <span aria-hidden="true" className={c.sort === sort ? '' : 'invisible'}>
+                    <span className="min-w-0 truncate">{c.label}</span>
+                    <span aria-hidden="true" className={`shrink-0 ${c.sort === sort ? '' : 'invisible'}`}>
                       {order === 'asc' ? '▲' : '▼'}
                     </span>
                   </button>

@@ -197,7 +197,7 @@ export function scoreCellText(summaries: TraceScoreSummary[]): { text: string; t
     if (s.average === null) return { text: '—', title: of };
     if (s.dataType === 'BOOLEAN') {
       const share = `${Math.round(s.average * 100)}%`;
-      return { text: s.count === 1 ? (s.average === 1 ? 'true' : 'false') : share, title: `${share} true of ${of}` };
+      return { text: share, title: `${share} true of ${of}` };
     }
     const avg = String(Number(s.average.toPrecision(3)));
     return { text: avg, title: `average ${avg} of ${of}` };
