@@ -357,7 +357,7 @@ function PanelForm({ params, navigate, close }: { params: ListParams; navigate: 
               id="filter-score-condition"
               className={field}
               value={d.scoreCondition}
-              placeholder="* · >=0.8 · friendly"
+              placeholder=">=0.8, *, a value"
               title="* any score; >=, >, <=, < a number: the trace's average; a value: some score equal to it"
               onChange={(e) => set('scoreCondition', e.target.value)}
             />
