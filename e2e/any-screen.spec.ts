@@ -1,4 +1,4 @@
-// The trace and session pages from 360 to 2560 px: no sideways scroll, and on a phone a
+// The trace and session pages and their lists from 360 to 2560 px: no sideways scroll, and on a phone a
 // tapped span's details open as a full-screen sheet, on screen, closed by its button or Esc.
 import { agentTrace, runId } from './fixtures';
 import { contrastProblems, expect, open, postTraces, shotPath, test } from './viewer-helpers';
@@ -16,7 +16,7 @@ test.beforeAll(async ({ playwright }) => {
 const sideways = (page: import('@playwright/test').Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 for (const width of [360, 390, 768, 1024, 1440, 2560]) {
-  test(`no sideways scroll on the trace and session pages at ${width} px`, async ({ page }) => {
+  test(`no sideways scroll on the trace and session pages and lists at ${width} px`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
     await open(page, `/traces/${ID}`);
     await expect(page.getByRole('tree')).toBeVisible();
@@ -27,6 +27,12 @@ for (const width of [360, 390, 768, 1024, 1440, 2560]) {
     await open(page, `/sessions/${SESSION}`);
     await expect(page.getByTestId('session-turn')).toHaveCount(1);
     expect(await sideways(page), 'session page').toBeLessThanOrEqual(0);
+    await open(page, `/traces?sessionId=${SESSION}`);
+    await expect(page.getByRole('link', { name: `screens run ${R}` })).toBeVisible();
+    expect(await sideways(page), 'trace list').toBeLessThanOrEqual(0);
+    await open(page, '/sessions');
+    await expect(page.getByTestId('sessions-table')).toBeVisible();
+    expect(await sideways(page), 'session list').toBeLessThanOrEqual(0);
   });
 }
 

@@ -31,10 +31,11 @@ test.beforeAll(async ({ playwright }) => {
 async function openTrace(page: Page, query = '') {
   await page.goto(`/traces/${ID}${query}`);
   await hydrated(page);
-  await expect(page.getByRole('tree').locator('[data-key="s:root"]')).toBeVisible({ timeout: 30_000 });
+  // By test id: below lg an open details sheet takes the tree out of the accessibility tree.
+  await expect(page.getByTestId('span-tree').locator('[data-key="s:root"]')).toBeVisible({ timeout: 30_000 });
 }
 
-const row = (page: Page, spanId: string) => page.getByRole('tree').locator(`[data-key="s:${spanId}"]`);
+const row = (page: Page, spanId: string) => page.getByTestId('span-tree').locator(`[data-key="s:${spanId}"]`);
 
 test('the page ships the tree, and a span’s payloads load when it is opened', async ({ page }) => {
   const response = await page.goto(`/traces/${ID}`);
@@ -134,6 +135,7 @@ test('the timeline zooms to a span, to a dragged range and with the wheel, and r
   const column = await page.getByTestId('axis-drag').boundingBox();
   const bar = await step.locator('span[title^="llm_call #1060: "]').boundingBox();
   expect(bar!.width).toBeGreaterThan(column!.width * 0.7);
+  await expectDistinctTicks(page);
   await page.screenshot({ path: shotPath('big-trace-zoomed-1440-light') });
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.screenshot({ path: shotPath('big-trace-zoomed-1440-dark') });
@@ -194,12 +196,33 @@ test('the split between tree and details resizes by keyboard and pointer, and is
   await page.getByRole('button', { name: 'Narrow' }).click();
 });
 
-// On a phone the span's details open as a full-screen sheet, which covers the timeline's
-// "Zoom to span": the action is not reachable there yet (it belongs in the sheet).
-test.fixme('a phone shows the zoomed step', async ({ page }) => {
+// On a phone the span's details open as a full-screen sheet over the timeline: its own
+// "Zoom to span" puts the sheet away and shows the step, the row still selected.
+test('a phone shows the zoomed step', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openTrace(page, '?span=s-1060');
+  const panel = page.getByTestId('details-panel');
+  await expect(panel).toHaveAttribute('data-open', 'true');
+  // One such button within reach: the page under the sheet is not.
   await page.getByRole('button', { name: 'Zoom to span' }).click();
   await expect(page.getByTestId('view-range')).toContainText('Showing');
-  await page.screenshot({ path: shotPath('big-trace-zoomed-390'), fullPage: true });
+  await expect(panel).toBeHidden();
+  await expect(row(page, 's-1060')).toHaveAttribute('aria-selected', 'true');
+  await expect(row(page, 's-1060')).toBeInViewport();
+  await expectDistinctTicks(page);
+  await page.screenshot({ path: shotPath('big-trace-zoomed-390-light') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: shotPath('big-trace-zoomed-390-dark') });
+  await page.emulateMedia({ colorScheme: 'light' });
+  // Tapping a row opens the sheet again.
+  await row(page, 's-1060').click();
+  await expect(panel).toBeVisible();
+  await expect(panel.getByRole('heading', { level: 2 })).toHaveText('llm_call #1060');
 });
+
+/** The zoomed axis's labels read apart (a 25 ms step's ticks are milliseconds apart, seconds in). */
+async function expectDistinctTicks(page: Page) {
+  const labels = await page.getByTestId('axis-drag').locator('span').allTextContents();
+  expect(labels.length).toBeGreaterThan(2);
+  expect(new Set(labels).size).toBe(labels.length);
+}

@@ -320,6 +320,41 @@ test.describe('screens', () => {
   }
 });
 
+test.describe('phones', () => {
+  test('below 1024 px each trace is a card: fields wrap, tags filter, j and k move, a tap opens it', async ({ page }) => {
+    await page.setViewportSize({ width: 360, height: 800 });
+    await open(page, `/traces?search=${V}`);
+    const cards = page.getByTestId('trace-cards');
+    await expect(cards.locator('li')).toHaveCount(3);
+    await expect(page.locator('table')).toBeHidden();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    const chat = cards.locator('li').filter({ hasText: `${V}-chat` });
+    await expect(chat).toContainText('Where is my parcel?');
+    await expect(chat).toContainText('It arrives on Monday.');
+    await expect(chat.locator('dl')).toContainText('Cost$0.50');
+    // Every card within the screen's width.
+    for (const box of await cards.locator('li').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right))) expect(box).toBeLessThanOrEqual(360);
+
+    // Keys move through the cards' links, as through the table's rows.
+    await page.locator('h1').click();
+    const links = cards.locator('a[data-card-link]');
+    await page.keyboard.press('j');
+    await expect(links.nth(0)).toBeFocused();
+    await page.keyboard.press('j');
+    await expect(links.nth(1)).toBeFocused();
+    await page.keyboard.press('k');
+    await expect(links.nth(0)).toBeFocused();
+
+    await chat.getByRole('button', { name: `Filter by tag ${VIP}` }).click();
+    await expect(page).toHaveURL(new RegExp(`tag=${VIP}`));
+    await expect(cards.locator('li')).toHaveCount(1);
+    await page.screenshot({ path: shotPath('list-cards-360') });
+    // A tap on the card, away from its links and buttons, opens the trace.
+    await chat.locator('dl').click({ position: { x: 2, y: 2 } });
+    await expect(page).toHaveURL(new RegExp(`/traces/v-chat-${R}`));
+  });
+});
+
 test.describe('saved views and keys', () => {
   test('a view keeps the filters and columns under a name for the signed-in person, and can be deleted', async ({ page, consoleGuard }) => {
     // The refused name below is a 400 by design.

@@ -22,7 +22,8 @@ export function SessionTable({ list, params, serverNow }: { list: SessionList; p
   const num = 'px-3 py-2 text-right tabular';
   return (
     <div>
-      <div className="overflow-x-auto rounded-md border border-border">
+      {/* Positioned: the times' screen-reader text (absolutely placed) stays inside the scrolling box instead of widening the page. */}
+      <div className="relative overflow-x-auto rounded-md border border-border">
         <table className="w-full text-sm" data-testid="sessions-table">
           <thead className="border-b border-border bg-surface">
             <tr>

@@ -235,7 +235,21 @@ function SpanPayloads({ traceId, summary }: { traceId: string; summary: SpanSumm
   );
 }
 
-function SpanDetails({ node, model, onGo, onClose, onReveal }: { node: SpanNode; model: TraceModel; onGo: Go; onClose: () => void; onReveal: Go }) {
+function SpanDetails({
+  node,
+  model,
+  onGo,
+  onClose,
+  onReveal,
+  onZoomTo,
+}: {
+  node: SpanNode;
+  model: TraceModel;
+  onGo: Go;
+  onClose: () => void;
+  onReveal: Go;
+  onZoomTo: (spanId: string) => void;
+}) {
   const span: SpanSummary = node.span;
   const iv = spanInterval(span, model.window);
   const decisions = model.decisionsBySpan.get(span.id) ?? [];
@@ -255,6 +269,15 @@ function SpanDetails({ node, model, onGo, onClose, onReveal }: { node: SpanNode;
       <div className="space-y-5 p-4">
         <div className="flex items-center gap-2">
           <StatusBadge status={span.status} />
+          {/* The sheet covers the timeline's own button below lg: the step is one tap from here. */}
+          <button
+            type="button"
+            onClick={() => onZoomTo(span.id)}
+            className="ml-auto h-7 shrink-0 rounded-md border border-border-strong px-2 text-xs hover:bg-surface-2 lg:hidden"
+            title="Close the details and fit the timeline to this span"
+          >
+            Zoom to span
+          </button>
         </div>
         {span.statusMessage && (
           <div
@@ -544,12 +567,18 @@ export function DetailsPanel({
   onGo,
   onClose,
   onReveal,
+  onZoomTo,
+  sheetHidden = false,
 }: {
   model: TraceModel;
   selection: Selection | null;
   onGo: Go;
   onClose: () => void;
   onReveal: Go;
+  /** Fits the timeline to a span (and, below lg, puts the sheet away to show it). */
+  onZoomTo: (spanId: string) => void;
+  /** Below lg: the sheet is put away (the timeline shown) while its item stays selected. */
+  sheetHidden?: boolean;
 }) {
   const [wide, toggleWide] = useWide();
   let content: ReactNode;
@@ -559,7 +588,7 @@ export function DetailsPanel({
     const node = model.tree.byKey.get(spanKey(selection.id));
     content =
       node && node.kind === 'span' ? (
-        <SpanDetails key={node.key} node={node} model={model} onGo={onGo} onClose={onClose} onReveal={onReveal} />
+        <SpanDetails key={node.key} node={node} model={model} onGo={onGo} onClose={onClose} onReveal={onReveal} onZoomTo={onZoomTo} />
       ) : null;
   } else if (selection.kind === 'decision') {
     const d = model.decisionById.get(selection.id);
@@ -586,11 +615,11 @@ export function DetailsPanel({
       aria-label="Details"
       data-testid="details-panel"
       data-wide={widened || undefined}
-      data-open={selection !== null || undefined}
+      data-open={(selection !== null && !sheetHidden) || undefined}
       // Below lg there is no room beside the timeline: an opened item is a full-screen sheet
       // (closed by its button or Esc), and the overview waits until something is opened.
       className={`min-h-0 overflow-auto rounded-md border border-border bg-bg ${
-        selection === null ? 'max-lg:hidden' : 'max-lg:fixed max-lg:inset-0 max-lg:z-40 max-lg:rounded-none max-lg:border-0'
+        selection === null || sheetHidden ? 'max-lg:hidden' : 'max-lg:fixed max-lg:inset-0 max-lg:z-40 max-lg:rounded-none max-lg:border-0'
       } ${widened ? 'fixed inset-x-4 top-14 bottom-4 z-30 shadow-2xl xl:inset-x-8' : ''}`}
       onKeyDown={(e) => {
         if (e.key === 'Escape' && selection) {

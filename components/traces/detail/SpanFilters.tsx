@@ -44,12 +44,17 @@ export function spanFilterAccepts(f: SpanFilterState, span: SpanSummary, window:
   return true;
 }
 
-function writeFilters(f: SpanFilterState) {
+/** Writes the changed filters into the URL as it is now, so two changes made before a re-render both count. */
+function writeFilters(change: Partial<SpanFilterState>) {
   const q = new URLSearchParams(window.location.search);
-  const set = (name: string, value: string | null) => (value === null ? q.delete(name) : q.set(name, value));
-  set('spanType', f.type);
-  set('spanStatus', f.status);
-  set('minDuration', f.minDurationMs === null ? null : String(f.minDurationMs));
+  const set = (name: string, value: string | null | undefined) => {
+    if (value === undefined) return;
+    if (value === null) q.delete(name);
+    else q.set(name, value);
+  };
+  set('spanType', change.type);
+  set('spanStatus', change.status);
+  set('minDuration', change.minDurationMs === undefined ? undefined : change.minDurationMs === null ? null : String(change.minDurationMs));
   const qs = q.toString();
   window.history.replaceState(null, '', `${window.location.pathname}${qs ? `?${qs}` : ''}`);
 }
@@ -71,7 +76,7 @@ export function SpanFilters({ filters, matching, total }: { filters: SpanFilterS
     pending.current = setTimeout(() => {
       const value = text.trim() === '' ? null : Number(text);
       if (value !== null && !(Number.isFinite(value) && value >= 0)) return;
-      writeFilters({ ...filters, minDurationMs: value || null });
+      writeFilters({ minDurationMs: value || null });
     }, TYPING_PAUSE_MS);
   };
   const minInvalid = minText.trim() !== '' && !(Number.isFinite(Number(minText)) && Number(minText) >= 0);
@@ -81,7 +86,7 @@ export function SpanFilters({ filters, matching, total }: { filters: SpanFilterS
     <div className="flex flex-wrap items-center gap-2 text-xs" role="group" aria-label="Filter spans">
       <label className="inline-flex items-center gap-1">
         <span className="text-muted">Type</span>
-        <select className={control} value={filters.type ?? ''} onChange={(e) => writeFilters({ ...filters, type: (e.target.value || null) as SpanType | null })}>
+        <select className={control} value={filters.type ?? ''} onChange={(e) => writeFilters({ type: (e.target.value || null) as SpanType | null })}>
           <option value="">All types</option>
           {SPAN_TYPES.map((t) => (
             <option key={t} value={t}>
@@ -92,7 +97,7 @@ export function SpanFilters({ filters, matching, total }: { filters: SpanFilterS
       </label>
       <label className="inline-flex items-center gap-1">
         <span className="text-muted">Status</span>
-        <select className={control} value={filters.status ?? ''} onChange={(e) => writeFilters({ ...filters, status: (e.target.value || null) as RunStatus | null })}>
+        <select className={control} value={filters.status ?? ''} onChange={(e) => writeFilters({ status: (e.target.value || null) as RunStatus | null })}>
           <option value="">Any status</option>
           {RUN_STATUSES.map((s) => (
             <option key={s} value={s}>

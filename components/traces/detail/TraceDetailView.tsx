@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'next/navigation';
-import { useCallback, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { traceQueries } from '@/lib/queries/traces';
 import type { DecisionType } from '@/lib/traces/types';
 import { ErrorState, Spinner } from '@/components/ui/states';
@@ -10,6 +10,7 @@ import { useHydrationMarker } from '@/components/ui/time';
 import { DecisionList } from './DecisionList';
 import { DetailsPanel } from './DetailsPanel';
 import { EventList } from './EventList';
+import { spanKey } from '@/lib/traces/tree';
 import { buildModel, readSelection, readTab, selectionKey, type DetailTab, type Selection } from './model';
 import { PathView } from './PathView';
 import { SearchMatchBar } from './SearchMatchBar';
@@ -42,6 +43,22 @@ function writeUrl(change: { tab?: DetailTab; selection?: Selection | null; q?: s
   window.history.replaceState(null, '', `${window.location.pathname}${qs ? `?${qs}` : ''}`);
 }
 
+// Below Tailwind's lg breakpoint the details are a full-screen sheet over the page.
+const NARROW_QUERY = '(width < 64rem)';
+
+function subscribeNarrow(listener: () => void): () => void {
+  const media = window.matchMedia(NARROW_QUERY);
+  media.addEventListener('change', listener);
+  return () => media.removeEventListener('change', listener);
+}
+
+/** True where the details open as a sheet; false on the server and in wide windows. */
+function useNarrow(): boolean {
+  return useSyncExternalStore(subscribeNarrow, () => window.matchMedia(NARROW_QUERY).matches, () => false);
+}
+
+const itemId = (s: Selection) => `${s.kind}:${s.id}`;
+
 export function TraceDetailView({ id, serverNow }: { id: string; serverNow: number }) {
   const query = useQuery(traceQueries.detail(id));
   const searchParams = useSearchParams();
@@ -62,7 +79,17 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
     return key ? { key, nonce: 0 } : null;
   }, [model, linkSelection]);
 
-  const select = useCallback((s: Selection | null) => writeUrl({ selection: s }), []);
+  // Below lg, "Show in timeline" and "Zoom to span" put the sheet away to show the
+  // timeline, keeping the item selected; opening an item brings the sheet back.
+  const [sheetHiddenFor, setSheetHiddenFor] = useState<string | null>(null);
+  const [zoomRequest, setZoomRequest] = useState<FocusRequest | null>(null);
+  const narrow = useNarrow();
+  const sheetOpen = narrow && selection !== null && sheetHiddenFor !== itemId(selection);
+
+  const select = useCallback((s: Selection | null) => {
+    setSheetHiddenFor(null);
+    writeUrl({ selection: s });
+  }, []);
   const close = useCallback(() => writeUrl({ selection: null }), []);
   useEscapeToClose(selection !== null, close, '[data-testid="details-panel"]');
   const requestFocus = useCallback(
@@ -76,14 +103,23 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
   // "Show in timeline": switch to the timeline, open the row's ancestors, scroll to it.
   const reveal = useCallback(
     (s: Selection) => {
+      setSheetHiddenFor(itemId(s));
       writeUrl({ tab: 'timeline', selection: s });
       requestFocus(s);
     },
     [requestFocus],
   );
+  const zoomTo = useCallback(
+    (spanId: string) => {
+      reveal({ kind: 'span', id: spanId });
+      setZoomRequest({ key: spanKey(spanId), nonce: nonce.current });
+    },
+    [reveal],
+  );
   // Links inside the side panel select in place, and follow along in the timeline.
   const goTo = useCallback(
     (s: Selection) => {
+      setSheetHiddenFor(null);
       writeUrl({ selection: s });
       if (readTab(new URLSearchParams(window.location.search)) === 'timeline') requestFocus(s);
     },
@@ -153,8 +189,12 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
   };
   const labels: Record<DetailTab, string> = { timeline: 'Timeline', decisions: 'Decisions', path: 'Path', events: 'Events' };
 
+  // The sheet covers the page: what is under it is out of reach, for the keyboard and screen readers too.
+  const behindSheet = sheetOpen ? { inert: true, 'aria-hidden': true } : {};
+
   return (
     <div className="flex min-h-[40rem] flex-col gap-3 lg:h-[calc(100dvh-5.5rem)]">
+      <div className="contents" {...behindSheet}>
       <TraceHeader
         model={model}
         serverNow={serverNow}
@@ -166,15 +206,26 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
         }}
       />
       <SearchMatchBar model={model} q={searchTerm} selection={selection} onQuery={setQuery} onShow={showMatch} onMatches={setFound} />
+      </div>
       {query.isError && (
         <p role="status" className="text-sm text-red-800 dark:text-red-200">
           Refreshing this trace failed ({query.error.message}); showing the last version received.
         </p>
       )}
       <ResizableSplit
-        side={<DetailsPanel model={model} selection={selection} onGo={goTo} onClose={close} onReveal={reveal} />}
+        side={
+          <DetailsPanel
+            model={model}
+            selection={selection}
+            onGo={goTo}
+            onClose={close}
+            onReveal={reveal}
+            onZoomTo={zoomTo}
+            sheetHidden={selection !== null && sheetHiddenFor === itemId(selection)}
+          />
+        }
         main={
-        <div className="flex min-h-0 flex-col">
+        <div className="flex min-h-0 flex-col" {...behindSheet}>
           <div role="tablist" aria-label="Trace views" className="mb-2 flex gap-1 border-b border-border" onKeyDown={onTabKey}>
             {TABS.map((t) => (
               <button
@@ -209,6 +260,7 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
               selectedKey={selectionKey(model, selection)}
               onSelect={select}
               focusRequest={focusRequest ?? linkFocus}
+              zoomRequest={zoomRequest}
               onNextError={nextError}
               matchKeys={matchKeys}
             />

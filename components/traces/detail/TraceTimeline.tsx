@@ -540,6 +540,8 @@ export function TraceTimeline({
     if (index === undefined) return;
     scrolledNonce.current = focusRequest.nonce;
     virtualizer.scrollToIndex(index, { align: 'center' });
+    // Below lg the page itself scrolls too: bring the row (drawn by then) onto the screen.
+    requestAnimationFrame(() => document.getElementById(rowDomId(index))?.scrollIntoView({ block: 'nearest' }));
   }, [focusRequest, indexByKey, virtualizer]);
 
   const toggle = useCallback((key: string) => {

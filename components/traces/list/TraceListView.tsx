@@ -16,6 +16,7 @@ import { EmptyTraces } from './EmptyTraces';
 import { ExportMenu } from './ExportMenu';
 import { Pagination } from './Pagination';
 import { TraceFilters } from './TraceFilters';
+import { TraceCards } from './TraceCards';
 import { TraceTable } from './TraceTable';
 import { ColumnChooser } from './ColumnChooser';
 import { SavedViews } from './SavedViews';
@@ -102,22 +103,29 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
       </div>
     );
   } else {
+    const rowProps = {
+      traces: data.traces,
+      serverNow,
+      busy,
+      onSession: (sessionId: string) => navigate((current) => ({ page: 1, limit: current.limit, sessionId })),
+      onTag: (tag: string) => navigate((current) => withFilters(current, { tag: [...new Set([...(current.tag ?? []), tag])] })),
+      columns,
+      q: params.q,
+    };
     body = (
       <>
-        <TraceTable
-          traces={data.traces}
-          serverNow={serverNow}
-          busy={busy}
-          onSession={(sessionId) => navigate((current) => ({ page: 1, limit: current.limit, sessionId }))}
-          onTag={(tag) => navigate((current) => withFilters(current, { tag: [...new Set([...(current.tag ?? []), tag])] }))}
-          columns={columns}
-          q={params.q}
-          sort={params.sort}
-          order={params.order}
-          onSort={(sort, order) => navigate((current) => ({ ...current, sort, order, page: 1 }))}
-          selected={selected}
-          onToggleSelected={toggleSelected}
-        />
+        {/* The table from lg up; below, the same rows as cards (the table's columns leave a narrower screen no room for names). */}
+        <div className="max-lg:hidden">
+          <TraceTable
+            {...rowProps}
+            sort={params.sort}
+            order={params.order}
+            onSort={(sort, order) => navigate((current) => ({ ...current, sort, order, page: 1 }))}
+            selected={selected}
+            onToggleSelected={toggleSelected}
+          />
+        </div>
+        <TraceCards {...rowProps} className="lg:hidden" />
         <Pagination
           params={params}
           total={data.total}

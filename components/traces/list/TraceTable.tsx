@@ -10,7 +10,7 @@ import { Spinner } from '@/components/ui/states';
 import { columnsOf, PREVIEW_COLUMN, type CellContext, type ListColumn } from './columns';
 
 /** A spinner beside a trace link while its page loads (the detail page is not streamed: its 404 must be a real one). */
-function LinkPending() {
+export function LinkPending() {
   const { pending } = useLinkStatus();
   return pending ? <Spinner className="ml-1.5 shrink-0 text-muted" label="Opening trace" /> : null;
 }
@@ -18,11 +18,11 @@ function LinkPending() {
 const MATCH_KIND: Record<SearchMatch['kind'], string> = { trace: 'Trace', span: 'Span', decision: 'Decision', event: 'Event' };
 
 /** Where a full-text search found its term in the trace: the first place, and how many more. */
-function MatchLine({ matches, q }: { matches: SearchMatch[]; q: string }) {
+export function MatchLine({ matches, q, marker = 'data-match' }: { matches: SearchMatch[]; q: string; marker?: string }) {
   const [first, ...more] = matches;
   if (!first) return null;
   return (
-    <span data-match={`${first.kind}:${first.id}`} className="block truncate text-xs text-muted" title={first.snippet}>
+    <span {...{ [marker]: `${first.kind}:${first.id}` }} className="block truncate text-xs text-muted" title={first.snippet}>
       <span className="font-medium">
         {MATCH_KIND[first.kind]} {first.field}:
       </span>{' '}
@@ -33,17 +33,17 @@ function MatchLine({ matches, q }: { matches: SearchMatch[]; q: string }) {
 }
 
 /** The run's first input and last output, each on its half of one line. */
-function Previews({ trace }: { trace: TraceListItem }) {
+export function Previews({ trace, marker = 'data-previews' }: { trace: TraceListItem; marker?: string }) {
   const { inputPreview: input, outputPreview: output } = trace;
   if (!input && !output) {
     return (
-      <span className="block text-xs text-muted italic" data-previews="">
+      <span className="block text-xs text-muted italic" {...{ [marker]: '' }}>
         No input or output recorded
       </span>
     );
   }
   return (
-    <span className="flex min-w-0 gap-3 text-xs text-muted" data-previews="">
+    <span className="flex min-w-0 gap-3 text-xs text-muted" {...{ [marker]: '' }}>
       <span className="min-w-0 flex-1 truncate" title={input ?? undefined}>
         <span aria-hidden="true" className="mr-1 font-medium">In</span>
         <span className="sr-only">Input: </span>

@@ -27,7 +27,8 @@ export function useListKeys(): void {
         return;
       }
       if (e.key !== 'j' && e.key !== 'k') return;
-      const links = Array.from(document.querySelectorAll<HTMLAnchorElement>('tbody a[data-row-link]'));
+      // The table's or the cards' links, whichever the screen's width shows.
+      const links = Array.from(document.querySelectorAll<HTMLAnchorElement>('a[data-row-link], a[data-card-link]')).filter((a) => a.getClientRects().length > 0);
       if (links.length === 0) return;
       const at = links.indexOf(document.activeElement as HTMLAnchorElement);
       const next = at === -1 ? (e.key === 'j' ? 0 : links.length - 1) : Math.min(links.length - 1, Math.max(0, at + (e.key === 'j' ? 1 : -1)));
