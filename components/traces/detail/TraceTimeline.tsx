@@ -350,7 +350,10 @@ function Axis({
             return (
               <span
                 key={t.offset}
-                className={`pointer-events-none absolute top-1 whitespace-nowrap tabular ${left < 4 ? '' : last ? '-translate-x-full' : '-translate-x-1/2'}`}
+                // A phone's timeline column has room for its first and last labels only.
+                className={`pointer-events-none absolute top-1 whitespace-nowrap tabular ${left < 4 ? '' : last ? '-translate-x-full' : '-translate-x-1/2'} ${
+                  i > 0 && i < shownTicks.length - 1 ? 'max-sm:hidden' : ''
+                }`}
                 style={{ left: `${left}%` }}
               >
                 {formatTick(t.offset, step)}
@@ -718,7 +721,7 @@ export function TraceTimeline({
         onFocus={() => {
           if (activeKey === null && rows.length > 0) setActiveKey(rows[0].node.key);
         }}
-        className="tree-scroll relative min-h-0 flex-1 overflow-auto rounded-md border border-border [--label-w:clamp(15rem,42%,30rem)] xl:[--label-w:clamp(15rem,38%,30rem)]"
+        className="tree-scroll relative min-h-0 flex-1 overflow-auto rounded-md border border-border [--label-w:clamp(15rem,42%,30rem)] max-sm:[--label-w:clamp(9rem,50%,15rem)] xl:[--label-w:clamp(15rem,38%,30rem)]"
         data-testid="span-tree"
       >
         <Axis model={model} onSelect={onSelect} selection={selection} view={view} ticks={ticks} onView={setView} timelineRef={timelineRef} />
