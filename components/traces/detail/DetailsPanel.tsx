@@ -148,7 +148,8 @@ function WidenButton() {
       onClick={wide.toggle}
       aria-pressed={wide.wide}
       title={wide.wide ? 'Back beside the timeline' : 'Open the details over the whole width'}
-      className="shrink-0 rounded border border-border px-1.5 py-0.5 text-xs hover:bg-surface-2"
+      // Below lg the details are a full-screen sheet already.
+      className="shrink-0 rounded border border-border px-1.5 py-0.5 text-xs hover:bg-surface-2 max-lg:hidden"
     >
       {wide.wide ? 'Narrow' : 'Full width'}
     </button>
