@@ -194,7 +194,7 @@ test.describe('list', () => {
     await page.locator('a[data-row-link]').first().click();
     await expect(page).toHaveURL(new RegExp(`/traces/running-${R}$`));
     await expect(page.getByText(/Live: refreshing every 5 s/)).toBeVisible();
-    const detailPoll = await page.waitForRequest((r) => r.url().endsWith(`/api/traces/running-${R}/outline`), { timeout: 12_000 });
+    const detailPoll = await page.waitForRequest((r) => new URL(r.url()).pathname === `/api/traces/running-${R}/outline`, { timeout: 12_000 });
     expect(detailPoll.method()).toBe('GET');
   });
 
