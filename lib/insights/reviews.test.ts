@@ -1,5 +1,5 @@
 // The review figures of GET /api/insights/decisions and its score summary, on every test
-// database, over test/support/insights-dataset.ts with scores added, worked out by hand:
+// database, over test/support/insights-dataset.ts with test/support/review-scores.ts's scores, worked out by hand:
 //
 //   decision.correct (BOOLEAN)        decision.better_option      other scores
 //   T1.d1 search: true, false         T1.d1: calc                 T1: quality 0.5, tone friendly
@@ -11,8 +11,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET } from '@/app/api/insights/decisions/route';
 import { useDatabase } from '@/lib/db';
-import { saveScores } from '@/lib/scores/save';
-import { validateScoresBody } from '@/lib/scores/validate';
 import type { Database } from '@/lib/storage/open';
 import { deleteTraceOrThrow } from '@/lib/traces/delete';
 import { ingestTraces } from '@/lib/traces/ingest';
@@ -20,6 +18,7 @@ import { parseIngestBody } from '@/lib/traces/validate';
 import { testContext } from '@/test/support/context';
 import { testDatabases, truncateAll } from '@/test/support/databases';
 import { insightsDataset, WINDOW, type DatasetIds } from '@/test/support/insights-dataset';
+import { saveReviewScores } from '@/test/support/review-scores';
 import type { DecisionInsights, OptionStats } from './types';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
@@ -48,32 +47,7 @@ describe.each(testDatabases())('review figures in GET /api/insights/decisions on
     ids = dataset.ids;
     const ctx = testContext(db);
     await ingestTraces(ctx, parseIngestBody(dataset.body, LIMITS));
-    const correct = (trace: string, d: string, value: boolean) => ({ traceId: trace, decisionPointId: d, name: 'decision.correct', value });
-    const better = (trace: string, d: string, value: string) => ({ traceId: trace, decisionPointId: d, name: 'decision.better_option', value });
-    await saveScores(
-      ctx,
-      validateScoresBody({
-        scores: [
-          correct(ids.T1, 'd1', true),
-          correct(ids.T1, 'd1', false),
-          correct(ids.T2, 'd1', false),
-          correct(ids.T2, 'd4', false),
-          correct(ids.T3, 'd2', true),
-          correct(ids.T4, 'd1', true),
-          correct(ids.T6, 'd1', false),
-          better(ids.T1, 'd1', 'calc'),
-          better(ids.T2, 'd1', 'web'),
-          better(ids.T2, 'd4', 'calc'),
-          { traceId: ids.T1, name: 'quality', value: 0.5 },
-          { traceId: ids.T2, name: 'quality', value: 1 },
-          { traceId: ids.T7, name: 'quality', value: 0 },
-          { traceId: ids.T1, name: 'tone', value: 'friendly' },
-          { traceId: ids.T3, name: 'tone', value: 'curt' },
-          { traceId: ids.T4, name: 'tone', value: 'friendly' },
-          { sessionId: 's1', name: 'tone', value: 'curt' },
-        ],
-      }),
-    );
+    await saveReviewScores(ctx, ids);
   });
   afterAll(async () => {
     await db.close();
