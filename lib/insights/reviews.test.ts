@@ -13,15 +13,11 @@ import { GET } from '@/app/api/insights/decisions/route';
 import { useDatabase } from '@/lib/db';
 import type { Database } from '@/lib/storage/open';
 import { deleteTraceOrThrow } from '@/lib/traces/delete';
-import { ingestTraces } from '@/lib/traces/ingest';
-import { parseIngestBody } from '@/lib/traces/validate';
 import { testContext } from '@/test/support/context';
-import { testDatabases, truncateAll } from '@/test/support/databases';
-import { insightsDataset, WINDOW, type DatasetIds } from '@/test/support/insights-dataset';
-import { saveReviewScores } from '@/test/support/review-scores';
+import { testDatabases } from '@/test/support/databases';
+import { WINDOW, type DatasetIds } from '@/test/support/insights-dataset';
+import { seedReviewedDataset } from '@/test/support/review-scores';
 import type { DecisionInsights, OptionStats } from './types';
-
-const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
 
 async function figures(query = ''): Promise<DecisionInsights> {
   const res = await GET(new Request(`http://test/api/insights/decisions?from=${WINDOW.from}&to=${WINDOW.to}${query}`), undefined);
@@ -42,12 +38,7 @@ describe.each(testDatabases())('review figures in GET /api/insights/decisions on
   beforeAll(async () => {
     db = await open();
     useDatabase(db);
-    await truncateAll(db);
-    const dataset = insightsDataset();
-    ids = dataset.ids;
-    const ctx = testContext(db);
-    await ingestTraces(ctx, parseIngestBody(dataset.body, LIMITS));
-    await saveReviewScores(ctx, ids);
+    ids = await seedReviewedDataset(db);
   });
   afterAll(async () => {
     await db.close();

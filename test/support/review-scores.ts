@@ -11,7 +11,24 @@
 import type { ServiceContext } from '@/lib/context';
 import { saveScores } from '@/lib/scores/save';
 import { validateScoresBody } from '@/lib/scores/validate';
-import type { DatasetIds } from './insights-dataset';
+import type { Database } from '@/lib/storage/open';
+import { ingestTraces } from '@/lib/traces/ingest';
+import { parseIngestBody } from '@/lib/traces/validate';
+import { testContext } from './context';
+import { truncateAll } from './databases';
+import { insightsDataset, type DatasetIds } from './insights-dataset';
+
+const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
+
+/** Empties the database and stores the insights data set with these scores; returns its ids. */
+export async function seedReviewedDataset(db: Database): Promise<DatasetIds> {
+  await truncateAll(db);
+  const dataset = insightsDataset();
+  const ctx = testContext(db);
+  await ingestTraces(ctx, parseIngestBody(dataset.body, LIMITS));
+  await saveReviewScores(ctx, dataset.ids);
+  return dataset.ids;
+}
 
 export async function saveReviewScores(ctx: ServiceContext, ids: DatasetIds): Promise<void> {
   const correct = (trace: string, d: string, value: boolean) => ({ traceId: trace, decisionPointId: d, name: 'decision.correct', value });

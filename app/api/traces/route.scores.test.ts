@@ -4,15 +4,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useDatabase } from '@/lib/db';
 import type { Database } from '@/lib/storage/open';
-import { ingestTraces } from '@/lib/traces/ingest';
-import { parseIngestBody } from '@/lib/traces/validate';
-import { testContext } from '@/test/support/context';
-import { testDatabases, truncateAll } from '@/test/support/databases';
-import { insightsDataset, WINDOW, type DatasetIds } from '@/test/support/insights-dataset';
-import { saveReviewScores } from '@/test/support/review-scores';
+import { testDatabases } from '@/test/support/databases';
+import { WINDOW, type DatasetIds } from '@/test/support/insights-dataset';
+import { seedReviewedDataset } from '@/test/support/review-scores';
 import { GET } from './route';
 
-const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
 const IN_WINDOW = `from=${WINDOW.from}&to=${WINDOW.to}`;
 
 function list(query: string): Promise<Response> {
@@ -26,12 +22,7 @@ describe.each(testDatabases())('GET /api/traces review and score filters on $nam
   beforeAll(async () => {
     db = await open();
     useDatabase(db);
-    await truncateAll(db);
-    const dataset = insightsDataset();
-    T = dataset.ids;
-    const ctx = testContext(db);
-    await ingestTraces(ctx, parseIngestBody(dataset.body, LIMITS));
-    await saveReviewScores(ctx, T);
+    T = await seedReviewedDataset(db);
   });
   afterAll(async () => {
     await db.close();

@@ -7,15 +7,12 @@ import { useDatabase } from '@/lib/db';
 import type { ScoreSeriesInsights } from '@/lib/insights/types';
 import type { Database } from '@/lib/storage/open';
 import { deleteTraceOrThrow } from '@/lib/traces/delete';
-import { ingestTraces } from '@/lib/traces/ingest';
-import { parseIngestBody } from '@/lib/traces/validate';
 import { testContext } from '@/test/support/context';
-import { testDatabases, truncateAll } from '@/test/support/databases';
-import { insightsDataset, WINDOW, type DatasetIds } from '@/test/support/insights-dataset';
-import { saveReviewScores } from '@/test/support/review-scores';
+import { testDatabases } from '@/test/support/databases';
+import { WINDOW, type DatasetIds } from '@/test/support/insights-dataset';
+import { seedReviewedDataset } from '@/test/support/review-scores';
 import { GET } from './route';
 
-const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
 const FOUR_HOURS = 'from=2026-03-01T00:00:00Z&to=2026-03-01T04:00:00Z&bucket=hour';
 const H = (h: number) => `2026-03-01T0${h}:00:00.000Z`;
 const empty = (h: number) => ({ start: H(h), count: 0, average: null, categories: [] });
@@ -39,12 +36,7 @@ describe.each(testDatabases())('GET /api/insights/scores on $name', ({ open }) =
   beforeAll(async () => {
     db = await open();
     useDatabase(db);
-    await truncateAll(db);
-    const dataset = insightsDataset();
-    T = dataset.ids;
-    const ctx = testContext(db);
-    await ingestTraces(ctx, parseIngestBody(dataset.body, LIMITS));
-    await saveReviewScores(ctx, T);
+    T = await seedReviewedDataset(db);
   });
   afterAll(async () => {
     await db.close();
