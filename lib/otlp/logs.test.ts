@@ -108,10 +108,21 @@ describe('planLogRecords', () => {
       [SPAN, 'CUSTOM', 'INFO'],
       [SPAN, 'RETRY', 'tool.retry'],
     ]);
-    expect(trace.events[0].id).toMatch(new RegExp(`^${SPAN}:log:[0-9a-f]{16}$`));
+    expect(trace.events[0].id).toMatch(new RegExp(`^${SPAN}:log:${String(START).padStart(20, '0')}\\.000000:[0-9a-f]{16}$`));
     expect(planLogRecords([record()]).traces[0].events[0].id).toBe(trace.events[0].id);
     expect(trace.events[0].metadata).toEqual({ log: { body: 'hello', scope: 'test-scope', severityText: 'INFO', severityNumber: 9 } });
     expect(trace).toMatchObject({ startedAt: new Date('2026-01-01T00:00:00.000Z'), provisionalName: 'INFO', contentSpans: [] });
+  });
+
+  it('keeps the order of records sent in the same millisecond: their ids sort as they were sent', () => {
+    const message = (eventName: string, content: string) => record({ eventName, body: { content } });
+    const sent = [message('gen_ai.system.message', 'Be brief.'), message('gen_ai.user.message', 'Hi'), message('gen_ai.assistant.message', 'Hello'), message('gen_ai.user.message', 'Bye')];
+    for (const order of [sent, [...sent].reverse()]) {
+      const [trace] = planLogRecords(order).traces;
+      expect(trace.events.map((e) => (e.metadata as { log: { body: { content: string } } }).log.body.content)).toEqual(order.map((r) => (r.body as { content: string }).content));
+      const ids = trace.events.map((e) => e.id);
+      expect([...ids].sort()).toEqual(ids);
+    }
   });
 
   it('refuses records without a span or a time, and unstorable text, counting them by reason', () => {

@@ -63,16 +63,26 @@ function eventNameOf(record: OtlpLogRecord): string {
   return typeof attribute === 'string' ? attribute : '';
 }
 
-/** Same record, same id: an exporter's retry is stored once. */
-function idOf(record: OtlpLogRecord, name: string): string {
-  const digest = createHash('sha256')
+/** Same record, same digest: an exporter's retry is stored once. */
+function digestOf(record: OtlpLogRecord, name: string): string {
+  return createHash('sha256')
     .update(JSON.stringify([String(record.timeUnixNano), String(record.observedTimeUnixNano), name, record.severityNumber, record.severityText, record.body, record.attributes]))
     .digest('hex')
     .slice(0, 16);
-  return `${record.spanId}:log:${digest}`;
 }
 
-function eventOf(record: OtlpLogRecord, name: string, at: Date): EventInput {
+/**
+ * A log event's id sorts as the records were sent: stored times have millisecond
+ * precision and SDKs stamp a prompt's messages in the same millisecond, so the id
+ * carries the record's nanosecond time and its place in the request (a retry resends
+ * the same request, so it gets the same id), then the digest.
+ */
+function idOf(record: OtlpLogRecord, place: number, digest: string): string {
+  const nanos = String(record.timeUnixNano || record.observedTimeUnixNano).padStart(20, '0');
+  return `${record.spanId}:log:${nanos}.${String(place).padStart(6, '0')}:${digest}`;
+}
+
+function eventOf(record: OtlpLogRecord, name: string, id: string, at: Date): EventInput {
   const metadata: { [key: string]: JsonValue } = {};
   for (const key of Object.keys(record.attributes)) setKey(metadata, key, record.attributes[key]);
   const log: { [key: string]: JsonValue } = { body: record.body, scope: record.scope.name };
@@ -81,7 +91,7 @@ function eventOf(record: OtlpLogRecord, name: string, at: Date): EventInput {
   if (Object.hasOwn(metadata, 'log')) log.attribute = metadata.log;
   metadata.log = log;
   return {
-    id: idOf(record, name),
+    id,
     spanId: record.spanId,
     type: record.severityNumber >= ERROR_SEVERITY ? 'ERROR' : eventTypeOf(name),
     name: truncate(name || record.severityText || UNNAMED_LOG, FIELD_LIMITS.nameLength),
@@ -142,11 +152,12 @@ export function planLogRecords(records: OtlpLogRecord[]): PlannedLogs {
     }
     accepted++;
     const name = eventNameOf(record);
-    const event = eventOf(record, name, dateOf(record.timeUnixNano || record.observedTimeUnixNano));
+    const digest = digestOf(record, name);
     let trace = traces.get(record.traceId);
     if (!trace) traces.set(record.traceId, (trace = { events: new Map(), records: [] }));
-    if (trace.events.has(event.id)) continue;
-    trace.events.set(event.id, event);
+    if (trace.events.has(digest)) continue;
+    const event = eventOf(record, name, idOf(record, trace.events.size, digest), dateOf(record.timeUnixNano || record.observedTimeUnixNano));
+    trace.events.set(digest, event);
     trace.records.push([event, record, name]);
   }
   const planned: LogTrace[] = [];

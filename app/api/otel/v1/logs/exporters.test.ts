@@ -118,8 +118,11 @@ describe.each(testDatabases())('real OTLP log exporters to POST /api/otel/v1/log
     chat.end();
     await flush();
     const ctx = inSpan(chat);
-    logger.emit({ eventName: 'gen_ai.system.message', body: { content: 'Be brief.' }, context: ctx });
-    logger.emit({ eventName: 'gen_ai.user.message', body: { content: 'Weather in Paris?' }, context: ctx });
+    // Each record is its own request here, so records of one millisecond would have no
+    // defined order between them (in one request they keep the request's order).
+    const sent = Date.now();
+    logger.emit({ eventName: 'gen_ai.system.message', body: { content: 'Be brief.' }, context: ctx, timestamp: sent });
+    logger.emit({ eventName: 'gen_ai.user.message', body: { content: 'Weather in Paris?' }, context: ctx, timestamp: sent + 1 });
     logger.emit({
       eventName: 'gen_ai.choice',
       body: { index: 0, finish_reason: 'tool_calls', message: { tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: { city: 'Paris' } } }] } },
