@@ -268,13 +268,15 @@ describe('JSON API shapes', () => {
     expect(toConversation({ text: 'First search the web.' }, 'output')).toEqual([
       { role: 'assistant', name: null, parts: [{ kind: 'text', text: 'First search the web.' }] },
     ]);
+    expect(toConversation({ message: 'Can I get a refund?' })).toEqual([{ role: 'user', name: null, parts: [{ kind: 'text', text: 'Can I get a refund?' }] }]);
+    expect(toConversation({ message: 'Here it is.' }, 'output')).toEqual([{ role: 'assistant', name: null, parts: [{ kind: 'text', text: 'Here it is.' }] }]);
   });
 
   it('unknown part types are kept as data; unknown shapes are null (the JSON viewer shows them)', () => {
     expect(toConversation([{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'x' } }] }])![0].parts).toEqual([
       { kind: 'data', value: { type: 'input_audio', input_audio: { data: 'x' } } },
     ]);
-    for (const value of [null, '', 42, true, [], [1, 2], [{ content: 'no role' }], { query: 'x' }, { messages: 'nope' }, { text: 1 }, { text: 'a', score: 2 }]) {
+    for (const value of [null, '', 42, true, [], [1, 2], [{ content: 'no role' }], { query: 'x' }, { message: '' }, { message: 'a', user: 'b' }, { message: 1 }, { messages: 'nope' }, { text: 1 }, { text: 'a', score: 2 }]) {
       expect(toConversation(value as JsonValue), JSON.stringify(value)).toBeNull();
     }
     expect(toConversation([{ role: 'user', content: [{ no: 'type' }] }])).toBeNull();

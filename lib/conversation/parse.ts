@@ -299,6 +299,11 @@ export function toConversation(value: JsonValue | undefined, side: Side = 'input
     out = messages(value);
   } else if (isObj(value)) {
     out = fromObject(value);
+    // {message: "..."}: a chat app's turn, the side's one message (the session view reads it).
+    const keys = Object.keys(value);
+    if (!out && keys.length === 1 && keys[0] === 'message' && typeof value.message === 'string' && value.message !== '') {
+      out = [{ role: side === 'input' ? 'user' : 'assistant', name: null, parts: [text(value.message)] }];
+    }
   }
   return out ? nameToolResults(out) : null;
 }
