@@ -99,4 +99,31 @@ describe.each(testDatabases())('the review queue on $name', (target) => {
     expect(() => parseSkips('{"skip": {}}')).toThrow('skip must be an array');
     expect(() => parseSkips('{"skip": [{"traceId": 1}]}')).toThrow('skip[0] must be {"traceId", "decisionPointId"} with string values');
   });
+
+  it('finds the same items whether many are left (a walk of the traces) or few (all of them read)', async () => {
+    // 2,100 more traces, newer than the three above, one decision each (every 500th chose
+    // sql): more unreviewed decisions than the queue reads whole, then fewer once 1,000 are reviewed.
+    await db.sql.exec(`
+      INSERT INTO "Trace" ("id", "name", "status", "tags", "startedAt", "decisionPointCount")
+      SELECT 'bulk-' || i, 'bulk', 'COMPLETED', '{}', TIMESTAMPTZ '2026-01-03T00:00:00Z' + i * INTERVAL '1 minute', 1 FROM generate_series(1, 2100) i;
+      INSERT INTO "DecisionPoint" ("traceId", "id", "type", "chosen", "alternatives", "timestamp")
+      SELECT 'bulk-' || i, 'd1', 'TOOL_SELECTION', to_jsonb(CASE WHEN i % 500 = 0 THEN 'sql' ELSE 'search' END), '["search","sql"]'::jsonb,
+             TIMESTAMPTZ '2026-01-03T00:00:00Z' + i * INTERVAL '1 minute' FROM generate_series(1, 2100) i`);
+    const ada = asPerson(db, 'ada');
+    const firsts = async () => {
+      const answers: Array<string | null> = [];
+      for (const q of ['', 'type=TOOL_SELECTION&option=sql', 'name=support', `to=2026-01-03T00:00:00.000Z`, 'from=2026-01-03T10:00:00.000Z&to=2026-01-03T16:00:00.000Z', 'type=ROUTING&name=bulk']) {
+        await db.sql.exec('TRUNCATE "ReviewHold"');
+        answers.push(key((await nextReview(ada, filters(q))).item));
+      }
+      return answers;
+    };
+    expect(await firsts()).toEqual(['bulk-2100/d1', 'bulk-2000/d1', 'r-2/d1', 'r-3/d1', 'bulk-959/d1', null]);
+    await db.sql.exec(`
+      INSERT INTO "Score" ("id", "traceId", "decisionPointId", "name", "dataType", "value", "source", "authorKind", "authorName")
+      SELECT 'rev-' || i, 'bulk-' || i, 'd1', 'decision.correct', 'BOOLEAN', 1, 'API', 'key', 'test' FROM generate_series(1100, 2099) i`);
+    const [{ left }] = await db.sql.query<{ left: number }>('SELECT count(*)::int AS left FROM "DecisionPoint" WHERE "reviews" = 0');
+    expect(left).toBe(1_104);
+    expect(await firsts()).toEqual(['bulk-2100/d1', 'bulk-1000/d1', 'r-2/d1', 'r-3/d1', 'bulk-959/d1', null]);
+  });
 });

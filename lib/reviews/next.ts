@@ -21,6 +21,8 @@ import type { ReviewFilters } from './params';
 export const HOLD_MINUTES = 5;
 /** Candidates tried per call before giving up (each lost to another reviewer's hold). */
 const CANDIDATES = 20;
+/** Unreviewed decision points up to which the queue reads them all rather than walking traces. */
+const FEW_LEFT = 2_000;
 /** Items a call may skip. */
 export const MAX_SKIPS = 1_000;
 
@@ -93,6 +95,13 @@ function matchSql(f: ReviewFilters): Prisma.Sql {
 // how many decision.correct scores it has. Unreviewed ones are a partial index.
 const unreviewedSql = Prisma.sql`d."reviews" = 0`;
 
+// A walk that stops after a few rows: parallel workers each walk their own share of the
+// traces and the merge waits for all of them, several times the serial walk's work.
+async function withoutParallelWorkers<T>(db: ServiceContext['db']['prisma'], query: Prisma.PrismaPromise<T>): Promise<T> {
+  const [, result] = await db.$transaction([db.$executeRaw`SELECT set_config('max_parallel_workers_per_gather', '0', true)`, query]);
+  return result;
+}
+
 const HOLD_SQL = `
 INSERT INTO "ReviewHold" ("traceId", "decisionPointId", "reviewer", "heldUntil")
 VALUES ($1, $2, $3, CURRENT_TIMESTAMP + make_interval(mins => ${HOLD_MINUTES}))
@@ -116,27 +125,40 @@ export async function nextReview(ctx: ServiceContext, filters: ReviewFilters, sk
     );
   }
   const notSkipped = Prisma.sql`NOT EXISTS (SELECT 1 FROM unnest(${skipTraces}::text[], ${skipIds}::text[]) AS k(t, i) WHERE k.t = d."traceId" AND k.i = d."id")`;
+  const notHeld = Prisma.sql`NOT EXISTS (SELECT 1 FROM "ReviewHold" h WHERE h."traceId" = d."traceId" AND h."decisionPointId" = d."id"
+                                           AND h."heldUntil" > CURRENT_TIMESTAMP AND h."reviewer" <> ${reviewer})`;
+  const order = Prisma.sql`ORDER BY t."startedAt" DESC, d."timestamp", d."traceId", d."id" LIMIT ${CANDIDATES}`;
   // Own live hold first (at most one), then the newest traces' unreviewed decisions that
-  // nobody else holds. Two subqueries of one statement, so that the second walks the traces
-  // in startedAt order and probes the partial index per trace, or reads that index whole
-  // when few are left, whichever the planner finds cheaper: both stop after CANDIDATES rows.
-  const rows = await db.$queryRaw<Array<ReviewKey & { own: boolean }>>`
+  // nobody else holds, one of two ways chosen in the statement by how many are left: up to
+  // FEW_LEFT, all of them are read from the partial index, their traces probed by key (the
+  // OFFSET 0 keeps the planner from hashing every trace of the window) and sorted; beyond
+  // it, the traces are walked newest first probing the partial index per trace, which finds
+  // CANDIDATES quickly while unreviewed decisions are common. A walk alone, once few are
+  // left, crosses every trace of a window or filter that none of them match.
+  const rows = await withoutParallelWorkers(
+    db,
+    db.$queryRaw<Array<ReviewKey & { own: boolean }>>`
+    WITH "left" AS MATERIALIZED (
+      SELECT d."traceId", d."id", d."type", d."chosen", d."timestamp", d."reviews" FROM "DecisionPoint" d WHERE ${unreviewedSql} LIMIT ${FEW_LEFT + 1})
     SELECT * FROM (
       SELECT d."traceId", d."id" AS "decisionPointId", true AS own
         FROM "ReviewHold" h JOIN "DecisionPoint" d ON d."traceId" = h."traceId" AND d."id" = h."decisionPointId"
         JOIN "Trace" t ON t."id" = d."traceId"
        WHERE h."reviewer" = ${reviewer} AND h."heldUntil" > CURRENT_TIMESTAMP AND ${unreviewedSql} AND ${matchSql(filters)} AND ${notSkipped}
-       ORDER BY t."startedAt" DESC, d."timestamp", d."traceId", d."id"
-       LIMIT ${CANDIDATES}) o
+       ${order}) o
+    UNION ALL
+    SELECT * FROM (
+      SELECT d."traceId", d."id" AS "decisionPointId", false AS own
+        FROM "left" d CROSS JOIN LATERAL (SELECT t0."startedAt", t0."name", t0."status" FROM "Trace" t0 WHERE t0."id" = d."traceId" OFFSET 0) t
+       WHERE (SELECT count(*) FROM "left") <= ${FEW_LEFT} AND ${unreviewedSql} AND ${matchSql(filters)} AND ${notSkipped} AND ${notHeld}
+       ${order}) f
     UNION ALL
     SELECT * FROM (
       SELECT d."traceId", d."id" AS "decisionPointId", false AS own
         FROM "Trace" t JOIN "DecisionPoint" d ON d."traceId" = t."id"
-       WHERE ${unreviewedSql} AND ${matchSql(filters)} AND ${notSkipped}
-         AND NOT EXISTS (SELECT 1 FROM "ReviewHold" h WHERE h."traceId" = d."traceId" AND h."decisionPointId" = d."id"
-                           AND h."heldUntil" > CURRENT_TIMESTAMP AND h."reviewer" <> ${reviewer})
-       ORDER BY t."startedAt" DESC, d."timestamp", d."traceId", d."id"
-       LIMIT ${CANDIDATES}) n`;
+       WHERE (SELECT count(*) FROM "left") > ${FEW_LEFT} AND ${unreviewedSql} AND ${matchSql(filters)} AND ${notSkipped} AND ${notHeld}
+       ${order}) n`,
+  );
   const own = rows.filter((k) => k.own);
   const seen = new Set(own.map((k) => `${k.traceId}\u0000${k.decisionPointId}`));
   const candidates = [...own, ...rows.filter((k) => !k.own && !seen.has(`${k.traceId}\u0000${k.decisionPointId}`))];

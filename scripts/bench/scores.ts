@@ -9,7 +9,9 @@
 //    then with 1% of them unreviewed again (their decision.correct scores deleted).
 //   scripts/with-postgres.sh npx tsx --conditions=react-server scripts/bench/scores.ts
 // PARTS=post,insights,queue picks the parts (default all); each figure is printed with the
-// machine's load average (the machine is shared).
+// machine's load average (the machine is shared). SEED_DB=<name> keeps the seeded data set
+// in that database and runs on a copy of it (CREATE DATABASE ... TEMPLATE), so that runs
+// after the first skip the seed and start from the same rows.
 // Results: docs/benchmarks.md ("Scores").
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -34,16 +36,19 @@ const DAY = 86_400_000;
 
 const adminUrl = process.env.PG_TEST_ADMIN_URL;
 if (!adminUrl) throw new Error('run through scripts/with-postgres.sh (PG_TEST_ADMIN_URL)');
+const SEED_DB = process.env.SEED_DB;
+if (SEED_DB !== undefined && !/^[a-z_][a-z0-9_]*$/.test(SEED_DB)) throw new Error('SEED_DB must be a plain lower-case identifier');
 const dbName = `bench_scores_${Date.now()}`;
 const admin = new pg.Client({ connectionString: adminUrl });
 await admin.connect();
-await admin.query(`CREATE DATABASE ${dbName}`);
+const seeded = SEED_DB !== undefined && (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [SEED_DB])).rowCount === 1;
+await admin.query(seeded ? `CREATE DATABASE ${dbName} TEMPLATE ${SEED_DB}` : `CREATE DATABASE ${dbName}`);
 await admin.end();
 const url = new URL(adminUrl);
 url.pathname = `/${dbName}`;
 process.env.DATABASE_URL = url.toString();
 process.env.API_KEYS = 'bench-scores-key';
-const db = await openDatabase(url.toString());
+let db = await openDatabase(url.toString());
 await migrate(db.sql, await readMigrations());
 installDatabase(db);
 
@@ -54,7 +59,9 @@ const start = end - 30 * DAY;
 
 // ---- seed ----
 let t0 = performance.now();
-await db.sql.exec(`
+if (!seeded) await seed();
+async function seed() {
+  await db.sql.exec(`
 INSERT INTO "Trace" ("id", "name", "status", "tags", "startedAt", "decisionPointCount")
 SELECT 'bt-' || i, 'agent-' || (i % 20), (CASE WHEN i % 10 = 0 THEN 'ERROR' ELSE 'COMPLETED' END)::"RunStatus", '{}',
        to_timestamp(${start / 1000} + (i::float8 / ${TRACES}) * ${30 * 86_400}), 1
@@ -64,13 +71,13 @@ SELECT 'bt-' || i, 'd1', 'TOOL_SELECTION', to_jsonb((ARRAY['search','sql','web']
        to_timestamp(${start / 1000} + (i::float8 / ${TRACES}) * ${30 * 86_400})
   FROM generate_series(1, ${TRACES}) i;
 `);
-// The decision points came after their traces, which no writer does (the rollup triggers
-// count a trace's children when its row is written): the rollups recounted from the rows.
-await db.sql.exec('SELECT "insights_rebuild"()');
-// The scores in chunks of SEED_CHUNK traces, as writers send them: the Score triggers
-// (review markers, score rollups) see one chunk per statement.
-for (let first = 1; first <= TRACES; first += SEED_CHUNK) {
-  await db.sql.exec(`
+  // The decision points came after their traces, which no writer does (the rollup triggers
+  // count a trace's children when its row is written): the rollups recounted from the rows.
+  await db.sql.exec('SELECT "insights_rebuild"()');
+  // The scores in chunks of SEED_CHUNK traces, as writers send them: the Score triggers
+  // (review markers, score rollups) see one chunk per statement.
+  for (let first = 1; first <= TRACES; first += SEED_CHUNK) {
+    await db.sql.exec(`
 INSERT INTO "Score" ("id", "traceId", "decisionPointId", "name", "dataType", "value", "stringValue", "source", "authorKind", "authorName", "createdAt")
 SELECT 'bs-' || i || '-' || k, 'bt-' || i,
        CASE WHEN k IN (0, 1) THEN 'd1' END,
@@ -81,11 +88,23 @@ SELECT 'bs-' || i || '-' || k, 'bt-' || i,
               WHEN 8 THEN (ARRAY['a','b','c','d'])[1 + i % 4] END,
        'SDK', 'key', 'bench', to_timestamp(${start / 1000} + (i::float8 / ${TRACES}) * ${30 * 86_400})
   FROM generate_series(${first}, ${Math.min(TRACES, first + SEED_CHUNK - 1)}) i CROSS JOIN generate_series(0, ${SCORES_PER_TRACE - 1}) k`);
+  }
+  // Fold the rollup deltas in, as the housekeeping timer does (lib/insights/compact.ts).
+  await db.sql.exec('SELECT "insights_compact"()');
+  await db.sql.exec('VACUUM ANALYZE');
+  console.log(`seeded ${TRACES} traces, ${TRACES * SCORES_PER_TRACE} scores in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  if (SEED_DB !== undefined) {
+    // Kept for later runs: this database becomes the template, the run goes on in a copy.
+    await db.close();
+    const keep = new pg.Client({ connectionString: adminUrl });
+    await keep.connect();
+    await keep.query(`ALTER DATABASE ${dbName} RENAME TO ${SEED_DB}`);
+    await keep.query(`CREATE DATABASE ${dbName} TEMPLATE ${SEED_DB}`);
+    await keep.end();
+    db = await openDatabase(url.toString());
+    installDatabase(db);
+  }
 }
-// Fold the rollup deltas in, as the housekeeping timer does (lib/insights/compact.ts).
-await db.sql.exec('SELECT "insights_compact"()');
-await db.sql.exec('VACUUM ANALYZE');
-console.log(`seeded ${TRACES} traces, ${TRACES * SCORES_PER_TRACE} scores in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
 // ---- POST /api/scores: 100 per request, CLIENTS clients ----
 const post = (body: string) =>
