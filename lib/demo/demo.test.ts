@@ -9,8 +9,13 @@ import { validateIngestBody } from '@/lib/traces/validate';
 import { contextAs, testContext } from '@/test/support/context';
 import { testDatabases, truncateAll } from '@/test/support/databases';
 import { makeTrace } from '@/test/support/fixtures';
+import { reviewFigures } from '@/lib/insights/reviews';
+import { forkId, pathReviews } from '@/lib/paths';
+import { nextReview } from '@/lib/reviews';
+import { asPerson } from '@/test/support/scores';
 import { demoTraces } from './dataset';
 import { countDemoTraces, DEMO_ID_PREFIX, loadDemoData, removeDemoData } from './index';
+import { DEMO_EVALUATOR, DEMO_REVIEWERS, DEMO_UNREVIEWED_NEWEST, demoScores } from './reviews';
 
 const NOW = Date.parse('2026-11-26T12:00:00.000Z');
 
@@ -66,6 +71,30 @@ describe('the demo data set', () => {
 
   it('is the same for the same clock', () => {
     expect(demoTraces(NOW)).toEqual(traces);
+    expect(demoScores(demoTraces(NOW))).toEqual(demoScores(traces));
+  });
+
+  it('has reviews that judge the fork: blind queries and failed refunds wrong, with the better option and why', () => {
+    const scores = demoScores(traces).flatMap((set) => set.scores);
+    const decision = (s: (typeof scores)[number]) => traces.find((t) => t.id === s.traceId)!.decisionPoints.find((d) => d.id === s.decisionPointId)!;
+    const reviews = scores.filter((s) => s.name === 'decision.correct');
+    const firstTool = (tool: string) => reviews.filter((s) => s.decisionPointId === 'first-tool' && (decision(s).chosen as { tool: string }).tool === tool);
+    expect(firstTool('run_sql').map((s) => s.value)).toEqual([false, false, false, false, false]);
+    expect(firstTool('describe_table').map((s) => s.value)).toEqual(Array(9).fill(true));
+    const better = scores.filter((s) => s.name === 'decision.better_option');
+    expect(better.filter((s) => s.value === 'describe_table')).toHaveLength(5);
+    expect(better.filter((s) => s.value === 'lookup_order')).toHaveLength(2);
+    expect(better.filter((s) => s.value === 'search, read, summarise')).toHaveLength(3);
+    expect(better.every((s) => typeof s.comment === 'string' && s.comment.length > 0)).toBe(true);
+    // Every failed run is reviewed; of the newest completed runs none is, for the queue.
+    const reviewedTraces = new Set(reviews.map((s) => s.traceId));
+    expect(traces.filter((t) => t.status === 'ERROR').every((t) => reviewedTraces.has(t.id))).toBe(true);
+    const newest = [...traces].sort((a, b) => b.startedAt.localeCompare(a.startedAt)).slice(0, DEMO_UNREVIEWED_NEWEST);
+    expect(newest.filter((t) => t.status === 'COMPLETED' && !reviewedTraces.has(t.id)).length).toBeGreaterThan(5);
+    expect(reviews).toHaveLength(129);
+    // Span and trace scores besides: tone labels on replies, the evaluator's quality per run.
+    expect(scores.filter((s) => s.name === 'tone' && s.spanId === 'reply')).toHaveLength(14);
+    expect(scores.filter((s) => s.name === 'answer_quality' && s.spanId === undefined && s.decisionPointId === undefined)).toHaveLength(62);
   });
 });
 
@@ -80,6 +109,13 @@ describe.each(testDatabases())('demo data on $name', ({ open }) => {
     vi.restoreAllMocks();
   });
   beforeEach(async () => truncateAll(db));
+
+  const scoresBySource = async () => {
+    const rows = await db.sql.query<{ source: string; author: string; n: number }>(
+      `SELECT "source"::text AS source, "authorName" AS author, count(*)::int AS n FROM "Score" WHERE "traceId" LIKE 'demo-%' GROUP BY 1, 2 ORDER BY 1, 2`,
+    );
+    return rows;
+  };
 
   const counts = async () => {
     const [row] = await db.sql.query<{ traces: string; spans: string; decisions: string; events: string }>(
@@ -116,13 +152,54 @@ describe.each(testDatabases())('demo data on $name', ({ open }) => {
     expect(await counts()).toEqual(first);
     expect((await getTraceOrThrow(ctx, expected[0].id)).startedAt).toBe(new Date(Date.parse(expected[0].startedAt) + 3_600_000).toISOString());
 
+    // The reviews and scores came with them, each with its author; reloading replaced them.
+    const feedback = expected.flatMap((t) => t.events).filter((e) => e.type === 'USER_FEEDBACK').length;
+    expect(await scoresBySource()).toEqual([
+      { source: 'ANNOTATION', author: DEMO_REVIEWERS.analysis, n: 55 },
+      { source: 'ANNOTATION', author: DEMO_REVIEWERS.support, n: 98 },
+      { source: 'API', author: DEMO_EVALUATOR, n: 62 },
+      { source: 'FEEDBACK', author: 'demo data load by test', n: feedback },
+    ]);
+
     expect(await removeDemoData(ctx)).toBe(expected.length);
+    expect(await scoresBySource()).toEqual([]);
     expect(await counts()).toEqual({ traces: 1, spans: MINE.spans, decisions: MINE.decisions, events: MINE.events });
     expect(await countDemoTraces(ctx)).toBe(0);
     expect(await removeDemoData(ctx)).toBe(0);
     // The derived figures follow: the per-status counts hold only the user's trace.
     const [status] = await db.sql.query<{ n: string }>(`SELECT coalesce(sum("count"), 0) AS n FROM "TraceStatusCount"`);
     expect(Number(status.n)).toBe(1);
+  });
+
+  it("shows its reviews in insights, on the paths' branches and in the review queue", async () => {
+    const ctx = testContext(db);
+    await loadDemoData(ctx, NOW);
+    const window = { from: new Date(NOW - 2 * 86_400_000).toISOString(), to: new Date(NOW + 3_600_000).toISOString() };
+    const figures = await reviewFigures(ctx, window);
+    const judged = (label: string) => figures.judged.find((j) => j.type === 'TOOL_SELECTION' && j.label === label);
+    expect(judged('describe_table')).toMatchObject({ reviewed: 9, right: 9 });
+    // run_sql: the analyst's blind first queries (5, wrong) and its queries after describing (9, right).
+    expect(judged('run_sql')).toMatchObject({ reviewed: 14, right: 9 });
+    expect(judged('issue_refund')).toMatchObject({ reviewed: 3, right: 1 });
+    expect(figures.better).toEqual(
+      expect.arrayContaining([
+        { type: 'TOOL_SELECTION', label: 'run_sql', better: 'describe_table', count: 5 },
+        { type: 'TOOL_SELECTION', label: 'issue_refund', better: 'lookup_order', count: 2 },
+        { type: 'PLANNING', label: 'answer from memory', better: 'search, read, summarise', count: 3 },
+      ]),
+    );
+    expect(figures.scores.map((s) => `${s.name}:${s.count}`)).toEqual(
+      expect.arrayContaining(['answer_quality:62', 'decision.better_option:10', 'decision.correct:129', 'tone:14']),
+    );
+
+    const paths = await pathReviews(ctx, { ...window, name: 'sql-analyst' });
+    const atStart = (label: string) => paths.branches.find((b) => b.forkId === forkId([]) && b.label === label);
+    expect(atStart('run_sql')).toMatchObject({ reviewed: 5, judgedRight: 0 });
+    expect(atStart('describe_table')).toMatchObject({ reviewed: 9, judgedRight: 9 });
+
+    const next = await nextReview(asPerson(db, 'ada'), {});
+    expect(next.progress).toEqual({ reviewed: 129, total: 156 });
+    expect(next.item?.traceId.startsWith(DEMO_ID_PREFIX)).toBe(true);
   });
 
   it('is loaded by admins and ingest keys (any key in open mode), removed by admins, refused to others', async () => {
