@@ -2,7 +2,6 @@
 // grouped by path with outcomes, cost and durations, and the forks between them.
 import 'server-only';
 import { requireScope, type ServiceContext } from '@/lib/context';
-import { Prisma } from '@/lib/generated/prisma/client';
 import { queryWithoutJit } from '@/lib/insights/no-jit';
 import { parseInsightsParams } from '@/lib/insights/params';
 import type { InsightsParams } from '@/lib/insights/types';
@@ -10,7 +9,7 @@ import type { FilterQuery } from '@/lib/traces/filters';
 import { traceWhereSql } from '@/lib/traces/filters';
 import { compactPathsOnce } from './compact';
 import { forkId } from './ids';
-import { livePathsCtes, PATH_ID_OF_TRACE } from './sql';
+import { PATH_ID_OF_TRACE, storedTracesOfWindowSql, tracesOfWindowSql } from './sql';
 import { errorShare, forksOf, pathText, type Outcomes, type Step } from './steps';
 
 /** The decision review score that judges a choice (see docs/api.md, Scores). */
@@ -75,47 +74,45 @@ export async function pathInsights(ctx: ServiceContext, params: InsightsParams):
   await compactPathsOnce(db);
   const { from, to, ...filters } = params;
   const where = traceWhereSql({ ...filters, from, to });
-  // Each trace's stored path id (computed for the traces marked as changed), its outcome,
-  // cost, duration and decision reviews, grouped by path; a path's steps are those of
-  // "DecisionPath", or computed ones when only marked traces have that path.
+  // Each trace of the window with its path id (computed for the traces marked as changed),
+  // status, cost and duration, as the CTE per_trace, grouped by path; the decision reviews
+  // counted per path apart; a path's steps are those of "DecisionPath", or computed ones
+  // when only marked traces have that path.
   const rows = await queryWithoutJit(db, db.$queryRaw<PathRow[]>`
-    WITH win AS MATERIALIZED (
-      SELECT t."id", t."status"::text AS status,
-             coalesce(t."totalCost", (SELECT sum(s."costUsd") FROM "Span" s WHERE s."traceId" = t."id")) AS cost,
-             CASE WHEN t."status" <> 'RUNNING' THEN round(date_part('epoch', t."endedAt" - t."startedAt") * 1000) END AS duration
-        FROM "Trace" t ${where}
-    ),
-    ${livePathsCtes(Prisma.sql`SELECT w."id" FROM win w`)},
+    WITH ${filters.tag?.length || filters.sessionId !== undefined ? tracesOfWindowSql(params) : storedTracesOfWindowSql(params)},
     reviews AS MATERIALIZED (
       SELECT sc."traceId", count(*)::int AS reviewed, count(*) FILTER (WHERE sc."value" = 1)::int AS judged_right
-        FROM "Score" sc
-       WHERE sc."traceId" IN (SELECT w."id" FROM win w) AND sc."decisionPointId" IS NOT NULL
-         AND sc."name" = ${DECISION_CORRECT} AND sc."dataType" = 'BOOLEAN'
+        FROM "Score" sc JOIN "Trace" t ON t."id" = sc."traceId"
+       ${where} AND sc."decisionPointId" IS NOT NULL AND sc."name" = ${DECISION_CORRECT} AND sc."dataType" = 'BOOLEAN'
        GROUP BY sc."traceId"
     ),
-    per_trace AS (
-      SELECT w.*, ${PATH_ID_OF_TRACE} AS path_id, l."steps" AS live_steps,
-             coalesce(r.reviewed, 0) AS reviewed, coalesce(r.judged_right, 0) AS judged_right
-        FROM win w
-        LEFT JOIN "TracePath" tp ON tp."traceId" = w."id"
-        LEFT JOIN marked mk ON mk.id = w."id"
-        LEFT JOIN live l ON l."traceId" = w."id"
-        LEFT JOIN reviews r ON r."traceId" = w."id"
+    -- The reviewed traces' paths, looked up one by one: a few of the window's traces at most.
+    reviewed_paths AS (
+      SELECT ${PATH_ID_OF_TRACE} COLLATE "C" AS path_id, sum(r.reviewed)::int AS reviewed, sum(r.judged_right)::int AS judged_right
+        FROM reviews r
+        LEFT JOIN "TracePath" tp ON tp."traceId" = r."traceId"
+        LEFT JOIN marked mk ON mk.id = r."traceId"
+        LEFT JOIN live l ON l."traceId" = r."traceId"
+       GROUP BY 1
     ),
+    -- Grouped by the path id's bytes (an MD5 in hex): the sort the percentiles need compares them faster.
     grouped AS (
-      SELECT path_id, (array_agg(live_steps) FILTER (WHERE live_steps IS NOT NULL))[1] AS live_steps, count(*)::int AS traces,
-             count(*) FILTER (WHERE status = 'COMPLETED')::int AS completed,
-             count(*) FILTER (WHERE status = 'ERROR')::int AS error,
-             count(*) FILTER (WHERE status = 'RUNNING')::int AS running,
-             avg(cost)::float8 AS "avgCostUsd",
-             percentile_cont(0.5) WITHIN GROUP (ORDER BY duration) AS p50,
-             percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) AS p95,
-             sum(reviewed)::int AS reviewed, sum(judged_right)::int AS "judgedRight"
-        FROM per_trace GROUP BY path_id
+      SELECT pt.path_id COLLATE "C" AS path_id, (array_agg(pt.live_steps) FILTER (WHERE pt.live_steps IS NOT NULL))[1] AS live_steps,
+             count(*)::int AS traces,
+             count(*) FILTER (WHERE pt.status = 'COMPLETED')::int AS completed,
+             count(*) FILTER (WHERE pt.status = 'ERROR')::int AS error,
+             count(*) FILTER (WHERE pt.status = 'RUNNING')::int AS running,
+             avg(pt.cost)::float8 AS "avgCostUsd",
+             percentile_cont(0.5) WITHIN GROUP (ORDER BY pt.duration) AS p50,
+             percentile_cont(0.95) WITHIN GROUP (ORDER BY pt.duration) AS p95
+        FROM per_trace pt
+       GROUP BY 1
     )
     SELECT g.path_id AS id, coalesce(g.live_steps, dp."steps", '[]'::jsonb) AS steps, g.traces, g.completed, g.error, g.running,
-           g."avgCostUsd", g.p50, g.p95, g.reviewed, g."judgedRight"
-      FROM grouped g LEFT JOIN "DecisionPath" dp ON dp."id" = g.path_id`);
+           g."avgCostUsd", g.p50, g.p95, coalesce(rp.reviewed, 0) AS reviewed, coalesce(rp.judged_right, 0) AS "judgedRight"
+      FROM grouped g
+      LEFT JOIN reviewed_paths rp ON rp.path_id = g.path_id
+      LEFT JOIN "DecisionPath" dp ON dp."id" = g.path_id`);
 
   const total = rows.reduce((n, r) => n + r.traces, 0);
   const withSteps = rows.map((r) => ({ row: r, outcomes: { COMPLETED: r.completed, ERROR: r.error, RUNNING: r.running } }));

@@ -3,7 +3,6 @@
 // the share judged right. The Path tab shows it on each branch, taken or not.
 import 'server-only';
 import { requireScope, type ServiceContext } from '@/lib/context';
-import { Prisma } from '@/lib/generated/prisma/client';
 import type { InsightsParams } from '@/lib/insights/types';
 import type { JsonValue } from '@/lib/traces/types';
 import { traceWhereSql } from '@/lib/traces/filters';
@@ -42,15 +41,17 @@ export async function pathReviews(ctx: ServiceContext, params: InsightsParams): 
   const limited = traces.length > REVIEWED_TRACES_READ;
   const ids = traces.slice(0, REVIEWED_TRACES_READ).map((t) => t.id);
   if (ids.length === 0) return { from, to, name: params.name ?? null, reviewedTraces: 0, limited: false, branches: [] };
+  // Each parent span looked up by its key: a join let the planner hash the whole span table
+  // when it misjudged how many decisions 500 traces have.
   const [decisions, scores] = await Promise.all([
     db.$queryRaw<Array<{ traceId: string; id: string; type: BranchReview['type']; chosen: JsonValue; timestamp: Date; parentStartedAt: Date | null }>>`
-      SELECT d."traceId", d."id", d."type"::text AS type, d."chosen", d."timestamp", ps."startedAt" AS "parentStartedAt"
+      SELECT d."traceId", d."id", d."type"::text AS type, d."chosen", d."timestamp",
+             (SELECT ps."startedAt" FROM "Span" ps WHERE ps."traceId" = d."traceId" AND ps."id" = d."parentSpanId") AS "parentStartedAt"
         FROM "DecisionPoint" d
-        LEFT JOIN "Span" ps ON ps."traceId" = d."traceId" AND ps."id" = d."parentSpanId"
-       WHERE d."traceId" IN (${Prisma.join(ids)})`,
+       WHERE d."traceId" = ANY (${ids}::text[])`,
     db.$queryRaw<Array<{ traceId: string; decisionPointId: string; value: number | null }>>`
       SELECT sc."traceId", sc."decisionPointId", sc."value" FROM "Score" sc
-       WHERE sc."traceId" IN (${Prisma.join(ids)}) AND sc."decisionPointId" IS NOT NULL
+       WHERE sc."traceId" = ANY (${ids}::text[]) AND sc."decisionPointId" IS NOT NULL
          AND sc."name" = ${DECISION_CORRECT} AND sc."dataType" = 'BOOLEAN'`,
   ]);
   return { from, to, name: params.name ?? null, reviewedTraces: ids.length, limited, branches: branchReviewsOf(decisions, scores) };

@@ -5,6 +5,8 @@
 // an unmarked trace and computes a marked one's, so it is exact in its own snapshot.
 import 'server-only';
 import { Prisma } from '@/lib/generated/prisma/client';
+import type { InsightsParams } from '@/lib/insights/types';
+import { traceWhereSql } from '@/lib/traces/filters';
 
 /** The id of the empty path: the MD5 of the empty key. */
 export const EMPTY_PATH_ID = 'd41d8cd98f00b204e9800998ecf8427e';
@@ -58,4 +60,48 @@ export function traceThroughForkSql(traceId: Prisma.Sql, id: string, chosen: str
        AND ${notMarked(Prisma.raw('tp."traceId"'))}
     UNION ALL
     SELECT p."traceId" FROM ${LIVE} p WHERE p."forkIds" @> ARRAY[${id}]::text[] ${took('p')})`;
+}
+
+/**
+ * CTEs ending in per_trace (id, path_id, live_steps, status, cost, duration): the window's
+ * traces from their stored rows, an index-only scan of "TracePath" (its copies of the
+ * trace's name, start, status, cost and duration), except the marked ones, read from
+ * "Trace" with their paths computed. For the filters "TracePath" holds: name, status, window.
+ */
+export function storedTracesOfWindowSql({ from, to, name, status }: InsightsParams): Prisma.Sql {
+  return Prisma.sql`
+    marked AS MATERIALIZED (SELECT DISTINCT m."traceId" AS id FROM "TracePathDirty" m),
+    live_win AS MATERIALIZED (
+      SELECT t."id", t."status"::text AS status, "paths_trace_cost"(t."id", t."totalCost") AS cost,
+             "paths_trace_duration"(t."status", t."startedAt", t."endedAt") AS duration
+        FROM "Trace" t ${traceWhereSql({ name, status, from, to })} AND t."id" IN (SELECT mk.id FROM marked mk)
+    ),
+    live AS MATERIALIZED (SELECT p."traceId", md5(p."key") AS path_id, p."steps" FROM "decision_paths"(ARRAY(SELECT w."id" FROM live_win w)) p),
+    per_trace AS (
+      SELECT tp."traceId" AS id, tp."pathId" AS path_id, NULL::jsonb AS live_steps, tp."status"::text AS status,
+             tp."costUsd" AS cost, tp."durationMs" AS duration
+        FROM "TracePath" tp ${traceWhereSql({ name, status, from, to }, Prisma.raw('tp'))}
+         AND NOT EXISTS (SELECT 1 FROM marked mk WHERE mk.id = tp."traceId")
+      UNION ALL
+      SELECT w."id", coalesce(l.path_id, ${EMPTY_PATH_ID}), l."steps", w.status, w.cost, w.duration
+        FROM live_win w LEFT JOIN live l ON l."traceId" = w."id"
+    )`;
+}
+
+/** The same CTEs for any filters: the window's traces from "Trace", joined to their stored paths. */
+export function tracesOfWindowSql({ from, to, ...filters }: InsightsParams): Prisma.Sql {
+  return Prisma.sql`
+    win AS MATERIALIZED (
+      SELECT t."id", t."status"::text AS status, "paths_trace_cost"(t."id", t."totalCost") AS cost,
+             "paths_trace_duration"(t."status", t."startedAt", t."endedAt") AS duration
+        FROM "Trace" t ${traceWhereSql({ ...filters, from, to })}
+    ),
+    ${livePathsCtes(Prisma.sql`SELECT w."id" FROM win w`)},
+    per_trace AS (
+      SELECT w."id", ${PATH_ID_OF_TRACE} AS path_id, l."steps" AS live_steps, w.status, w.cost, w.duration
+        FROM win w
+        LEFT JOIN "TracePath" tp ON tp."traceId" = w."id"
+        LEFT JOIN marked mk ON mk.id = w."id"
+        LEFT JOIN live l ON l."traceId" = w."id"
+    )`;
 }

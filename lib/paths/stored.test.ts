@@ -1,8 +1,9 @@
 // Each trace's stored path equals pathOf over its decisions, whoever wrote them: JSON
 // batches (concurrent), OTLP upserts of one trace across several requests (a decision
 // before its parent span, whose later start reorders tied decisions; a span sent again),
-// SQL run by hand (a span moved in time or deleted, decisions changed and deleted),
-// deletes of a trace, of a session and by retention, and TRUNCATE; before and after
+// SQL run by hand (a span moved in time or deleted, decisions changed and deleted, a
+// trace's copied figures changed), deletes of a trace, of a session and by retention, and
+// TRUNCATE; before and after
 // compaction (test/support/derived.ts, expectPathsExact, also runs in the delete races).
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '@/lib/storage/open';
@@ -16,6 +17,7 @@ import { testDatabases } from '@/test/support/databases';
 import { expectPathsExact } from '@/test/support/derived';
 import { makeTrace } from '@/test/support/fixtures';
 import { compactPathsOnce } from './compact';
+import { EMPTY_PATH_ID } from './sql';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -181,7 +183,21 @@ describe.each(testDatabases())('stored decision paths on $name', ({ open }) => {
     await db.sql.exec(`DELETE FROM "Span" WHERE "traceId" LIKE 'stored-9-%' AND "id" = 's0'`);
     await expectPathsExact(db);
     await expectPathsExact(db, { compacted: true });
+    // The figures the fleet read copies: a trace renamed, ended, priced; a span's cost.
+    await db.sql.exec(`UPDATE "Trace" SET "name" = 'renamed', "status" = 'ERROR', "endedAt" = "startedAt" + interval '1.5 seconds' WHERE "id" = 'stored-9-3'`);
+    await db.sql.exec(`UPDATE "Trace" SET "totalCost" = 0.25 WHERE "id" = 'stored-9-4'`);
+    await db.sql.exec(`UPDATE "Span" SET "costUsd" = 0.5 WHERE "traceId" = 'stored-9-5' AND "id" = 's1'`);
+    await expectPathsExact(db);
+    await expectPathsExact(db, { compacted: true });
+    await db.sql.exec(`UPDATE "Trace" SET "startedAt" = "startedAt" - interval '1 day', "totalCost" = NULL WHERE "id" LIKE 'stored-9-1%'`);
+    await expectPathsExact(db);
+    await expectPathsExact(db, { compacted: true });
     await db.sql.exec('TRUNCATE "DecisionPoint" CASCADE');
+    await expectPathsExact(db);
+    await expectPathsExact(db, { compacted: true });
+    const [{ paths }] = await db.sql.query<{ paths: string[] }>('SELECT array_agg(DISTINCT "pathId") AS paths FROM "TracePath"');
+    expect(paths).toEqual([EMPTY_PATH_ID]);
+    await db.sql.exec('TRUNCATE "Trace" CASCADE');
     await expectPathsExact(db, { compacted: true });
     expect(await stored()).toBe(0);
   });

@@ -31,7 +31,13 @@ const db = await openDatabase(url);
 await migrate(db.sql, await readMigrations());
 const ctx = systemContext(db, 'bench');
 const limits = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 };
-const TRIGGERS = ['DecisionPoint', 'Span'].flatMap((t) => ['insert', 'update', 'delete'].map((op) => [t, `${t}_paths_${op}`] as const));
+// The mark triggers this build has ("Trace" has its own where the trace's figures are stored beside its path).
+const TRIGGERS = (
+  await db.sql.query<{ table: string; name: string }>(
+    `SELECT c.relname AS table, t.tgname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+      WHERE c.relname IN ('DecisionPoint', 'Span', 'Trace') AND t.tgname ~ '_paths_(insert|update|delete)$'`,
+  )
+).map((t) => [t.table, t.name] as const);
 
 let index = 0;
 const batch = () => validateIngestBody({ traces: Array.from({ length: BATCH }, () => generateTrace({ seed: 27, index: index++, shape: FULL_SHAPE })) }, limits);

@@ -2,12 +2,12 @@
 // database holding the paths data set (bench/paths.ts): migrates it first (a database
 // seeded by an older build gets its stored paths, timed: the backfill), then GET
 // /api/insights/paths' verb for 30 days of the newest trace's name and of every name, and
-// the list with that name's top path and top fork; sorted ms per call, and the answer's
-// JSON size and encoding time.
+// the list with that name's top path and top fork, and GET /api/insights/paths/reviews'
+// verb for both windows; sorted ms per call, and the answer's JSON size and encoding time.
 //   npx tsx --conditions=react-server scripts/bench/paths-inprocess.ts postgresql://... [--runs 10]
 // Used for the 1M-trace figures in docs/benchmarks.md ("Paths").
 import { systemContext } from '@/lib/context';
-import { parsePathParams, pathInsights } from '@/lib/paths';
+import { parsePathParams, pathInsights, pathReviews } from '@/lib/paths';
 import { migrate, readMigrations } from '@/lib/storage/migrate';
 import { openDatabase } from '@/lib/storage/open';
 import { listTraces, parseListParams } from '@/lib/traces/list';
@@ -71,5 +71,12 @@ for (const [label, query] of [
     if (top) await time('list path=<its top path>', () => listTraces(ctx, parseListParams(new URLSearchParams({ path: top.id }))));
     if (fork) await time('list fork=<its top fork>&chosen', () => listTraces(ctx, parseListParams(new URLSearchParams({ fork: fork.id, chosen: fork.label }))));
   }
+}
+for (const [label, query] of [
+  ['paths/reviews 30d name=<newest trace>', { from, to, name }],
+  ['paths/reviews 30d', { from, to }],
+] as const) {
+  const answer = await time(label, () => pathReviews(ctx, parsePathParams(new URLSearchParams(query))));
+  log(`  ${answer.reviewedTraces} reviewed traces read (limited: ${answer.limited}), ${answer.branches.length} branches`);
 }
 await db.close();

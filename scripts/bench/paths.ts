@@ -151,6 +151,8 @@ export async function pathsCases(ctx: Ctx, data: PathsDataSet): Promise<PathsCas
   const cases: PathsCase[] = [
     { name: 'paths 30d name=<newest trace>', path: named },
     { name: 'paths 30d', path: `/api/insights/paths?${new URLSearchParams({ from, to })}` },
+    { name: 'paths/reviews 30d name=<newest trace>', path: `/api/insights/paths/reviews?${new URLSearchParams({ from, to, name: data.newestName })}` },
+    { name: 'paths/reviews 30d', path: `/api/insights/paths/reviews?${new URLSearchParams({ from, to })}` },
   ];
   const r = await ctx.http.request('GET', named, { timeoutMs: 30 * 60_000 });
   if (r.status !== 200) throw new Error(`paths: HTTP ${r.status} ${r.body.toString().slice(0, 200)}`);
@@ -172,8 +174,9 @@ export async function pathsScenario(ctx: Ctx, c: PathsCase, bounds: Bounds): Pro
         if (r.status !== 200) return { ok: false, ms: r.ms, error: `HTTP ${r.status} ${r.body.toString().slice(0, 200)}` };
         if (!checked) {
           checked = true;
-          const j = JSON.parse(r.body.toString()) as Partial<PathsAnswer> & { traces?: unknown[] };
-          if (j.paths) ctx.log(`  ${c.name}: ${j.totals?.traces} traces, ${j.paths.length} paths, ${j.forks?.length} fork options, ${(r.body.length / 1024).toFixed(0)} KB`);
+          const j = JSON.parse(r.body.toString()) as Partial<PathsAnswer> & { traces?: unknown[]; branches?: unknown[] };
+          if ('branches' in j) ctx.log(`  ${c.name}: ${(j as { reviewedTraces?: number }).reviewedTraces} reviewed traces, ${(j.branches as unknown[]).length} branches, ${(r.body.length / 1024).toFixed(0)} KB`);
+          else if (j.paths) ctx.log(`  ${c.name}: ${j.totals?.traces} traces, ${j.paths.length} paths, ${j.forks?.length} fork options, ${(r.body.length / 1024).toFixed(0)} KB`);
           else ctx.log(`  ${c.name}: ${j.traces?.length} traces on the first page`);
         }
         return { ok: true, ms: r.ms };

@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { compactPathsOnce } from '@/lib/paths/compact';
 import { forkId, pathId } from '@/lib/paths/ids';
-import { livePathsCtes, PATH_ID_OF_TRACE, tracePathIsSql, traceThroughForkSql } from '@/lib/paths/sql';
+import { livePathsCtes, PATH_ID_OF_TRACE, storedTracesOfWindowSql, tracePathIsSql, traceThroughForkSql, tracesOfWindowSql } from '@/lib/paths/sql';
 import { pathOf, type PathDecision, type Step } from '@/lib/paths/steps';
 import type { Database } from '@/lib/storage/open';
 
@@ -121,9 +121,10 @@ export async function expectReviewMarkersExact(db: Database): Promise<void> {
 /**
  * Asserts every trace's path as readers see it (stored, or computed for marked traces)
  * equals pathOf over its decisions read back from the rows, and that the list's path and
- * fork filters select exactly the traces of each path and fork. `compacted`: first stores
- * every marked trace's path, then asserts no mark is left and the stored rows alone (one
- * per trace with a decision, its steps and fork ids in "DecisionPath") are the answer.
+ * fork filters select exactly the traces of each path and fork, and that the fleet read's
+ * traces carry their status, cost and duration. `compacted`: first stores every marked
+ * trace's path, then asserts no mark is left and the stored rows alone (one per trace: its
+ * path id, its steps and fork ids in "DecisionPath", its copied figures) are the answer.
  */
 export async function expectPathsExact(db: Database, { compacted = false } = {}): Promise<void> {
   if (compacted) while ((await compactPathsOnce(db.prisma)) > 0);
@@ -147,15 +148,46 @@ export async function expectPathsExact(db: Database, { compacted = false } = {})
   const byTrace = (list: Array<[string, unknown]>) => Object.fromEntries(list.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   expect(byTrace(seen.map((s) => [s.id, [s.pathId, s.steps]]))).toEqual(byTrace([...expected].map(([id, steps]) => [id, [pathId(steps), steps]])));
 
+  // Each trace's figures the paths read counts, recounted from the rows.
+  const figures = new Map(
+    (
+      await db.sql.query<{ id: string; name: string; startedAt: Date; status: string; cost: number | null; duration: number | null }>(
+        `SELECT t."id", t."name", t."startedAt", t."status"::text AS status,
+                coalesce(t."totalCost", (SELECT sum(s."costUsd") FROM "Span" s WHERE s."traceId" = t."id")) AS cost,
+                CASE WHEN t."status" <> 'RUNNING' THEN round(extract(epoch FROM t."endedAt" - t."startedAt") * 1000) END::float8 AS duration
+           FROM "Trace" t`,
+      )
+    ).map((f) => [f.id, f]),
+  );
+  // The fleet read's traces of a window holding every trace, from the stored rows and from "Trace".
+  const everything = { from: '1970-01-01T00:00:00.000Z', to: '9999-01-01T00:00:00.000Z' };
+  const windowed = [...figures.values()].map((f) => [f.id, [pathId(expected.get(f.id)!), f.status, f.cost, f.duration]] as [string, unknown]);
+  for (const ctes of [storedTracesOfWindowSql(everything), tracesOfWindowSql(everything)]) {
+    const read = await db.prisma.$queryRaw<Array<{ id: string; path_id: string; status: string; cost: number | null; duration: number | null }>>`
+      WITH ${ctes} SELECT pt.id, pt.path_id, pt.status, pt.cost::float8 AS cost, pt.duration::float8 AS duration FROM per_trace pt`;
+    expect(byTrace(read.map((r) => [r.id, [r.path_id, r.status, r.cost, r.duration]])), 'the fleet read\'s traces').toEqual(byTrace(windowed));
+  }
+
   if (compacted) {
     const [{ marks }] = await db.sql.query<{ marks: number }>(`SELECT count(*)::int AS marks FROM "TracePathDirty"`);
     expect(marks).toBe(0);
-    const stored = await db.sql.query<{ traceId: string; pathId: string; steps: Step[]; forkIds: string[] }>(
+    // One row per trace, the empty path's for a trace without decisions (no "DecisionPath" row).
+    const stored = await db.sql.query<{ traceId: string; pathId: string; steps: Step[] | null; forkIds: string[] | null }>(
       `SELECT tp."traceId", tp."pathId", dp."steps", dp."forkIds" FROM "TracePath" tp LEFT JOIN "DecisionPath" dp ON dp."id" = tp."pathId"`,
     );
-    const withDecisions = [...expected].filter(([, steps]) => steps.length > 0);
     expect(byTrace(stored.map((s) => [s.traceId, [s.pathId, s.steps, s.forkIds]]))).toEqual(
-      byTrace(withDecisions.map(([id, steps]) => [id, [pathId(steps), steps, steps.map((_, i) => forkId(steps.slice(0, i)))]])),
+      byTrace(
+        [...expected].map(([id, steps]) => [
+          id,
+          [pathId(steps), steps.length ? steps : null, steps.length ? steps.map((_, i) => forkId(steps.slice(0, i))) : null],
+        ]),
+      ),
+    );
+    const copies = await db.sql.query<{ traceId: string; name: string; startedAt: Date; status: string; costUsd: number | null; durationMs: number | null }>(
+      `SELECT tp."traceId", tp."name", tp."startedAt", tp."status"::text AS status, tp."costUsd", tp."durationMs" FROM "TracePath" tp`,
+    );
+    expect(byTrace(copies.map((c) => [c.traceId, [c.name, c.startedAt.toISOString(), c.status, c.costUsd, c.durationMs]])), 'the stored figures').toEqual(
+      byTrace([...figures.values()].map((f) => [f.id, [f.name, f.startedAt.toISOString(), f.status, f.cost, f.duration]])),
     );
   }
 
