@@ -1,7 +1,8 @@
-// A trace's search words (crossroads_trace_words, migration search_words_in_one_sort)
-// against the row-per-word rule they replaced, on every test database: the same text
-// byte for byte, whichever of its two ways the function takes (one sort in C for texts
-// under 1 MB with lexemes tsvector can hold; the row-per-word way otherwise).
+// A trace's search words (crossroads_trace_words, migrations search_words_in_one_sort and
+// search_words_lowered_once) against the row-per-word rule they replaced, on every test
+// database: the same text byte for byte, whichever of its two ways the function takes
+// (sorts in C for texts under 1 MB with lexemes tsvector can hold; the row-per-word way
+// otherwise).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/storage/open';
 import { testDatabases, truncateAll } from '@/test/support/databases';
@@ -62,7 +63,7 @@ describe.each(testDatabases())('search words on $name', ({ open }) => {
     await ingest([
       makeTrace({
         id: 'mixed',
-        name: 'Ärger ΣΊΣΥΦΟΣ 日本語 ab a\tb "quoted" back\\slash',
+        name: 'Ärger ΣΊΣΥΦΟΣ ΟΔΟΣ\nΣΟΦΟΣ İstanbul ǅemal 日本語 ab a\tb "quoted" back\\slash Refund refund REFUND',
         metadata: { z: 'Zed zed ZED', a: [1.5, 'x  y', null, true], 'key with space': 'É é e\u0301' },
         startedAt: at,
         spans: [

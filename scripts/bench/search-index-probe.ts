@@ -31,6 +31,7 @@ function wordsFunction(migration: string): string {
 const VARIANTS: Record<string, string> = {
   'row per word': wordsFunction('20261126000000_search_deferred_index'),
   'one sort': wordsFunction('20261204010000_search_words_in_one_sort'),
+  'one sort, lowered once': wordsFunction('20261204020000_search_words_lowered_once'),
 };
 
 const [tpl] = ingestTemplates(1, 100);
