@@ -51,7 +51,7 @@ import { buildOtlpRequests } from './bench/otlp-requests';
 import { retentionScenario, type RetentionShape } from './bench/retention';
 import { pathsCases, pathsScenario, seedPathsData } from './bench/paths';
 import { insightsCases, insightsScenario, seedInsightsData, type InsightsNames } from './bench/insights';
-import { COMMON_TERM, RARE_TERM, dropSearchIndexes, relationSizes, searchBacklogAfter, searchScenario, searchSizesTable, seedSearchData } from './bench/search';
+import { COMMON_TERM, RARE_TERM, dropSearchIndexes, relationSizes, sampleSearchLag, searchBacklogAfter, searchScenario, searchSizesTable, seedSearchData } from './bench/search';
 
 // ---------- configuration ----------
 
@@ -494,8 +494,14 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
       log('ingest through POST /api/traces');
       for (const batch of scale.batches) {
         for (const clients of scale.clients) {
+          const lag = kind === 'postgres' && !opts.dropSearchIndexes ? await sampleSearchLag(raw!) : undefined;
           const api = await ingestScenario(ctx, templates.get(batch)!, clients, scale.ingest);
           results.push(api);
+          if (lag) {
+            const samples = (await lag.stop()).sort((a, b) => a - b);
+            const at = (p: number) => (samples[Math.min(samples.length - 1, Math.floor(p * samples.length))] / 1000).toFixed(1);
+            log(`  search lag during ingest/batch ${batch} c=${clients} (${samples.length} samples, 1 s apart): p50 ${at(0.5)} s, p95 ${at(0.95)} s, max ${at(1)} s`);
+          }
           if (kind === 'postgres' && !opts.dropSearchIndexes) {
             // Search is indexed after ingest (migration search_deferred_index): how far behind
             // the server's indexer was at the end of the window, and how long it took to catch up.

@@ -20,7 +20,7 @@ import { formatLine } from './scenarios';
 import { seedTraces, truncateTraces, vacuumAnalyze } from './seed';
 import os from 'node:os';
 import { summarize } from './stats';
-import { indexSearchBacklog, searchBacklog } from '@/lib/traces/search-index';
+import { indexSearchBacklog, searchBacklog, searchLagMs } from '@/lib/traces/search-index';
 
 /** The issue's trace with 1-2 KB span payloads. */
 export const SEARCH_SHAPE: TraceShape = { ...FULL_SHAPE, payloadMin: 1024, payloadMax: 2048 };
@@ -90,6 +90,30 @@ export async function searchBacklogAfter(raw: RawDb, timeoutMs = 600_000): Promi
   } finally {
     await conn.release();
   }
+}
+
+/**
+ * Samples the search indexer's lag (the oldest queued trace's age) every `everyMs` while
+ * an ingest cell runs; stop() returns the samples in ms.
+ */
+export async function sampleSearchLag(raw: RawDb, everyMs = 1_000): Promise<{ stop(): Promise<number[]> }> {
+  const conn = await raw.connect();
+  const samples: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      samples.push(await searchLagMs(conn));
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      await conn.release();
+      return samples;
+    },
+  };
 }
 
 /** The traces the rare term is planted in: spread evenly over [0, traces). */
