@@ -42,7 +42,7 @@ const span = (id: string, input: unknown, output: unknown = null, extra: Record<
   ...extra,
 });
 
-describe.each(testDatabases())('search words on $name', ({ open }) => {
+describe.each(testDatabases())('search words on $name', ({ name, open }) => {
   let db: Database;
   beforeAll(async () => {
     db = await open();
@@ -116,5 +116,16 @@ describe.each(testDatabases())('search words on $name', ({ open }) => {
     const { fast, slow } = await both('big');
     expect(slow?.split(' ').length).toBeGreaterThan(100_000);
     expect(fast).toBe(slow);
+  });
+
+  it.runIf(name === 'postgres')('can be called in a query run by parallel workers (the recount in test/support/derived.ts)', async () => {
+    await ingest([makeTrace({ id: 'p1', startedAt: at }), makeTrace({ id: 'p2', startedAt: at })]);
+    const rows = await db.sql.transaction(async (tx) => {
+      await tx.exec('SET LOCAL force_parallel_mode = on');
+      await tx.exec('SET LOCAL parallel_setup_cost = 0');
+      await tx.exec('SET LOCAL parallel_tuple_cost = 0');
+      return tx.query<{ n: number }>('SELECT count("crossroads_trace_words"(t."id"))::int AS n FROM "Trace" t');
+    });
+    expect(rows[0].n).toBe(2);
   });
 });
