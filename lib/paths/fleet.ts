@@ -6,10 +6,9 @@ import { queryWithoutJit } from '@/lib/insights/no-jit';
 import { parseInsightsParams } from '@/lib/insights/params';
 import type { InsightsParams } from '@/lib/insights/types';
 import type { FilterQuery } from '@/lib/traces/filters';
-import { traceWhereSql } from '@/lib/traces/filters';
 import { compactPathsOnce } from './compact';
 import { forkId } from './ids';
-import { PATH_ID_OF_TRACE, storedTracesOfWindowSql, tracesOfWindowSql } from './sql';
+import { storedTracesOfWindowSql, tracesOfWindowSql } from './sql';
 import { errorShare, forksOf, pathText, type Outcomes, type Step } from './steps';
 
 /** The decision review score that judges a choice (see docs/api.md, Scores). */
@@ -73,28 +72,12 @@ export async function pathInsights(ctx: ServiceContext, params: InsightsParams):
   // Upkeep before the read, so that few of the window's traces need their path computed.
   await compactPathsOnce(db);
   const { from, to, ...filters } = params;
-  const where = traceWhereSql({ ...filters, from, to });
   // Each trace of the window with its path id (computed for the traces marked as changed),
-  // status, cost and duration, as the CTE per_trace, grouped by path; the decision reviews
-  // counted per path apart; a path's steps are those of "DecisionPath", or computed ones
-  // when only marked traces have that path.
+  // status, cost, duration and decision reviews, as the CTE per_trace, grouped by path; a
+  // path's steps are those of "DecisionPath", or computed ones when only marked traces have
+  // that path.
   const rows = await queryWithoutJit(db, db.$queryRaw<PathRow[]>`
     WITH ${filters.tag?.length || filters.sessionId !== undefined ? tracesOfWindowSql(params) : storedTracesOfWindowSql(params)},
-    reviews AS MATERIALIZED (
-      SELECT sc."traceId", count(*)::int AS reviewed, count(*) FILTER (WHERE sc."value" = 1)::int AS judged_right
-        FROM "Score" sc JOIN "Trace" t ON t."id" = sc."traceId"
-       ${where} AND sc."decisionPointId" IS NOT NULL AND sc."name" = ${DECISION_CORRECT} AND sc."dataType" = 'BOOLEAN'
-       GROUP BY sc."traceId"
-    ),
-    -- The reviewed traces' paths, looked up one by one: a few of the window's traces at most.
-    reviewed_paths AS (
-      SELECT ${PATH_ID_OF_TRACE} COLLATE "C" AS path_id, sum(r.reviewed)::int AS reviewed, sum(r.judged_right)::int AS judged_right
-        FROM reviews r
-        LEFT JOIN "TracePath" tp ON tp."traceId" = r."traceId"
-        LEFT JOIN marked mk ON mk.id = r."traceId"
-        LEFT JOIN live l ON l."traceId" = r."traceId"
-       GROUP BY 1
-    ),
     -- Grouped by the path id's bytes (an MD5 in hex): the sort the percentiles need compares them faster.
     grouped AS (
       SELECT pt.path_id COLLATE "C" AS path_id, (array_agg(pt.live_steps) FILTER (WHERE pt.live_steps IS NOT NULL))[1] AS live_steps,
@@ -104,14 +87,14 @@ export async function pathInsights(ctx: ServiceContext, params: InsightsParams):
              count(*) FILTER (WHERE pt.status = 'RUNNING')::int AS running,
              avg(pt.cost)::float8 AS "avgCostUsd",
              percentile_cont(0.5) WITHIN GROUP (ORDER BY pt.duration) AS p50,
-             percentile_cont(0.95) WITHIN GROUP (ORDER BY pt.duration) AS p95
+             percentile_cont(0.95) WITHIN GROUP (ORDER BY pt.duration) AS p95,
+             sum(pt.reviewed)::int AS reviewed, sum(pt.judged_right)::int AS "judgedRight"
         FROM per_trace pt
        GROUP BY 1
     )
     SELECT g.path_id AS id, coalesce(g.live_steps, dp."steps", '[]'::jsonb) AS steps, g.traces, g.completed, g.error, g.running,
-           g."avgCostUsd", g.p50, g.p95, coalesce(rp.reviewed, 0) AS reviewed, coalesce(rp.judged_right, 0) AS "judgedRight"
+           g."avgCostUsd", g.p50, g.p95, g.reviewed, g."judgedRight"
       FROM grouped g
-      LEFT JOIN reviewed_paths rp ON rp.path_id = g.path_id
       LEFT JOIN "DecisionPath" dp ON dp."id" = g.path_id`);
 
   const total = rows.reduce((n, r) => n + r.traces, 0);

@@ -2,7 +2,7 @@
 // batches (concurrent), OTLP upserts of one trace across several requests (a decision
 // before its parent span, whose later start reorders tied decisions; a span sent again),
 // SQL run by hand (a span moved in time or deleted, decisions changed and deleted, a
-// trace's copied figures changed), deletes of a trace, of a session and by retention, and
+// trace's copied figures and decision reviews changed), deletes of a trace, of a session and by retention, and
 // TRUNCATE; before and after
 // compaction (test/support/derived.ts, expectPathsExact, also runs in the delete races).
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -190,6 +190,20 @@ describe.each(testDatabases())('stored decision paths on $name', ({ open }) => {
     await expectPathsExact(db);
     await expectPathsExact(db, { compacted: true });
     await db.sql.exec(`UPDATE "Trace" SET "startedAt" = "startedAt" - interval '1 day', "totalCost" = NULL WHERE "id" LIKE 'stored-9-1%'`);
+    await expectPathsExact(db);
+    await expectPathsExact(db, { compacted: true });
+    // Decision reviews: added, judged again, moved to another name, deleted; other scores count for nothing.
+    await db.sql.exec(`INSERT INTO "Score" ("id", "traceId", "decisionPointId", "name", "dataType", "value", "source", "authorKind", "authorName")
+      SELECT 'rev-' || d."traceId" || '-' || d."id", d."traceId", d."id", CASE WHEN d."id" LIKE 'D%' THEN 'quality' ELSE 'decision.correct' END,
+             'BOOLEAN', (length(d."id") % 2)::float8, 'API', 'user', 'test'
+        FROM "DecisionPoint" d WHERE d."traceId" LIKE 'stored-9-%'`);
+    await expectPathsExact(db);
+    await expectPathsExact(db, { compacted: true });
+    await db.sql.exec(`UPDATE "Score" SET "value" = 1 - "value" WHERE "id" LIKE 'rev-stored-9-2%'`);
+    await db.sql.exec(`UPDATE "Score" SET "name" = 'other' WHERE "id" LIKE 'rev-stored-9-3%'`);
+    await expectPathsExact(db);
+    await expectPathsExact(db, { compacted: true });
+    await db.sql.exec(`DELETE FROM "Score" WHERE "id" LIKE 'rev-stored-9-1%'`);
     await expectPathsExact(db);
     await expectPathsExact(db, { compacted: true });
     await db.sql.exec('TRUNCATE "DecisionPoint" CASCADE');

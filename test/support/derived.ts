@@ -122,7 +122,7 @@ export async function expectReviewMarkersExact(db: Database): Promise<void> {
  * Asserts every trace's path as readers see it (stored, or computed for marked traces)
  * equals pathOf over its decisions read back from the rows, and that the list's path and
  * fork filters select exactly the traces of each path and fork, and that the fleet read's
- * traces carry their status, cost and duration. `compacted`: first stores every marked
+ * traces carry their status, cost, duration and decision reviews. `compacted`: first stores every marked
  * trace's path, then asserts no mark is left and the stored rows alone (one per trace: its
  * path id, its steps and fork ids in "DecisionPath", its copied figures) are the answer.
  */
@@ -151,21 +151,41 @@ export async function expectPathsExact(db: Database, { compacted = false } = {})
   // Each trace's figures the paths read counts, recounted from the rows.
   const figures = new Map(
     (
-      await db.sql.query<{ id: string; name: string; startedAt: Date; status: string; cost: number | null; duration: number | null }>(
+      await db.sql.query<{
+        id: string;
+        name: string;
+        startedAt: Date;
+        status: string;
+        cost: number | null;
+        duration: number | null;
+        reviewed: number;
+        judgedRight: number;
+      }>(
         `SELECT t."id", t."name", t."startedAt", t."status"::text AS status,
                 coalesce(t."totalCost", (SELECT sum(s."costUsd") FROM "Span" s WHERE s."traceId" = t."id")) AS cost,
-                CASE WHEN t."status" <> 'RUNNING' THEN round(extract(epoch FROM t."endedAt" - t."startedAt") * 1000) END::float8 AS duration
+                CASE WHEN t."status" <> 'RUNNING' THEN round(extract(epoch FROM t."endedAt" - t."startedAt") * 1000) END::float8 AS duration,
+                (SELECT count(*)::int FROM "Score" sc WHERE sc."traceId" = t."id" AND sc."decisionPointId" IS NOT NULL
+                    AND sc."name" = 'decision.correct' AND sc."dataType" = 'BOOLEAN') AS reviewed,
+                (SELECT count(*)::int FROM "Score" sc WHERE sc."traceId" = t."id" AND sc."decisionPointId" IS NOT NULL
+                    AND sc."name" = 'decision.correct' AND sc."dataType" = 'BOOLEAN' AND sc."value" = 1) AS "judgedRight"
            FROM "Trace" t`,
       )
     ).map((f) => [f.id, f]),
   );
   // The fleet read's traces of a window holding every trace, from the stored rows and from "Trace".
   const everything = { from: '1970-01-01T00:00:00.000Z', to: '9999-01-01T00:00:00.000Z' };
-  const windowed = [...figures.values()].map((f) => [f.id, [pathId(expected.get(f.id)!), f.status, f.cost, f.duration]] as [string, unknown]);
+  const windowed = [...figures.values()].map(
+    (f) => [f.id, [pathId(expected.get(f.id)!), f.status, f.cost, f.duration, f.reviewed, f.judgedRight]] as [string, unknown],
+  );
   for (const ctes of [storedTracesOfWindowSql(everything), tracesOfWindowSql(everything)]) {
-    const read = await db.prisma.$queryRaw<Array<{ id: string; path_id: string; status: string; cost: number | null; duration: number | null }>>`
-      WITH ${ctes} SELECT pt.id, pt.path_id, pt.status, pt.cost::float8 AS cost, pt.duration::float8 AS duration FROM per_trace pt`;
-    expect(byTrace(read.map((r) => [r.id, [r.path_id, r.status, r.cost, r.duration]])), 'the fleet read\'s traces').toEqual(byTrace(windowed));
+    const read = await db.prisma.$queryRaw<
+      Array<{ id: string; path_id: string; status: string; cost: number | null; duration: number | null; reviewed: number; judged_right: number }>
+    >`
+      WITH ${ctes} SELECT pt.id, pt.path_id, pt.status::text AS status, pt.cost::float8 AS cost, pt.duration::float8 AS duration,
+                          pt.reviewed::int AS reviewed, pt.judged_right::int AS judged_right FROM per_trace pt`;
+    expect(byTrace(read.map((r) => [r.id, [r.path_id, r.status, r.cost, r.duration, r.reviewed, r.judged_right]])), 'the fleet read\'s traces').toEqual(
+      byTrace(windowed),
+    );
   }
 
   if (compacted) {
@@ -183,12 +203,20 @@ export async function expectPathsExact(db: Database, { compacted = false } = {})
         ]),
       ),
     );
-    const copies = await db.sql.query<{ traceId: string; name: string; startedAt: Date; status: string; costUsd: number | null; durationMs: number | null }>(
-      `SELECT tp."traceId", tp."name", tp."startedAt", tp."status"::text AS status, tp."costUsd", tp."durationMs" FROM "TracePath" tp`,
-    );
-    expect(byTrace(copies.map((c) => [c.traceId, [c.name, c.startedAt.toISOString(), c.status, c.costUsd, c.durationMs]])), 'the stored figures').toEqual(
-      byTrace([...figures.values()].map((f) => [f.id, [f.name, f.startedAt.toISOString(), f.status, f.cost, f.duration]])),
-    );
+    const copies = await db.sql.query<{
+      traceId: string;
+      name: string;
+      startedAt: Date;
+      status: string;
+      costUsd: number | null;
+      durationMs: number | null;
+      reviewed: number;
+      judgedRight: number;
+    }>(`SELECT tp."traceId", tp."name", tp."startedAt", tp."status"::text AS status, tp."costUsd", tp."durationMs", tp."reviewed", tp."judgedRight" FROM "TracePath" tp`);
+    expect(
+      byTrace(copies.map((c) => [c.traceId, [c.name, c.startedAt.toISOString(), c.status, c.costUsd, c.durationMs, c.reviewed, c.judgedRight]])),
+      'the stored figures',
+    ).toEqual(byTrace([...figures.values()].map((f) => [f.id, [f.name, f.startedAt.toISOString(), f.status, f.cost, f.duration, f.reviewed, f.judgedRight]])));
   }
 
   // The filters, for the first paths and the forks at their first two positions.
