@@ -14,6 +14,7 @@ import { asKey } from '@/test/support/scores';
 import { branchReviewsOf, judgedRightShareOf, stepOfDecisions } from './branch-reviews';
 import { parsePathParams } from './fleet';
 import { forkId } from './ids';
+import { compactPathsOnce } from './compact';
 import { pathReviews } from './reviews';
 import type { PathDecision, Step } from './steps';
 
@@ -112,6 +113,12 @@ describe.each(testDatabases())('pathReviews on $name', (target) => {
     const all = await reviews('');
     expect(all.reviewedTraces).toBe(3);
     expect(judgedRightShareOf(all.branches, forkId([ROUTE]), { type: 'TOOL_SELECTION', label: 'search_kb' })).toEqual({ share: 1, reviewed: 1 });
+    // The same from the stored rows once the marked traces are compacted, and through "Trace" for a session filter.
+    while ((await compactPathsOnce(database.prisma)) > 0);
+    expect(await reviews(`name=${NAME}`)).toEqual(result);
+    expect(await reviews('')).toEqual(all);
+    expect((await reviews(`name=${NAME}&status=COMPLETED`)).reviewedTraces).toBe(2);
+    expect((await reviews('sessionId=none-such')).reviewedTraces).toBe(0);
   });
 
   it('is empty for a window without reviews, and refuses bad parameters', async () => {

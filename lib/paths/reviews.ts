@@ -3,6 +3,7 @@
 // the share judged right. The Path tab shows it on each branch, taken or not.
 import 'server-only';
 import { requireScope, type ServiceContext } from '@/lib/context';
+import { Prisma } from '@/lib/generated/prisma/client';
 import type { InsightsParams } from '@/lib/insights/types';
 import type { JsonValue } from '@/lib/traces/types';
 import { traceWhereSql } from '@/lib/traces/filters';
@@ -31,13 +32,27 @@ export async function pathReviews(ctx: ServiceContext, params: InsightsParams): 
   const db = ctx.db.prisma;
   const { from, to, ...filters } = params;
   const where = traceWhereSql({ ...filters, from, to });
-  const traces = await db.$queryRaw<Array<{ id: string }>>`
-    SELECT w."id" FROM (SELECT t."id", t."startedAt" FROM "Trace" t ${where}) w
-     WHERE EXISTS (SELECT 1 FROM "Score" sc
-                    WHERE sc."traceId" = w."id" AND sc."decisionPointId" IS NOT NULL
-                      AND sc."name" = ${DECISION_CORRECT} AND sc."dataType" = 'BOOLEAN')
-     ORDER BY w."startedAt" DESC, w."id" DESC
-     LIMIT ${REVIEWED_TRACES_READ + 1}`;
+  const reviewed = Prisma.sql`EXISTS (SELECT 1 FROM "Score" sc
+                    WHERE sc."traceId" = t."id" AND sc."decisionPointId" IS NOT NULL
+                      AND sc."name" = ${DECISION_CORRECT} AND sc."dataType" = 'BOOLEAN')`;
+  const limit = REVIEWED_TRACES_READ + 1;
+  const traces =
+    filters.tag?.length || filters.sessionId !== undefined
+      ? await db.$queryRaw<Array<{ id: string }>>`
+          SELECT t."id" FROM "Trace" t ${where} AND ${reviewed} ORDER BY t."startedAt" DESC, t."id" DESC LIMIT ${limit}`
+      : // The reviewed traces' stored rows, newest first (an index scan), except marked ones,
+        // whose reviews and figures are read from "Score" and "Trace" as they are now.
+        await db.$queryRaw<Array<{ id: string }>>`
+          WITH marked AS MATERIALIZED (SELECT DISTINCT m."traceId" AS id FROM "TracePathDirty" m)
+          SELECT x.id FROM (
+            (SELECT tp."traceId" AS id, tp."startedAt" FROM "TracePath" tp
+               ${traceWhereSql({ name: filters.name, status: filters.status, from, to }, Prisma.raw('tp'))} AND tp."reviewed" > 0
+               AND (NOT (SELECT EXISTS (SELECT 1 FROM marked)) OR NOT EXISTS (SELECT 1 FROM marked mk WHERE mk.id = tp."traceId"))
+             ORDER BY tp."startedAt" DESC, tp."traceId" DESC LIMIT ${limit})
+            UNION ALL
+            SELECT t."id", t."startedAt" FROM "Trace" t ${where} AND t."id" IN (SELECT mk.id FROM marked mk) AND ${reviewed}
+          ) x
+          ORDER BY x."startedAt" DESC, x.id DESC LIMIT ${limit}`;
   const limited = traces.length > REVIEWED_TRACES_READ;
   const ids = traces.slice(0, REVIEWED_TRACES_READ).map((t) => t.id);
   if (ids.length === 0) return { from, to, name: params.name ?? null, reviewedTraces: 0, limited: false, branches: [] };
