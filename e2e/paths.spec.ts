@@ -180,6 +180,35 @@ test('two runs selected in the list open side by side, by keyboard', async ({ pa
   await expect(page.getByTestId('compare-totals-A')).toHaveText(/Duration\s*5 s/);
 });
 
+test('two runs picked on the cards of a phone open side by side, by keyboard', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open(page, `/traces?name=${encodeURIComponent(NAME)}`);
+  const cards = page.getByTestId('trace-cards');
+  await expect(cards.locator('a[data-card-link]')).toHaveCount(4);
+  const box = (id: string) => cards.locator(`li[data-trace-card="${id}"]`).getByTestId('compare-select');
+  await expect(box(ids.tech)).toBeVisible();
+  // Tab reaches a card's checkbox from the card before it: it sits in the reading order.
+  await box(ids.ok2).focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  await expect(box(ids.ok2)).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('compare-bar')).toContainText('One run selected');
+  // A click on the box picks the run; it does not open the trace under it.
+  await box(ids.tech).click();
+  await expect(page).toHaveURL(/\/traces\?/);
+  await expect(box(ids.tech)).toBeChecked();
+  await expect(box(ids.ok1)).toBeDisabled();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await page.screenshot({ path: shotPath('list-cards-compare-390') });
+  const link = page.getByTestId('compare-selected');
+  await link.focus();
+  await page.keyboard.press('Enter');
+  // The first picked is A, as in the table.
+  await expect(page).toHaveURL(new RegExp(`/traces/compare\\?a=${ids.ok2}&b=${ids.tech}$`));
+  await expect(page.getByTestId('compare-summary')).toHaveText('The runs share 0 steps, then part at step 1.');
+});
+
 for (const scheme of ['light', 'dark'] as const) {
   test(`paths pages at 1440 and 390 px (${scheme}), readable`, async ({ page }) => {
     await page.emulateMedia({ colorScheme: scheme });

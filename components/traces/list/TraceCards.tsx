@@ -1,13 +1,10 @@
 'use client';
 
-import Link from 'next/link';
-import { useRouter } from 'next/navigation';
-import { useState, useTransition, type KeyboardEvent, type MouseEvent } from 'react';
-import { traceHref, traceMatchHref } from '@/lib/queries/traces';
+import type { KeyboardEvent } from 'react';
 import type { TraceListItem } from '@/lib/traces/types';
-import { Spinner } from '@/components/ui/states';
 import { LIST_COLUMNS, PREVIEW_COLUMN, type CellContext } from './columns';
-import { LinkPending, MatchLine, Previews } from './TraceTable';
+import { CompareCheckbox, TraceNameLink, useTraceOpener, type CompareSelection } from './TraceNameLink';
+import { MatchLine, Previews } from './TraceTable';
 
 /**
  * The list below 1024 px, where the table's fixed columns leave its names no room: one card per trace, the same columns as the table (the
@@ -21,6 +18,7 @@ export function TraceCards({
   onTag,
   columns,
   q,
+  compare,
   className = '',
 }: {
   traces: TraceListItem[];
@@ -30,20 +28,12 @@ export function TraceCards({
   onTag: (tag: string) => void;
   columns: string[];
   q?: string;
+  /** The runs picked to compare, as in the table; without it, cards have no checkboxes. */
+  compare?: CompareSelection;
   className?: string;
 }) {
-  const router = useRouter();
-  const [opening, startOpening] = useTransition();
-  const [openingId, setOpeningId] = useState<string | null>(null);
-  const hrefOf = (t: TraceListItem) => (q ? traceMatchHref(t.id, q, t.matches) : traceHref(t.id));
-
-  // A tap anywhere on the card opens the trace, but on its own links and buttons.
-  const openCard = (e: MouseEvent<HTMLElement>, t: TraceListItem) => {
-    if ((e.target as HTMLElement).closest('a, button, input, select')) return;
-    if (window.getSelection()?.toString()) return;
-    setOpeningId(t.id);
-    startOpening(() => router.push(hrefOf(t)));
-  };
+  // A tap anywhere on the card opens the trace, but on its own links and controls.
+  const { hrefOf, open, isOpening } = useTraceOpener(q);
 
   // Up/Down move between the cards' name links, as in the table.
   const moveFocus = (e: KeyboardEvent<HTMLUListElement>) => {
@@ -75,24 +65,16 @@ export function TraceCards({
       {traces.map((t) => (
         <li
           key={t.id}
-          onClick={(e) => openCard(e, t)}
+          onClick={(e) => open(e, t)}
           data-trace-card={t.id}
           className={`min-w-0 cursor-pointer rounded-lg border border-border bg-bg px-3 py-2.5 hover:bg-surface has-[a[data-card-link]:focus-visible]:bg-accent-soft ${
             t.status === 'ERROR' ? 'shadow-[inset_3px_0_0_0] shadow-red-600 dark:shadow-red-400' : ''
           }`}
         >
           <div className="flex min-w-0 items-center gap-2">
-            <Link
-              href={hrefOf(t)}
-              prefetch={false}
-              data-card-link=""
-              className="flex min-w-0 flex-1 items-center font-medium text-fg hover:text-accent hover:underline"
-              title={`${t.name} (${t.id})`}
-            >
-              <span className="truncate">{t.name}</span>
-              <LinkPending />
-            </Link>
-            {opening && openingId === t.id && <Spinner className="shrink-0 text-muted" label="Opening trace" />}
+            {/* A finger-sized box: a tap beside it would open the trace. */}
+            {compare && <CompareCheckbox trace={t} selection={compare} className="h-5 w-5" />}
+            <TraceNameLink trace={t} href={hrefOf(t)} opening={isOpening(t.id)} marker="data-card-link" className="flex-1" />
             {status && shown.has('status') && <span className="shrink-0">{status.cell?.(t, cellContext)}</span>}
           </div>
           {q && t.matches?.length ? (

@@ -33,6 +33,7 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
   const [selected, setSelected] = useState<string[]>([]);
   const toggleSelected = (id: string) =>
     setSelected((now) => (now.includes(id) ? now.filter((x) => x !== id) : now.length >= 2 ? now : [...now, id]));
+  const compare = { selected, onToggle: toggleSelected };
   // Score columns to offer: the configured names and those on the rows shown.
   const configs = useQuery(scoreQueries.configs());
   const scoreNames = [...new Set([...(configs.data ?? []).map((c) => c.name), ...(query.data?.traces ?? []).flatMap((t) => (t.scoreSummary ?? []).map((s) => s.name))])];
@@ -121,11 +122,10 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
             sort={params.sort}
             order={params.order}
             onSort={(sort, order) => navigate((current) => ({ ...current, sort, order, page: 1 }))}
-            selected={selected}
-            onToggleSelected={toggleSelected}
+            compare={compare}
           />
         </div>
-        <TraceCards {...rowProps} className="lg:hidden" />
+        <TraceCards {...rowProps} compare={compare} className="lg:hidden" />
         <Pagination
           params={params}
           total={data.total}

@@ -1,19 +1,10 @@
 'use client';
 
-import Link, { useLinkStatus } from 'next/link';
-import { useRouter } from 'next/navigation';
-import { useState, useTransition, type KeyboardEvent, type MouseEvent } from 'react';
-import { traceHref, traceMatchHref } from '@/lib/queries/traces';
+import type { KeyboardEvent } from 'react';
 import type { SearchMatch, ListSort, SortOrder, TraceListItem } from '@/lib/traces/types';
 import { Highlight } from '@/components/ui/Highlight';
-import { Spinner } from '@/components/ui/states';
 import { columnsOf, PREVIEW_COLUMN, type CellContext, type ListColumn } from './columns';
-
-/** A spinner beside a trace link while its page loads (the detail page is not streamed: its 404 must be a real one). */
-export function LinkPending() {
-  const { pending } = useLinkStatus();
-  return pending ? <Spinner className="ml-1.5 shrink-0 text-muted" label="Opening trace" /> : null;
-}
+import { CompareCheckbox, TraceNameLink, useTraceOpener, type CompareSelection } from './TraceNameLink';
 
 const MATCH_KIND: Record<SearchMatch['kind'], string> = { trace: 'Trace', span: 'Span', decision: 'Decision', event: 'Event' };
 
@@ -77,8 +68,7 @@ export function TraceTable({
   sort = 'startedAt',
   order = 'desc',
   onSort,
-  selected = [],
-  onToggleSelected,
+  compare,
 }: {
   traces: TraceListItem[];
   serverNow: number;
@@ -93,27 +83,10 @@ export function TraceTable({
   order?: SortOrder;
   /** Sorts by a column: a new column starts descending, the current one flips. */
   onSort?: (sort: ListSort, order: SortOrder) => void;
-  /** The runs picked to compare (at most two), and how a row's checkbox picks or drops one. */
-  selected?: string[];
-  onToggleSelected?: (id: string) => void;
+  /** The runs picked to compare; without it, rows have no checkboxes. */
+  compare?: CompareSelection;
 }) {
-  const router = useRouter();
-  const [opening, startOpening] = useTransition();
-  const [openingId, setOpeningId] = useState<string | null>(null);
-
-  const hrefOf = (t: TraceListItem) => (q ? traceMatchHref(t.id, q, t.matches) : traceHref(t.id));
-  const openRow = (e: MouseEvent<HTMLTableRowElement>, t: TraceListItem) => {
-    const id = t.id;
-    // Links and buttons inside the row do their own thing; selecting text is not a click.
-    if ((e.target as HTMLElement).closest('a, button, input, select')) return;
-    if (window.getSelection()?.toString()) return;
-    if (e.metaKey || e.ctrlKey) {
-      window.open(hrefOf(t), '_blank', 'noopener');
-      return;
-    }
-    setOpeningId(id);
-    startOpening(() => router.push(hrefOf(t)));
-  };
+  const { hrefOf, open, isOpening } = useTraceOpener(q);
 
   // Up/Down move between the rows' name links: the list reads like a menu.
   const moveFocus = (e: KeyboardEvent<HTMLTableSectionElement>) => {
@@ -179,36 +152,15 @@ export function TraceTable({
           {traces.map((t) => (
             <tr
               key={t.id}
-              onClick={(e) => openRow(e, t)}
+              onClick={(e) => open(e, t)}
               className={`${tall(t) ? 'h-14' : 'h-10'} cursor-pointer border-t border-border hover:bg-surface has-[a[data-row-link]:focus-visible]:bg-accent-soft ${
                 t.status === 'ERROR' ? 'shadow-[inset_3px_0_0_0] shadow-red-600 dark:shadow-red-400' : ''
               }`}
             >
               <td className="truncate py-1 pr-2 pl-4">
                 <span className="flex min-w-0 items-center">
-                  {onToggleSelected && (
-                    <input
-                      type="checkbox"
-                      checked={selected.includes(t.id)}
-                      disabled={selected.length >= 2 && !selected.includes(t.id)}
-                      onChange={() => onToggleSelected(t.id)}
-                      aria-label={`Select ${t.name} (${t.id}) to compare`}
-                      title={selected.length >= 2 && !selected.includes(t.id) ? 'Two runs are selected: clear one to pick another' : 'Select to compare'}
-                      className="mr-2 h-4 w-4 shrink-0 accent-accent"
-                      data-testid="compare-select"
-                    />
-                  )}
-                  <Link
-                    href={hrefOf(t)}
-                    prefetch={false}
-                    data-row-link=""
-                    className="flex min-w-0 items-center font-medium text-fg hover:text-accent hover:underline"
-                    title={`${t.name} (${t.id})`}
-                  >
-                    <span className="truncate">{t.name}</span>
-                    <LinkPending />
-                  </Link>
-                  {opening && openingId === t.id && <Spinner className="ml-1.5 shrink-0 text-muted" label="Opening trace" />}
+                  {compare && <CompareCheckbox trace={t} selection={compare} className="mr-2 h-4 w-4" />}
+                  <TraceNameLink trace={t} href={hrefOf(t)} opening={isOpening(t.id)} marker="data-row-link" />
                 </span>
                 {q && t.matches?.length ? <MatchLine matches={t.matches} q={q} /> : previews && <Previews trace={t} />}
               </td>
