@@ -486,7 +486,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
     if (only.has('page')) {
       const spans = Math.max(...DETAIL_SPANS);
       log(`page: /traces/{id} of the ${spans}-span trace in headless Chromium, ${scale.pageLoads} cold loads`);
-      results.push(await pageScenario(ctx, { traceId: detailTraceId(seed, spans), spans, loads: scale.pageLoads, admin: BENCH_ADMIN }));
+      results.push(await pageScenario(ctx, { traceId: detailTraceId(seed, spans), spans, loads: scale.pageLoads, admin: BENCH_ADMIN, profileDir: opts.profile ? logDir : undefined }));
     }
 
     // ----- ingest, and the raw baseline on the same PostgreSQL right after each -----

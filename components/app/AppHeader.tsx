@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { HoverPrefetchLink } from '@/components/ui/HoverPrefetchLink';
 import type { Actor } from '@/lib/access/decide';
 import { Logo } from './Logo';
 import { SignOutButton } from './SignOutButton';
@@ -10,34 +10,34 @@ export function AppHeader({ actor }: { actor: Actor }) {
     <header className="border-b border-border bg-surface">
       {/* Below sm the nav takes a row of its own (scrolling sideways inside itself if it must): the page never does. */}
       <div className="mx-auto flex min-h-12 max-w-[1600px] flex-wrap items-center gap-x-6 gap-y-1 px-4 py-1 xl:px-6">
-        <Link href="/traces" className="flex items-center gap-2 font-semibold tracking-tight">
+        <HoverPrefetchLink href="/traces" className="flex items-center gap-2 font-semibold tracking-tight">
           <Logo />
           Crossroads
-        </Link>
+        </HoverPrefetchLink>
         <nav aria-label="Main" className="order-last -mx-2 flex w-[calc(100%+1rem)] gap-1 overflow-x-auto whitespace-nowrap sm:order-none sm:mx-0 sm:w-auto">
-          <Link href="/traces" className="rounded px-2 py-1 text-muted hover:text-fg">
+          <HoverPrefetchLink href="/traces" className="rounded px-2 py-1 text-muted hover:text-fg">
             Traces
-          </Link>
-          <Link href="/sessions" className="rounded px-2 py-1 text-muted hover:text-fg">
+          </HoverPrefetchLink>
+          <HoverPrefetchLink href="/sessions" className="rounded px-2 py-1 text-muted hover:text-fg">
             Sessions
-          </Link>
-          <Link href="/insights" className="rounded px-2 py-1 text-muted hover:text-fg">
+          </HoverPrefetchLink>
+          <HoverPrefetchLink href="/insights" className="rounded px-2 py-1 text-muted hover:text-fg">
             Insights
-          </Link>
-          <Link href="/review" className="rounded px-2 py-1 text-muted hover:text-fg">
+          </HoverPrefetchLink>
+          <HoverPrefetchLink href="/review" className="rounded px-2 py-1 text-muted hover:text-fg">
             Review
-          </Link>
+          </HoverPrefetchLink>
           {isAdmin && (
             <>
-              <Link href="/settings/users" className="rounded px-2 py-1 text-muted hover:text-fg">
+              <HoverPrefetchLink href="/settings/users" className="rounded px-2 py-1 text-muted hover:text-fg">
                 Users
-              </Link>
-              <Link href="/settings/api-keys" className="rounded px-2 py-1 text-muted hover:text-fg">
+              </HoverPrefetchLink>
+              <HoverPrefetchLink href="/settings/api-keys" className="rounded px-2 py-1 text-muted hover:text-fg">
                 API keys
-              </Link>
-              <Link href="/settings/scores" className="rounded px-2 py-1 text-muted hover:text-fg">
+              </HoverPrefetchLink>
+              <HoverPrefetchLink href="/settings/scores" className="rounded px-2 py-1 text-muted hover:text-fg">
                 Scores
-              </Link>
+              </HoverPrefetchLink>
             </>
           )}
         </nav>

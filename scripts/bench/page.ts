@@ -5,7 +5,9 @@
 // is on screen, and when a click on a span row has shown its lazily loaded details
 // (time to interactive, from the start of the navigation). Issue 25's targets: < 1.5 s
 // and < 512,000 bytes.
-import { chromium, type Browser } from '@playwright/test';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type CDPSession } from '@playwright/test';
 import { summarize } from './stats';
 import type { Ctx, ScenarioResult } from './scenarios';
 
@@ -55,6 +57,9 @@ const MARK_SCRIPT = `(() => {
   observer.observe(document, { attributes: true, childList: true, subtree: true });
 })();`;
 
+// The renderer's main-thread tasks, network and paint: enough to tell where a load's time goes.
+const TRACE_CATEGORIES = ['devtools.timeline', 'blink.user_timing', 'loading', 'netlog', 'v8.execute', 'disabled-by-default-devtools.timeline'];
+
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 async function signedInState(browser: Browser, baseUrl: string, admin: { email: string; password: string }) {
@@ -72,7 +77,14 @@ async function signedInState(browser: Browser, baseUrl: string, admin: { email: 
 
 export async function pageScenario(
   ctx: Ctx,
-  options: { traceId: string; spans: number; loads: number; admin: { email: string; password: string } },
+  options: {
+    traceId: string;
+    spans: number;
+    loads: number;
+    admin: { email: string; password: string };
+    /** --profile: the last load's Chromium trace and JS CPU profile are written here (see bench/page-profile.ts). */
+    profileDir?: string;
+  },
 ): Promise<ScenarioResult> {
   const baseUrl = ctx.server.baseUrl;
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -91,6 +103,15 @@ export async function pageScenario(
       const context = await browser.newContext({ baseURL: baseUrl, storageState: state, viewport: { width: 1440, height: 900 } });
       const page = await context.newPage();
       await page.addInitScript(MARK_SCRIPT);
+      const profiling = options.profileDir && i === options.loads - 1;
+      let cdp: CDPSession | undefined;
+      if (profiling) {
+        cdp = await context.newCDPSession(page);
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 250 });
+        await cdp.send('Profiler.start');
+        await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+      }
       try {
         const t0 = performance.now();
         const response = await page.goto(url, { waitUntil: 'commit' });
@@ -123,6 +144,12 @@ export async function pageScenario(
             outlineRequests: outlines.map((r) => r.initiatorType).join(','),
           };
         });
+        if (profiling && cdp) {
+          const { profile } = (await cdp.send('Profiler.stop')) as { profile: unknown };
+          writeFileSync(path.join(options.profileDir!, `page-${ctx.db}.cpuprofile`), JSON.stringify(profile));
+          writeFileSync(path.join(options.profileDir!, `page-${ctx.db}.trace.json`), await browser.stopTracing());
+          ctx.log(`  page profile of the last load: ${path.join(options.profileDir!, `page-${ctx.db}.{cpuprofile,trace.json}`)}`);
+        }
         if (i >= 0) {
           phases.push(phase);
           documentBytes = Math.max(documentBytes, bytes);

@@ -1,9 +1,10 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
-import { traceQueries } from '@/lib/queries/traces';
+import { preload } from 'react-dom';
+import { outlineApiUrl, traceQueries } from '@/lib/queries/traces';
 import type { DecisionType } from '@/lib/traces/types';
 import { ErrorState, Spinner } from '@/components/ui/states';
 import { useHydrationMarker } from '@/components/ui/time';
@@ -61,6 +62,12 @@ const itemId = (s: Selection) => `${s.kind}:${s.id}`;
 
 export function TraceDetailView({ id, serverNow }: { id: string; serverNow: number }) {
   const query = useQuery(traceQueries.detail(id));
+  // A large trace's outline is not in the page: ask for it from the document itself, so the
+  // request runs while the code loads and hydrates. Called while the server renders the HTML
+  // (a server component's preload() only reaches the browser in the flight data, read at
+  // hydration). Same URL, CORS mode and credentials as the query's fetch(), so Chromium,
+  // Firefox and Safari hand that fetch the preloaded answer.
+  if (query.data === undefined) preload(outlineApiUrl(id), { as: 'fetch', crossOrigin: 'anonymous' });
   const searchParams = useSearchParams();
   const tab = readTab(searchParams);
   const selection = readSelection(searchParams);
@@ -86,10 +93,25 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
   const narrow = useNarrow();
   const sheetOpen = narrow && selection !== null && sheetHiddenFor !== itemId(selection);
 
-  const select = useCallback((s: Selection | null) => {
-    setSheetHiddenFor(null);
-    writeUrl({ selection: s });
-  }, []);
+  // A span's payloads are asked for in the click itself, not after the re-render it causes
+  // (the details panel's query would only start once a 10,000-row tree has rendered again).
+  const queryClient = useQueryClient();
+  const loadPayloads = useCallback(
+    (s: Selection | null) => {
+      if (s?.kind !== 'span' || !model) return;
+      const node = model.tree.byKey.get(spanKey(s.id));
+      if (node?.kind === 'span') void queryClient.prefetchQuery(traceQueries.span(id, s.id, node.span.status === 'RUNNING'));
+    },
+    [id, model, queryClient],
+  );
+  const select = useCallback(
+    (s: Selection | null) => {
+      loadPayloads(s);
+      setSheetHiddenFor(null);
+      writeUrl({ selection: s });
+    },
+    [loadPayloads],
+  );
   const close = useCallback(() => writeUrl({ selection: null }), []);
   useEscapeToClose(selection !== null, close, '[data-testid="details-panel"]');
   const requestFocus = useCallback(
@@ -119,11 +141,12 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
   // Links inside the side panel select in place, and follow along in the timeline.
   const goTo = useCallback(
     (s: Selection) => {
+      loadPayloads(s);
       setSheetHiddenFor(null);
       writeUrl({ selection: s });
       if (readTab(new URLSearchParams(window.location.search)) === 'timeline') requestFocus(s);
     },
-    [requestFocus],
+    [loadPayloads, requestFocus],
   );
 
   // From a search: show a match's row in the view that lists it.

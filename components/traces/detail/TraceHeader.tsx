@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { HoverPrefetchLink } from '@/components/ui/HoverPrefetchLink';
 import { useState, type ReactNode } from 'react';
 import type { DecisionType } from '@/lib/traces/types';
 import { exactTitle, formatCost, formatDateTime, formatDuration, formatTokens, plural, toMillis } from '@/lib/format';
@@ -87,9 +87,9 @@ export function TraceHeader({
   return (
     <header className="shrink-0 space-y-3">
       <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/traces" className="text-accent hover:underline">
+        <HoverPrefetchLink href="/traces" className="text-accent hover:underline">
           Traces
-        </Link>
+        </HoverPrefetchLink>
         <span aria-hidden="true" className="px-1.5 text-muted">
           /
         </span>
@@ -112,14 +112,14 @@ export function TraceHeader({
           <CopyButton text={trace.id} label="Copy ID" />
           {/* The page's address as it is now: tab and selection included (the URL holds them). */}
           <CopyButton getText={() => window.location.href} label="Copy link" />
-          <Link
+          <HoverPrefetchLink
             href={`/traces/compare?a=${encodeURIComponent(trace.id)}`}
             className="font-medium text-accent hover:underline"
             title="Side by side with the most recent completed run of this name whose decision path shares the longest start with this one"
             data-testid="header-compare-success"
           >
             Compare with a successful run
-          </Link>
+          </HoverPrefetchLink>
           <DownloadJsonButton id={trace.id} />
           <DeleteTraceButton trace={trace} />
           {trace.sessionId && <DeleteSessionButton sessionId={trace.sessionId} after="list" />}
@@ -173,9 +173,9 @@ export function TraceHeader({
         <span className="flex items-center gap-1.5">
           <span className="text-muted">Session</span>
           {trace.sessionId ? (
-            <Link href={sessionPageHref(trace.sessionId)} className="font-mono text-xs text-accent hover:underline" title="Show this session as a conversation">
+            <HoverPrefetchLink href={sessionPageHref(trace.sessionId)} className="font-mono text-xs text-accent hover:underline" title="Show this session as a conversation">
               {trace.sessionId}
-            </Link>
+            </HoverPrefetchLink>
           ) : (
             <span className="text-muted">none</span>
           )}
@@ -183,9 +183,9 @@ export function TraceHeader({
         {trace.userId && (
           <span className="flex items-center gap-1.5">
             <span className="text-muted">User</span>
-            <Link href={`/traces?userId=${encodeURIComponent(trace.userId)}`} className="font-mono text-xs text-accent hover:underline" title="Show this user’s traces">
+            <HoverPrefetchLink href={`/traces?userId=${encodeURIComponent(trace.userId)}`} className="font-mono text-xs text-accent hover:underline" title="Show this user’s traces">
               {trace.userId}
-            </Link>
+            </HoverPrefetchLink>
           </span>
         )}
         <span className="flex min-w-0 items-center gap-1.5">

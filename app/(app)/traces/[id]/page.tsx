@@ -4,10 +4,9 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { cache } from 'react';
-import { preload } from 'react-dom';
 import { isAppError } from '@/lib/errors';
 import { pageContext } from '@/lib/http/page-context';
-import { outlineApiUrl, traceQueries } from '@/lib/queries/traces';
+import { traceQueries } from '@/lib/queries/traces';
 import { getTraceOutlineJsonOrThrow } from '@/lib/traces/outline';
 import type { TraceOutline, TraceRecord } from '@/lib/traces/types';
 import { TraceDetailView } from '@/components/traces/detail/TraceDetailView';
@@ -19,7 +18,7 @@ type Loaded = { trace: TraceRecord; outline: TraceOutline | null } | { invalid: 
 
 // Up to this many spans, the outline rides in the page (the tree shows at first paint);
 // a larger trace's outline would swell the HTML past ~200 KB, so the browser fetches it
-// (GET /api/traces/{id}/outline), asked for in the document's head: the request runs
+// (GET /api/traces/{id}/outline), asked for in the document's head (TraceDetailView's preload): the request runs
 // while the page's code loads and hydrates, and the page's own fetch takes its answer.
 const INLINE_OUTLINE_SPANS = 500;
 
@@ -55,9 +54,6 @@ export default async function TracePage({ params }: { params: Params }) {
 
   const queryClient = new QueryClient();
   if (loaded.outline) queryClient.setQueryData(traceQueries.detail(id).queryKey, loaded.outline);
-  // Matches the page's fetch() (same URL, CORS mode, same-origin credentials), so Chromium,
-  // Firefox and Safari hand it the preloaded answer instead of asking again.
-  else preload(outlineApiUrl(id), { as: 'fetch', crossOrigin: 'anonymous' });
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <TraceDetailView id={id} serverNow={requestTime()} />
