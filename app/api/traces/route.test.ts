@@ -1,5 +1,6 @@
 // The JSON trace API through its real route handlers, on every test database.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { bodiesInFlight } from '@/lib/http/admission';
 import { useDatabase } from '@/lib/db';
 import type { Database } from '@/lib/storage/open';
 import { testDatabases, truncateAll } from '@/test/support/databases';
@@ -289,6 +290,8 @@ describe.each(testDatabases())('trace API on $name', ({ open }) => {
         new Request('http://test/api/traces', { method: 'POST', body: stream, headers: AUTH, duplex: 'half' } as RequestInit),
         undefined,
       );
+      // Authentication runs before admission: wait until the slow request holds the budget.
+      await vi.waitFor(() => expect(bodiesInFlight()).toBe(true), { timeout: 30_000, interval: 5 });
       const busy = await post({ traces: [makeTrace()] });
       expect(busy.status).toBe(503);
       expect(busy.headers.get('retry-after')).toBe('1');
