@@ -448,6 +448,26 @@ test.describe('detail', () => {
     await expect(panel).toContainText('Select a span, a decision or an event');
   });
 
+  test('a span sent with a duration and no end shows the end that follows from them', async ({ page, playwright }) => {
+    const id = `no-end-${R}`;
+    const start = Date.now() - 120_000;
+    const request = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
+    await postTraces(request, [
+      simpleTrace({
+        id,
+        name: `${P}-no-end`,
+        startedAt: new Date(start).toISOString(),
+        spans: [{ id: `timed-${R}`, name: 'timed step', type: 'TOOL_CALL', status: 'COMPLETED', startedAt: new Date(start).toISOString(), durationMs: 1500 }],
+      }),
+    ]);
+    await request.dispose();
+    await open(page, `/traces/${id}?span=timed-${R}`);
+    const panel = page.getByTestId('details-panel');
+    await expect(panel.getByRole('heading', { level: 2 })).toHaveText('timed step');
+    await expect(panel).toContainText('(from start and duration)');
+    await expect(panel).toContainText('1.5 s');
+  });
+
   test('a 1 MB payload opens fast', async ({ page }) => {
     await open(page, `/traces/${PAYLOAD}`);
     await expect(page.getByRole('tree')).toBeVisible();

@@ -307,7 +307,17 @@ function SpanDetails({
             <At iso={span.startedAt} model={model} />
           </Field>
           <Field label="Ended">
-            {span.endedAt ? <At iso={span.endedAt} model={model} /> : <span className="text-muted">{iv.open ? 'not recorded' : '—'}</span>}
+            {span.endedAt ? (
+              <At iso={span.endedAt} model={model} />
+            ) : span.durationMs !== null ? (
+              // Sent with a duration and no end: the end follows from the two.
+              <span>
+                <At iso={new Date(Date.parse(span.startedAt) + span.durationMs).toISOString()} model={model} />{' '}
+                <span className="text-muted">(from start and duration)</span>
+              </span>
+            ) : (
+              <span className="text-muted">{iv.open ? 'not recorded' : '—'}</span>
+            )}
           </Field>
           <Field label="Duration">
             <span className="tabular">
