@@ -3,7 +3,8 @@
 //   once per HOUSEKEEPING_INTERVAL_MS per process;
 // - folding the insights deltas into their hour rollups (lib/insights/compact.ts; reads
 //   also do it, this keeps the deltas short when nobody reads insights), and storing the
-//   paths of the traces whose decisions changed (lib/paths/compact.ts), with it;
+//   paths of the traces whose decisions changed (lib/paths/compact.ts), with it, and the
+//   per-status trace count deltas into their counters (lib/traces/status-counts.ts);
 // - retention: when RETENTION_DAYS is set, deleting traces that started longer ago
 //   (lib/traces/delete.ts), in batches of 500 traces, each its own short transaction,
 //   at most once per RETENTION_INTERVAL_MS per process.
@@ -31,6 +32,7 @@ import { compactInsights, compactInsightsDue } from '@/lib/insights/compact';
 import { compactPaths } from '@/lib/paths/compact';
 import { closeIdleTraces } from '@/lib/traces/close-idle';
 import { deleteExpiredTraces } from '@/lib/traces/delete';
+import { foldTraceStatusCounts } from '@/lib/traces/status-counts';
 import { indexSearchBacklog, searchLagMs, type SearchIndexRun } from '@/lib/traces/search-index';
 
 export const HOUSEKEEPING_INTERVAL_MS = 60_000;
@@ -85,6 +87,7 @@ export async function runHousekeeping(now = new Date()): Promise<void> {
     while ((await closeIdleTraces(closing, idleSince, 500)) === 500);
     await compactInsights(systemContext(db, 'insights compaction'));
     await compactPaths(systemContext(db, 'paths compaction'));
+    await foldTraceStatusCounts(systemContext(db, 'status count fold'));
   } catch (err) {
     console.error('[crossroads] housekeeping failed:', err);
   }
@@ -204,8 +207,9 @@ async function compactQuietly(): Promise<void> {
     const db = await getDatabase();
     await compactInsights(systemContext(db, 'insights compaction'));
     await compactPaths(systemContext(db, 'paths compaction'));
+    await foldTraceStatusCounts(systemContext(db, 'status count fold'));
   } catch (err) {
-    console.error('[crossroads] insights or paths compaction failed:', err);
+    console.error('[crossroads] insights, paths or status count compaction failed:', err);
   }
 }
 

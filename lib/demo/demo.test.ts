@@ -167,7 +167,7 @@ describe.each(testDatabases())('demo data on $name', ({ open }) => {
     expect(await countDemoTraces(ctx)).toBe(0);
     expect(await removeDemoData(ctx)).toBe(0);
     // The derived figures follow: the per-status counts hold only the user's trace.
-    const [status] = await db.sql.query<{ n: string }>(`SELECT coalesce(sum("count"), 0) AS n FROM "TraceStatusCount"`);
+    const [status] = await db.sql.query<{ n: string }>(`SELECT coalesce(sum("count"), 0) AS n FROM "TraceStatusTotal"`);
     expect(Number(status.n)).toBe(1);
   });
 

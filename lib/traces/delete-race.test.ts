@@ -1,6 +1,7 @@
 // Deletes (one trace, a session, retention) racing with ingest of whole JSON batches and
 // span-by-span OTLP upserts of the same traces and sessions, with the insights deltas
-// folded into their rollups, the search indexer and the paths compaction running
+// folded into their rollups, the search indexer, the paths compaction and the status
+// count fold running
 // meanwhile: afterwards the per-status counts, the "TraceName" table, every trace's child
 // counts, the insights rollups, every indexed trace's search words and every trace's
 // stored path equal a full recount, and
@@ -21,6 +22,7 @@ import { makeTrace } from '@/test/support/fixtures';
 import { deleteExpiredTraces, deleteSessionTraces, deleteTraceOrThrow } from './delete';
 import { ingestTraces } from './ingest';
 import { indexSearchBacklog } from './search-index';
+import { foldTraceStatusCounts } from './status-counts';
 import type { SpanBatchTrace } from './span-batch';
 import { upsertSpanBatch } from './upsert-spans';
 import type { SpanInput } from './validate';
@@ -130,6 +132,7 @@ describe.each(testDatabases())('deletes racing with ingest on $name', ({ open })
         if (k % 8 === 4) ops.push(compactInsights(testContext(db)).catch((e) => failures.push(e)));
         if (k % 4 === 1) ops.push(indexSearchBacklog(db.sql, Infinity, 5).catch((e) => failures.push(e)));
         if (k % 5 === 2) ops.push(compactPathsOnce(db.prisma, 7).catch((e) => failures.push(e)));
+        if (k % 4 === 3) ops.push(foldTraceStatusCounts(testContext(db)).catch((e) => failures.push(e)));
       }
       await Promise.all(ops);
       expect(failures).toEqual([]);

@@ -63,7 +63,7 @@ describe.each(testDatabases())('deleting traces on $name', ({ open }) => {
     )[0];
   const statusCounts = async () =>
     Object.fromEntries(
-      (await db.sql.query<{ status: string; n: number }>('SELECT status::text AS status, count::int AS n FROM "TraceStatusCount"')).map((r) => [r.status, r.n]),
+      (await db.sql.query<{ status: string; n: number }>('SELECT status::text AS status, count::int AS n FROM "TraceStatusTotal"')).map((r) => [r.status, r.n]),
     );
 
   it('deletes one trace with its decision points, spans, events, name row and status count; the others stay', async () => {

@@ -8,6 +8,7 @@ import { SCORE_LIMITS } from '@/lib/scores/limits';
 import { enumParam, escapeLike, invalidParam, parseTraceFilters, TRACE_FILTER_NAMES, traceScoreAverageSql, traceWhereSql } from './filters';
 import { LIST_COLUMNS, toListItem, type ListRow } from './list-row';
 import { tracePreviews, type TracePreview } from './previews';
+import { countTracesByStatus } from './status-counts';
 import { traceScoreSummaries } from './score-summary';
 import { findMatches, searchTracePage } from './search';
 import {
@@ -94,8 +95,7 @@ export async function countTraces(db: Db, filters: ListFilters): Promise<number>
   const { status, search } = filters;
   const noOtherFilter = TRACE_FILTER_NAMES.every((name) => name === 'status' || name === 'search' || filters[name] === undefined);
   if (noOtherFilter && !search) {
-    const { _sum } = await db.traceStatusCount.aggregate({ _sum: { count: true }, where: status ? { status } : {} });
-    return Number(_sum.count ?? 0);
+    return countTracesByStatus(db, status);
   }
   if (noOtherFilter && search && status === undefined) {
     // lower() of both sides, then LIKE: how PostgreSQL evaluates ILIKE in a UTF-8 database.

@@ -171,7 +171,7 @@ describe.each(testDatabases())('span upserts on $name', (target) => {
       expect(t.totalCost).toBeCloseTo(priced.cost, 15);
     }
     const counts = await db.sql.query<{ status: string; n: number; kept: number }>(
-      `SELECT c.status, (SELECT count(*)::int FROM "Trace" t WHERE t.status = c.status) AS n, c.count::int AS kept FROM "TraceStatusCount" c`,
+      `SELECT c.status, (SELECT count(*)::int FROM "Trace" t WHERE t.status = c.status) AS n, c.count::int AS kept FROM "TraceStatusTotal" c`,
     );
     for (const c of counts) expect(c.kept, c.status).toBe(c.n);
   });

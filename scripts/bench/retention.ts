@@ -113,7 +113,7 @@ export async function retentionScenario(ctx: Ctx, opts: RetentionOptions): Promi
   const seconds = (performance.now() - started) / 1000;
   const [left] = (await pool.query<{ old: number; drift: number }>(
     `SELECT (SELECT count(*)::int FROM "Trace" WHERE "startedAt" < $1) AS old,
-            (SELECT count(*)::int FROM "TraceStatusCount" c WHERE c.count <> (SELECT count(*) FROM "Trace" t WHERE t.status = c.status)) AS drift`,
+            (SELECT count(*)::int FROM "TraceStatusTotal" c WHERE c.count <> (SELECT count(*) FROM "Trace" t WHERE t.status = c.status)) AS drift`,
     [cutoff.toISOString()],
   )).rows;
   await pool.end();
