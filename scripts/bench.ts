@@ -518,6 +518,13 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
               const r = await rawIngest(raw!, kind, seed, mode, templates.get(batch)!, clients, scale.raw, log);
               rawResults.push(r);
               results.push(r);
+              if (!opts.dropSearchIndexes) {
+                // The raw writes fire the same triggers, so their traces wait for the indexer
+                // too: the baseline's own rate counting its catch-up, for a like-for-like ratio.
+                const b = await searchBacklogAfter(raw!);
+                const sustained = r.summary.recordsPerSecond && Number.isFinite(b.drainMs) ? (r.summary.recordsPerSecond * r.summary.wallSeconds) / (r.summary.wallSeconds + b.drainMs / 1000) : undefined;
+                log(`  search indexer after raw/${mode} batch ${batch} c=${clients}: ${b.traces} traces queued, drained in ${(b.drainMs / 1000).toFixed(1)} s` + (sustained ? `; records/s counting the catch-up: ${sustained.toFixed(0)}` : ''));
+              }
             }
           }
           const baselines = rawResults.filter((r) => r.batch === batch && (kind === 'pglite' || r.clients === clients));
