@@ -15,7 +15,7 @@ afterEach(() => {
 
 describe('validateConfig', () => {
   it('passes with nothing set', () => {
-    for (const name of ['MAX_BODY_BYTES', 'RETENTION_DAYS', 'OIDC_ISSUER', 'DATABASE_PREPARED_STATEMENTS']) delete process.env[name];
+    for (const name of ['MAX_BODY_BYTES', 'RETENTION_DAYS', 'OIDC_ISSUER', 'DATABASE_PREPARED_STATEMENTS', 'SEARCH_WORDS_AT_INGEST']) delete process.env[name];
     expect(() => validateConfig()).not.toThrow();
   });
 
@@ -25,6 +25,7 @@ describe('validateConfig', () => {
     ['ADMISSION_WAIT_MS', '-1', 'ADMISSION_WAIT_MS must be an integer >= 0, got "-1"'],
     ['DATABASE_POOL_SIZE', '2.5', 'DATABASE_POOL_SIZE must be an integer >= 1, got "2.5"'],
     ['DATABASE_PREPARED_STATEMENTS', 'yes', 'DATABASE_PREPARED_STATEMENTS must be true or false, got "yes"'],
+    ['SEARCH_WORDS_AT_INGEST', 'later', 'SEARCH_WORDS_AT_INGEST must be true or false, got "later"'],
     ['OTLP_MAX_SPANS_PER_REQUEST', 'many', 'OTLP_MAX_SPANS_PER_REQUEST must be an integer >= 1, got "many"'],
     ['RETENTION_DAYS', '40000', 'RETENTION_DAYS must be an integer from 1 to 36500, got "40000"'],
     ['OIDC_ISSUER', 'https://id.example.test', 'OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET'],

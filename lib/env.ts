@@ -64,6 +64,18 @@ export function getDbPreparedStatements(): boolean {
   throw new Error(`DATABASE_PREPARED_STATEMENTS must be true or false, got "${process.env.DATABASE_PREPARED_STATEMENTS}"`);
 }
 
+/**
+ * SEARCH_WORDS_AT_INGEST: whether a JSON batch writes its traces' search words in its own
+ * statement (searchable at once; the server computes the words) or queues the traces for
+ * the background indexer, as other writers do. Default true.
+ */
+export function getSearchWordsAtIngest(): boolean {
+  const raw = process.env.SEARCH_WORDS_AT_INGEST?.trim().toLowerCase();
+  if (raw === undefined || raw === '' || raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new Error(`SEARCH_WORDS_AT_INGEST must be true or false, got "${process.env.SEARCH_WORDS_AT_INGEST}"`);
+}
+
 /** Raw API_KEYS entries: each a key, or sha256:<hex> of one. Empty means open mode. */
 export function getApiKeyEntries(): string[] {
   return (process.env.API_KEYS ?? '')
@@ -188,6 +200,7 @@ export function validateConfig(): void {
   getLimits();
   getDbPoolSize();
   getDbPreparedStatements();
+  getSearchWordsAtIngest();
   getOtlpConfig();
   getRetentionDays();
   getModelPrices();

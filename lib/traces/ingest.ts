@@ -19,11 +19,12 @@
 // ~210 ms of CPU a batch; where the rest goes, and why this stays below COPY, is in
 // docs/benchmarks.md ("Why ingest stays at ~0.45 of COPY").
 import 'server-only';
-import { getModelPrices } from '@/lib/env';
+import { getModelPrices, getSearchWordsAtIngest } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import { spanCost } from '@/lib/pricing/span-cost';
 import type { CustomPrice } from '@/lib/pricing/types';
 import type { SqlExecutor } from '@/lib/storage/sql';
+import { plainPayloadNumbers, traceWordsAsWritten } from './trace-words';
 import { storableJson, type ValidatedBatch } from './validate';
 import { requireScope, type ServiceContext } from '@/lib/context';
 import type { Actor } from '@/lib/access/decide';
@@ -155,13 +156,28 @@ function insertInto(table: Table, param: number): string {
 // $1 is the request's JSON text; $2.. the rows of ORDER's tables, then the scores' rows
 // (sent with the traces, and derived from USER_FEEDBACK events), upserted by id.
 const SCORES_PARAM = ORDER.length + 2;
-const INGEST_SQL = [
-  `WITH ${ORDER.slice(0, -1)
-    .map((table, k) => `"${table}Rows" AS (${insertInto(table, k + 2)})`)
-    .join(',\n')},
-  "ScoreRows" AS (${upsertScoresSql(SCORES_PARAM)})`,
-  // One row back per trace stored: see storeOnce.
-  `${insertInto('Trace', ORDER.length + 1)} RETURNING 1 AS stored`,
+const CHILDREN_CTES = `${ORDER.slice(0, -1)
+  .map((table, k) => `"${table}Rows" AS (${insertInto(table, k + 2)})`)
+  .join(',\n')},
+  "ScoreRows" AS (${upsertScoresSql(SCORES_PARAM)})`;
+// One row back per trace stored: see storeOnce.
+const INGEST_SQL = [`WITH ${CHILDREN_CTES}`, `${insertInto('Trace', ORDER.length + 1)} RETURNING 1 AS stored`].join('\n');
+
+// The same, with each trace's search words (its distinct words as written, from
+// ./trace-words.ts) written to "SearchDoc" in the statement instead of queueing the traces
+// for the indexer. The RETURNING marks the statement for the search queue's trigger
+// (migration search_words_at_ingest): it runs before the statement's AFTER triggers.
+// OFFSET 0 keeps crossroads_search_words computed once per trace.
+const WORDS_PARAM = SCORES_PARAM + 1;
+const INGEST_WITH_WORDS_SQL = [
+  `WITH ${CHILDREN_CTES},
+  "SearchDocRows" AS (INSERT INTO "SearchDoc" ("traceId", "words")
+    SELECT w."traceId", w."words" FROM (
+      SELECT d."traceId", "crossroads_search_words"(d."words") AS "words"
+        FROM json_to_recordset($${WORDS_PARAM}::json) AS d("traceId" text, "words" text) OFFSET 0) w
+     WHERE w."words" IS NOT NULL)`,
+  `${insertInto('Trace', ORDER.length + 1)}`,
+  `RETURNING set_config('crossroads.search_words_at', CASE WHEN clock_timestamp() > statement_timestamp() THEN statement_timestamp()::text ELSE '' END, true) AS stored`,
 ].join('\n');
 
 // The rows parameters. Each row is an object literal holding exactly its table's
@@ -273,6 +289,21 @@ function scoreRowsJson(batch: ValidatedBatch, actor: Actor): string {
   return JSON.stringify(rows);
 }
 
+/**
+ * Each trace's distinct words as written, as the words parameter; null when one of them
+ * cannot be known exactly here (then the batch is queued for the indexer, as other writers are).
+ */
+function searchWordsJson(batch: ValidatedBatch): string | null {
+  if (!getSearchWordsAtIngest() || !plainPayloadNumbers(batch.json)) return null;
+  const rows: { traceId: string; words: string }[] = [];
+  for (const t of batch.traces) {
+    const words = traceWordsAsWritten(t);
+    if (words === undefined) return null;
+    rows.push({ traceId: t.id, words });
+  }
+  return JSON.stringify(rows);
+}
+
 /** Stores every trace of the batch with its children and scores, or none; returns how many traces were stored. */
 export async function ingestTraces(ctx: ServiceContext, batch: ValidatedBatch): Promise<number> {
   const actor = requireScope(ctx, 'ingest');
@@ -281,24 +312,28 @@ export async function ingestTraces(ctx: ServiceContext, batch: ValidatedBatch): 
   if (sent.length > 0) checkScoresFitConfigs(sent, await readConfigsByName(sql, sent.map((s) => s.name)));
   // From here on only the text and the rows are needed, so the parsed body (~40 MB for a
   // 100-trace batch) can be collected while PostgreSQL stores it.
-  return store(sql, batch.json, [...rowsJson(batch, getModelPrices()), scoreRowsJson(batch, actor)], batch.traces.length);
+  const rows = [...rowsJson(batch, getModelPrices()), scoreRowsJson(batch, actor)];
+  return store(sql, batch.json, rows, searchWordsJson(batch), batch.traces.length);
 }
 
-async function store(sql: SqlExecutor, text: string, rows: string[], traces: number): Promise<number> {
-  const storeOnce = async (json: string) => {
+async function store(sql: SqlExecutor, text: string, rows: string[], words: string | null, traces: number): Promise<number> {
+  const storeOnce = async (json: string, withWords: boolean) => {
     // Prepared once per connection: planning the statement's CTEs took 10-50 ms a batch.
-    const stored = await sql.query(INGEST_SQL, [json, ...rows], { prepared: 'json_ingest' });
+    const stored = withWords
+      ? await sql.query(INGEST_WITH_WORDS_SQL, [json, ...rows, words], { prepared: 'json_ingest_words' })
+      : await sql.query(INGEST_SQL, [json, ...rows], { prepared: 'json_ingest' });
     // The statement is atomic; a short count means the driver lost the outcome (as
     // PGlite does on too-deep jsonb, see validate.ts), and a success must never be claimed for it.
     if (stored.length !== traces) throw new Error(`ingest statement reported ${stored.length} of ${traces} traces stored`);
   };
   try {
     try {
-      await storeOnce(text);
+      await storeOnce(text, words !== null);
     } catch (err) {
       if (!JSONB_INPUT_ERRORS.has((err as { code?: string } | null)?.code ?? '')) throw err;
-      // One statement, so nothing was stored: store from the validated values instead.
-      await storeOnce(storableJson(text));
+      // One statement, so nothing was stored: store from the validated values instead,
+      // and leave the words to the indexer (they were read from the text refused).
+      await storeOnce(storableJson(text), false);
     }
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('CONFLICT', 'Duplicate trace ID detected');

@@ -1,6 +1,6 @@
-// The full-text search indexer (migration search_deferred_index). Ingest only queues the
-// traces it wrote; this rewrites their words ("SearchDoc") in batches, so the trigram
-// work happens after the ingest request, not in it. Searches stay complete whatever it
+// The full-text search indexer (migration search_deferred_index). Writers queue the traces
+// they wrote (a JSON batch writes its traces' words itself: ./trace-words.ts); this
+// rewrites their words ("SearchDoc") in batches, after the write, not in it. Searches stay complete whatever it
 // has reached: queued traces are tested row by row (search-sql.ts).
 //
 // It runs in two ways (lib/housekeeping.ts): on a timer in a long-running server, and

@@ -14,6 +14,7 @@ import { indexSearchBacklog } from './search-index';
 import { listTraces, parseListParams, type ListOptions } from './list';
 import { parseIngestBody } from './validate';
 import { testContext } from '@/test/support/context';
+import { requeueForSearch } from '@/test/support/derived';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
 
@@ -126,6 +127,7 @@ describe.each(testDatabases())('full-text search on $name', ({ open }) => {
   const seed = async (indexed: boolean) => {
     await truncateAll(db);
     await ingestTraces(testContext(db), parseIngestBody(JSON.stringify({ traces: [GERMAN, JAPANESE, QUOTES, PLAIN] }), LIMITS));
+    await requeueForSearch(db);
     if (indexed) expect(await indexSearchBacklog(db.sql)).toEqual({ traces: 4, drained: true });
     const [{ queued, docs }] = await db.sql.query<{ queued: number; docs: number }>(
       'SELECT (SELECT count(DISTINCT "traceId") FROM "SearchQueue")::int AS queued, (SELECT count(*) FROM "SearchDoc")::int AS docs',

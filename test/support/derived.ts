@@ -92,6 +92,17 @@ export async function expectRollupsExact(db: Database, { compacted = false } = {
 }
 
 /**
+ * Puts every trace back in the search queue without its words, as a writer that queues
+ * (OTLP, plain SQL) leaves a trace: a JSON batch writes its traces' words itself
+ * (migration search_words_at_ingest), so tests of the indexer and of searching queued
+ * traces start from here.
+ */
+export async function requeueForSearch(db: Database): Promise<void> {
+  await db.sql.exec('DELETE FROM "SearchDoc"');
+  await db.sql.exec('INSERT INTO "SearchQueue" ("traceId") SELECT "id" FROM "Trace"');
+}
+
+/**
  * Asserts what search relies on (migration search_deferred_index): every trace that is not
  * queued for the indexer has exactly the words of its current rows (or no doc, when it has
  * none). With `drained`, also that the queue is empty.
