@@ -477,7 +477,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
     await start();
     const http = new HttpClient(server!.baseUrl, 64, { authorization: `Bearer ${API_KEY}` });
     cleanups.push(() => http.close());
-    const ctx: Ctx = { db: kind, seed, http, server: server!, apiKey: API_KEY, log, diag };
+    const ctx: Ctx = { db: kind, seed, http, server: server!, apiKey: API_KEY, log, diag, firstDetailRead: new Set() };
     const refreshCtx = () => {
       ctx.server = server!;
     };

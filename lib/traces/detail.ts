@@ -6,6 +6,7 @@
 // and ~450-900 ms on PGlite, nearly all of it materialising and re-encoding JSON values
 // in Node; the raw driver also skips Prisma's handling of the 16 MB result.
 import 'server-only';
+import { randomUUID } from 'node:crypto';
 import { processBudget } from '@/lib/budget';
 import { getLimits } from '@/lib/env';
 import { AppError } from '@/lib/errors';
@@ -126,6 +127,32 @@ const PAGE_SPANS = 500;
 // keep two cores busy, so more would only queue inside PostgreSQL while adding memory.
 const LARGE_READS_AT_ONCE = 2;
 
+// A large settled trace's pages are stored by its first read (migration
+// 20261205010000_stored_span_pages says how they stay exact) and sent from there after:
+// building them costs the database ~30 us of CPU per span, sending stored text a tenth.
+// A trace still RUNNING is not stored: its spans still change, and each change would
+// throw the pages away. A claim whose read died is taken over after this long.
+const STORED_CLAIM_EXPIRES = "interval '60 seconds'";
+const STORED_STATE_SQL = `
+SELECT t."status" <> 'RUNNING' AS settled,
+       h."traceId" IS NOT NULL AND h."token" IS NULL AS ready,
+       h."traceId" IS NULL OR (h."token" IS NOT NULL AND h."claimedAt" < now() - ${STORED_CLAIM_EXPIRES}) AS claimable
+  FROM "Trace" t LEFT JOIN "StoredSpanPages" h ON h."traceId" = t."id"
+ WHERE t."id" = $1`;
+const CLAIM_SQL = `
+INSERT INTO "StoredSpanPages" ("traceId", "token") VALUES ($1, $2)
+ON CONFLICT ("traceId") DO UPDATE SET "token" = excluded."token", "claimedAt" = now()
+ WHERE "StoredSpanPages"."token" IS NOT NULL AND "StoredSpanPages"."claimedAt" < now() - ${STORED_CLAIM_EXPIRES}
+RETURNING 1 AS claimed`;
+const STORED_PAGES_SQL = `
+SELECT count(p."page")::int AS pages
+  FROM "StoredSpanPages" h LEFT JOIN "StoredSpanPage" p ON p."traceId" = h."traceId"
+ WHERE h."traceId" = $1 AND h."token" IS NULL
+ GROUP BY h."traceId"`;
+const STORED_PAGE_SQL = `SELECT "spans" FROM "StoredSpanPage" WHERE "traceId" = $1 AND "page" = $2`;
+// PostgreSQL's lock_not_available: the trace row is locked by a span writer right now.
+const LOCK_NOT_AVAILABLE = '55P03';
+
 interface Head {
   trace: string;
   decisionPoints: string;
@@ -139,11 +166,16 @@ type PageStart = { startedAt: Date; id: string };
 /** The trace's JSON text in pieces, in order; joined, they are a TraceDetail. */
 export type TraceJsonChunks = AsyncIterable<string>;
 
+/** A large read sent stored pages, built and stored them, or built them only. */
+export type StoredPagesOutcome = 'sent stored' | 'stored' | 'built';
+
 export interface TraceJsonOptions {
   /** Spans per page for a trace read in pages (tests use small pages on small traces). */
   pageSpans?: number;
   /** Largest trace read in one statement. */
   spansInOneStatement?: number;
+  /** Called when a large read has settled: what it did with stored pages (tests). */
+  onSettled?: (outcome: StoredPagesOutcome) => void;
 }
 
 /**
@@ -178,7 +210,10 @@ async function traceJsonChunks(db: Database, id: string, options: TraceJsonOptio
   const release = await processBudget('large detail reads', LARGE_READS_AT_ONCE).acquire(1, getLimits().admissionWaitMs);
   let read: PagedRead | null;
   try {
-    read = await readInPages(db, id, options.pageSpans ?? PAGE_SPANS, scores);
+    // Scores on spans go inside the span objects: such a trace is built each time.
+    const withIds = scores !== undefined && scores.spans.size > 0;
+    const claim = withIds ? null : await claimStoredPages(db, id);
+    read = await readInPages(db, id, options.pageSpans ?? PAGE_SPANS, withIds ? scores : undefined, claim, options);
   } catch (err) {
     release();
     throw err;
@@ -190,6 +225,48 @@ async function traceJsonChunks(db: Database, id: string, options: TraceJsonOptio
   }
   void read.done.then(release, release);
   return pagedChunks(read, scores);
+}
+
+/**
+ * Claims the filling of the trace's stored pages when it is settled and has none (nor a
+ * live claim): the token the pages are stored under, or null. The claim commits before
+ * the read's snapshot is taken, so any span writer that snapshot misses deletes it.
+ */
+async function claimStoredPages(db: Database, id: string): Promise<string | null> {
+  const [state] = await db.sql.query<{ settled: boolean; ready: boolean; claimable: boolean }>(STORED_STATE_SQL, [id]);
+  if (!state || !state.settled || state.ready || !state.claimable) return null;
+  const token = randomUUID();
+  try {
+    return await db.sql.transaction(async (tx) => {
+      // NOWAIT: a span writer holds the row (FOR KEY SHARE) until it commits; this read
+      // does not wait for it, it just does not store.
+      const locked = await tx.query(`SELECT 1 FROM "Trace" WHERE "id" = $1 FOR UPDATE NOWAIT`, [id]);
+      if (locked.length === 0) return null;
+      if ((await tx.query(CLAIM_SQL, [id, token])).length === 0) return null;
+      await tx.query(`DELETE FROM "StoredSpanPage" WHERE "traceId" = $1`, [id]);
+      return token;
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code === LOCK_NOT_AVAILABLE) return null;
+    throw err;
+  }
+}
+
+/** Stores the pages a claimed read built, if no span writer has deleted the claim since. */
+async function storePages(db: Database, id: string, token: string, pages: string[]): Promise<boolean> {
+  return db.sql.transaction(async (tx) => {
+    const claimed = await tx.query(`UPDATE "StoredSpanPages" SET "token" = NULL WHERE "traceId" = $1 AND "token" = $2 RETURNING 1 AS claimed`, [id, token]);
+    if (claimed.length === 0) return false;
+    // Each page its own parameter: a text[] literal would escape every quote of 16 MB.
+    const rows = pages.map((_, i) => `($1, ${i}, $${i + 2})`).join(', ');
+    if (rows) await tx.query(`INSERT INTO "StoredSpanPage" ("traceId", "page", "spans") VALUES ${rows}`, [id, ...pages]);
+    return true;
+  });
+}
+
+/** Gives up a claim whose read failed, so the next read may fill. */
+async function dropClaim(db: Database, id: string, token: string): Promise<void> {
+  await db.sql.query(`DELETE FROM "StoredSpanPages" WHERE "traceId" = $1 AND "token" = $2`, [id, token]);
 }
 
 async function* oneChunk(text: string): TraceJsonChunks {
@@ -221,28 +298,45 @@ async function* pagedChunks(read: PagedRead, scores: ScoresOfTrace | undefined):
 }
 
 /**
- * Reads the trace's head and its span pages in one REPEATABLE READ snapshot: on
- * PostgreSQL on two connections (the second imports the first's snapshot), each page
- * resolved as soon as it is read. Null when the trace is gone by then.
+ * Reads the trace's head and its span pages in one REPEATABLE READ snapshot, each page
+ * resolved as soon as it is read: stored pages when the snapshot has them ready, else
+ * built, on PostgreSQL on two connections (the second imports the first's snapshot), and
+ * stored afterwards when this read holds the claim. Null when the trace is gone by then.
  */
-function readInPages(db: Database, id: string, pageSpans: number, scores: ScoresOfTrace | undefined): Promise<PagedRead | null> {
+function readInPages(
+  db: Database,
+  id: string,
+  pageSpans: number,
+  scores: ScoresOfTrace | undefined,
+  claim: string | null,
+  options: TraceJsonOptions,
+): Promise<PagedRead | null> {
   const lanes = db.kind === 'postgres' ? 2 : 1;
-  const withIds = scores !== undefined && scores.spans.size > 0;
   return new Promise((resolveRead, rejectRead) => {
     const pages: Array<Deferred<string>> = [];
     let started = false;
-    const done = db.sql.transaction(async (tx) => {
+    let built = false;
+    const read = db.sql.transaction(async (tx) => {
       await tx.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
       const [head] = await tx.query<Head>(DETAIL_SQL, [id, -1]);
       if (!head) return resolveRead(null);
+      const [stored] = scores ? [] : await tx.query<{ pages: number }>(STORED_PAGES_SQL, [id]);
+      if (stored) {
+        for (let i = 0; i < stored.pages; i++) pages.push(deferred());
+        started = true;
+        resolveRead({ head, pages: pages.map((p) => p.promise), done });
+        for (let i = 0; i < stored.pages; i++) pages[i].resolve((await tx.query<{ spans: string }>(STORED_PAGE_SQL, [id, i]))[0].spans);
+        return;
+      }
+      built = true;
       const starts = await tx.query<PageStart>(PAGE_STARTS_SQL, [id, pageSpans]);
       const snapshot = lanes > 1 && starts.length > 1 ? (await tx.query<{ s: string }>('SELECT pg_export_snapshot() AS s'))[0].s : null;
       for (let i = 0; i < starts.length; i++) pages.push(deferred());
       started = true;
-      resolveRead({ head, pages: pages.map((p) => p.promise), done: done.then(() => undefined) });
+      resolveRead({ head, pages: pages.map((p) => p.promise), done });
       const lane = async (sql: SqlExecutor, from: number, step: number) => {
         for (let i = from; i < starts.length; i += step) {
-          pages[i].resolve(await readPage(sql, id, starts[i], starts[i + 1], withIds ? scores : undefined));
+          pages[i].resolve(await readPage(sql, id, starts[i], starts[i + 1], scores));
         }
       };
       if (snapshot === null) return lane(tx, 0, 1);
@@ -255,9 +349,23 @@ function readInPages(db: Database, id: string, pageSpans: number, scores: Scores
         }),
       ]);
     });
-    done.catch((err: unknown) => {
+    // The pages this read built are stored once all are read (the response may still be
+    // sending them); the claim is given up when the read failed or found pages stored.
+    const done: Promise<void> = read
+      .then(async (): Promise<StoredPagesOutcome> => {
+        if (!built) {
+          if (claim !== null) await dropClaim(db, id, claim);
+          return 'sent stored';
+        }
+        if (claim === null) return 'built';
+        const text = await Promise.all(pages.map((p) => p.promise));
+        return (await storePages(db, id, claim, text.filter((page) => page !== ''))) ? 'stored' : 'built';
+      })
+      .then((outcome) => options.onSettled?.(outcome));
+    read.catch((err: unknown) => {
       if (!started) rejectRead(err);
       for (const page of pages) page.reject(err);
+      if (claim !== null) dropClaim(db, id, claim).catch(() => undefined);
     });
   });
 }

@@ -8,6 +8,7 @@ import { forkId, pathId } from '@/lib/paths/ids';
 import { livePathsCtes, PATH_ID_OF_TRACE, storedTracesOfWindowSql, tracePathIsSql, traceThroughForkSql, tracesOfWindowSql } from '@/lib/paths/sql';
 import { pathOf, type PathDecision, type Step } from '@/lib/paths/steps';
 import type { Database } from '@/lib/storage/open';
+import { SPAN_JSON } from '@/lib/traces/detail';
 
 /**
  * Asserts the per-status counts, the "TraceName" table, each trace's child counts, the
@@ -42,6 +43,18 @@ export async function expectDerivedExact(db: Database): Promise<void> {
   await expectRollupsExact(db);
   await expectSearchWordsExact(db);
   await expectPathsExact(db);
+  await expectStoredSpanPagesExact(db);
+}
+
+/** Every trace's stored span pages, where ready, joined, equal its spans' JSON built now. */
+export async function expectStoredSpanPagesExact(db: Database): Promise<void> {
+  const rows = await db.sql.query<{ traceId: string; same: boolean }>(
+    `SELECT h."traceId",
+            coalesce((SELECT string_agg(p."spans", ',' ORDER BY p."page") FROM "StoredSpanPage" p WHERE p."traceId" = h."traceId"), '')
+              = coalesce((SELECT string_agg(${SPAN_JSON}::text, ',' ORDER BY c."startedAt", c."id") FROM "Span" c WHERE c."traceId" = h."traceId"), '') AS same
+       FROM "StoredSpanPages" h WHERE h."token" IS NULL`,
+  );
+  expect(rows.filter((r) => !r.same).map((r) => r.traceId)).toEqual([]);
 }
 
 // Each insights rollup table plus its unfolded deltas, summed by key, keys whose figures
