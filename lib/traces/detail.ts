@@ -257,9 +257,11 @@ async function storePages(db: Database, id: string, token: string, pages: string
   return db.sql.transaction(async (tx) => {
     const claimed = await tx.query(`UPDATE "StoredSpanPages" SET "token" = NULL WHERE "traceId" = $1 AND "token" = $2 RETURNING 1 AS claimed`, [id, token]);
     if (claimed.length === 0) return false;
-    // Each page its own parameter: a text[] literal would escape every quote of 16 MB.
-    const rows = pages.map((_, i) => `($1, ${i}, $${i + 2})`).join(', ');
-    if (rows) await tx.query(`INSERT INTO "StoredSpanPage" ("traceId", "page", "spans") VALUES ${rows}`, [id, ...pages]);
+    // A statement per page: PGlite's WASM memory grows to the largest message it is sent
+    // and never shrinks, so one 16 MB INSERT would stay in the server's memory for good.
+    for (const [page, spans] of pages.entries()) {
+      await tx.query(`INSERT INTO "StoredSpanPage" ("traceId", "page", "spans") VALUES ($1, $2, $3)`, [id, page, spans]);
+    }
     return true;
   });
 }
