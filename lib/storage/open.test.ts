@@ -34,6 +34,8 @@ describe('openDatabase', () => {
     await db.close();
     const again = await openDatabase(undefined, { dataDir, migrateEmbedded: true });
     expect((await again.prisma.trace.findMany()).map((t) => t.id)).toEqual(['kept']);
+    // Its shared buffers are held in the process's memory: kept small (lib/storage/pglite.ts).
+    expect(await again.sql.query('SHOW shared_buffers')).toEqual([{ shared_buffers: '32MB' }]);
     await again.close();
   });
 

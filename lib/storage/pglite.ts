@@ -49,6 +49,13 @@ export function acquireDataDirLock(dataDir: string): () => void {
   throw new Error(`Could not lock ${dataDir}`);
 }
 
+// PGlite's shared buffers live in its WASM memory, which is resident in full once touched
+// and never given back: at PostgreSQL's 128 MB default a server opens at ~300 MB and
+// holds more after its first large scans. At 32 MB it opens ~125 MB smaller; data files
+// past the buffers are read from the operating system's page cache (not this process's
+// memory). docs/benchmarks.md has the figures.
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+
 export interface OpenPglite {
   pglite: PGlite;
   close(): Promise<void>;
@@ -59,7 +66,7 @@ export async function openPglite(dataDir: string | undefined): Promise<OpenPglit
   const release = dataDir ? acquireDataDirLock(dataDir) : () => undefined;
   try {
     if (dataDir) mkdirSync(dataDir, { recursive: true });
-    const pglite = await PGlite.create(dataDir ? { dataDir, extensions: { pg_trgm } } : { extensions: { pg_trgm } });
+    const pglite = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm }, startParams: START_PARAMS });
     return {
       pglite,
       async close() {
