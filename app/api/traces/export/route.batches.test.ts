@@ -24,8 +24,8 @@ function exportOf(query: string, signal?: AbortSignal): Promise<Response> {
 
 const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 
-/** The upkeep a request schedules (insights and paths compaction), which may run on the same client meanwhile. */
-const isUpkeep = (statement: unknown): boolean => /insights_compact|paths_compact/.test(String(statement));
+/** The upkeep a request schedules (insights and paths compaction, the status count fold), which may run on the same client meanwhile. */
+const isUpkeep = (statement: unknown): boolean => /insights_compact|paths_compact|trace_status_count_fold/.test(String(statement));
 
 /** The export's own statements among a spy's calls. */
 function exportCalls(spy: { mock: { calls: unknown[][] } }): number {
