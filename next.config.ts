@@ -15,11 +15,12 @@ const nextConfig: NextConfig = {
   // Lets the e2e run and the benchmark build into their own folder beside a dev server.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   experimental: {
-    // Because proxy.ts runs for the API, Next buffers each request body for it and silently
-    // truncates the copy the route reads at this size (10 MiB by default, MAX_BODY_BYTES'
-    // default too), dropping the whole socket read that crosses it: a chunked body over the
-    // limit reached the route cut to at most the limit and was answered 400 invalid JSON.
-    // A margin larger than any one read (64 KiB) lets lib/http/body.ts see it is over.
+    // For the routes proxy.ts runs on (not the large-body endpoints, see its matcher), Next
+    // buffers each request body for it and silently truncates the copy the route reads at
+    // this size (10 MiB by default, MAX_BODY_BYTES' default too), dropping the whole socket
+    // read that crosses it: a chunked body over the limit reached the route cut to at most
+    // the limit and was answered 400 invalid JSON. A margin larger than any one read
+    // (64 KiB) lets lib/http/body.ts see it is over.
     proxyClientMaxBodySize: maxBodyBytes + MiB,
   },
 };

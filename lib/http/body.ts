@@ -7,8 +7,9 @@
 // refused after a few KiB, a chunked body past the limit) then sees a reset instead of the
 // 413, which OTLP exporters retry. This lives here, not in a server adapter, because the
 // route handler is the only place that holds the body under both `next start` and a bare
-// node:http server. (`next start` today reads the whole upload for proxy.ts before the
-// route runs, see next.config.ts; the discard then reads from memory and costs nothing.)
+// node:http server. (`next start` reads the whole upload for proxy.ts before the route
+// runs on the routes the proxy matches, see next.config.ts; the discard then reads from
+// memory. The large-body endpoints are outside its matcher and read from the socket.)
 import 'server-only';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createInflate, createInflateRaw } from 'node:zlib';

@@ -15,7 +15,8 @@ import { testDatabases } from '@/test/support/databases';
 import { makeTrace } from '@/test/support/fixtures';
 import { ingestTraces } from '@/lib/traces/ingest';
 import { parseIngestBody } from '@/lib/traces/validate';
-import { proxy } from '@/proxy';
+import { tryToParsePath } from 'next/dist/lib/try-to-parse-path';
+import { config as proxyConfig, proxy } from '@/proxy';
 import { makeUser, resetAccess, truncateAccess } from '@/test/support/access';
 import { decodeStatus } from '@/test/support/otlp-status';
 import { testContext } from '@/test/support/context';
@@ -341,6 +342,20 @@ describe('proxy.ts, when configuration protects the server', () => {
       expect(passed).toBe(false);
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual(MISSING);
+    }
+  });
+
+  // Next reads the whole body of a request the proxy runs on into memory before the route
+  // starts, outside the routes' body admission: the large-body endpoints must not match.
+  it('does not run for the endpoints that take large bodies (Next would buffer each whole body for it), and runs for the rest', () => {
+    // Compiled as Next compiles a matcher (its build adds only the data-route prefix and suffix).
+    const matchers = proxyConfig.matcher.map((source) => new RegExp(tryToParsePath(source).regexStr!));
+    const runsFor = (p: string) => matchers.some((m) => m.test(p));
+    for (const p of ['/api/traces', '/api/scores', '/api/soap', '/api/otel/v1/traces', '/api/otel/v1/logs', '/api/public/otel/v1/traces']) {
+      expect(runsFor(p), p).toBe(false);
+    }
+    for (const p of ['/traces', '/traces/abc', '/api/traces/abc', '/api/traces/export', '/api/scores/abc', '/api/sessions', '/api/users', '/sign-in', '/']) {
+      expect(runsFor(p), p).toBe(true);
     }
   });
 
