@@ -27,7 +27,7 @@ export function nestingDepth(text: string, cap: number): number {
 }
 
 /** Index of the quote closing the string opened at `open`: the first one not escaped. */
-function closingQuote(text: string, open: number): number {
+export function closingQuote(text: string, open: number): number {
   let at = open;
   for (;;) {
     at = text.indexOf('"', at + 1);

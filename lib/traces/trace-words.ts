@@ -18,6 +18,7 @@
 // prints it back (plainPayloadNumbers checks the request text); otherwise the trace is left
 // to the indexer, as is any value that is not plain JSON data.
 import 'server-only';
+import { closingQuote } from './json-depth';
 import type { TraceInput } from './validate';
 
 const ASCII = /^[\x00-\x7f]*$/;
@@ -239,14 +240,3 @@ export function plainPayloadNumbers(text: string): boolean {
 
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
-/** Index of the quote closing the string opened at `open`: the first one not escaped. */
-function closingQuote(text: string, open: number): number {
-  let at = open;
-  for (;;) {
-    at = text.indexOf('"', at + 1);
-    if (at < 0) return -1;
-    let backslashes = 0;
-    while (text.charCodeAt(at - 1 - backslashes) === 0x5c /* \ */) backslashes++;
-    if (backslashes % 2 === 0) return at;
-  }
-}
