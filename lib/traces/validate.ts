@@ -421,13 +421,14 @@ export function parseIngestBody(text: string, limits: BatchLimits): ValidatedBat
 }
 
 /**
- * The stored fields of an already validated body's text, as JSON: what ingest stores
- * payloads from when PostgreSQL's jsonb cannot read the text as written. Parses and
- * validates again (rare, so the common path keeps nothing of the parse alive).
+ * An already validated body's text validated again, with a text of its stored fields
+ * only: what ingest stores payloads from when PostgreSQL's jsonb cannot read the text as
+ * written. Rare, so the common path keeps nothing of the parse alive.
  */
-export function storableJson(text: string): string {
+export function storableBatch(text: string): ValidatedBatch {
   const unlimited = { maxBatchTraces: Infinity, maxChildrenPerTrace: Infinity };
-  return JSON.stringify({ traces: validateTraces(JSON.parse(text), unlimited) });
+  const traces = validateTraces(JSON.parse(text), unlimited);
+  return { traces, json: JSON.stringify({ traces }) };
 }
 
 /** Validates a body built in code (SOAP save, tests). */
