@@ -9,17 +9,15 @@
 // re-serialising the payloads it had just parsed (JSON.stringify of every row 54 ms,
 // Prisma's parameter handling 46 ms, the garbage of both 49 ms). Now:
 // - the any-JSON payloads (span input/output, metadata, decision options...) are never
-//   re-serialised: each is spliced, as the request wrote it, into its row of one JSON
-//   array per table (./payload-slices.ts finds them in the text), beside the other
-//   columns (ids, names, enums, numbers, dates) written from the validated values, so
-//   dates and numbers are stored exactly as validation understood them;
-// - the raw driver (pg or PGlite) sends the arrays as text, with no per-value processing,
-//   and PostgreSQL parses each once (jsonb_to_recordset hands the payloads over parsed).
-// The same SQL runs on PGlite and PostgreSQL. Until 2026-11-27 the whole request went as
-// one jsonb parameter and each payload was addressed by path in it: parsing 9 MB as one
-// document cost PostgreSQL ~56 ms a batch and the path walks more (docs/benchmarks.md,
-// "JSON ingest: payloads spliced into each table's rows"). Where the rest goes, and why
-// this stays below COPY, is there too.
+//   re-serialised: PostgreSQL reads them from the request's own JSON text, sent once as
+//   a jsonb parameter and addressed by path (`#>` walks the document in place);
+// - the other columns (ids, names, enums, numbers, dates) travel as one small JSON
+//   array per table, written from the validated values, so dates and numbers are stored
+//   exactly as validation understood them;
+// - the raw driver (pg or PGlite) sends both as text, with no per-value processing.
+// The same SQL runs on PGlite and PostgreSQL. Measured after: the server's part fell to
+// ~210 ms of CPU a batch; where the rest goes, and why this stays below COPY, is in
+// docs/benchmarks.md ("Why ingest stays at ~0.45 of COPY").
 import 'server-only';
 import { getModelPrices, getSearchWordsAtIngest } from '@/lib/env';
 import { AppError } from '@/lib/errors';
@@ -27,8 +25,7 @@ import { spanCost } from '@/lib/pricing/span-cost';
 import type { CustomPrice } from '@/lib/pricing/types';
 import type { SqlExecutor } from '@/lib/storage/sql';
 import { plainPayloadNumbers, traceWordsAsWritten } from './trace-words';
-import { payloadSlices, type PayloadFields } from './payload-slices';
-import { storableBatch, type TraceInput, type ValidatedBatch } from './validate';
+import { storableJson, type ValidatedBatch } from './validate';
 import { requireScope, type ServiceContext } from '@/lib/context';
 import type { Actor } from '@/lib/access/decide';
 import { ingestWriter } from '@/lib/scores/author';
@@ -124,20 +121,30 @@ const TABLES = {
 type Table = keyof typeof TABLES;
 const ORDER: readonly Table[] = ['DecisionPoint', 'Span', 'Event', 'Trace'];
 
+// Each row carries its position in the request: `i` the trace, `j` the child.
+const POSITION: readonly Column[] = [
+  ['i', 'int4'],
+  ['j', 'int4'],
+];
+
+function positionColumns(spec: TableSpec): readonly Column[] {
+  return spec.children ? POSITION : POSITION.slice(0, 1);
+}
+
 /**
- * The SELECT that feeds one table from its rows parameter ($n): a JSON array of row
- * objects holding the columns written from the validated values and the payloads as the
- * request wrote them. Typed jsonb, so PostgreSQL parses it once and hands each payload
- * over already parsed.
+ * The SELECT that feeds one table from its rows parameter ($n) and the request ($1).
+ * $1 is typed jsonb, so PostgreSQL parses it once, when the statement's parameters are
+ * bound; a CTE holding it instead spilled the 9 MB to a temp file and read it back per table.
  */
 function selectRows(spec: TableSpec, param: number): string {
+  const path = spec.children ? `'traces', r.i::text, '${spec.children}', r.j::text` : `'traces', r.i::text`;
   const values = [
     ...spec.columns.map(([name]) => `r."${name}"`),
     // JSON null and an absent field are both stored as SQL NULL and read back as null.
-    ...spec.payloads.map((field) => `NULLIF(r."${field}", 'null'::jsonb)`),
+    ...spec.payloads.map((field) => `NULLIF($1::jsonb #> ARRAY[${path}, '${field}'], 'null'::jsonb)`),
   ];
-  const record = [...spec.columns, ...spec.payloads.map((field) => [field, 'jsonb'] as const)].map(([name, type]) => `"${name}" ${type}`);
-  return `SELECT ${values.join(', ')} FROM jsonb_to_recordset($${param}::jsonb) AS r(${record.join(', ')})`;
+  const record = [...positionColumns(spec), ...spec.columns].map(([name, type]) => `"${name}" ${type}`);
+  return `SELECT ${values.join(', ')} FROM json_to_recordset($${param}::json) AS r(${record.join(', ')})`;
 }
 
 function insertInto(table: Table, param: number): string {
@@ -146,15 +153,15 @@ function insertInto(table: Table, param: number): string {
   return `INSERT INTO "${table}" (${names.join(', ')}) ${selectRows(spec, param)}`;
 }
 
-// $1.. the rows of ORDER's tables, then the scores' rows (sent with the traces, and
-// derived from USER_FEEDBACK events), upserted by id.
-const SCORES_PARAM = ORDER.length + 1;
+// $1 is the request's JSON text; $2.. the rows of ORDER's tables, then the scores' rows
+// (sent with the traces, and derived from USER_FEEDBACK events), upserted by id.
+const SCORES_PARAM = ORDER.length + 2;
 const CHILDREN_CTES = `${ORDER.slice(0, -1)
-  .map((table, k) => `"${table}Rows" AS (${insertInto(table, k + 1)})`)
+  .map((table, k) => `"${table}Rows" AS (${insertInto(table, k + 2)})`)
   .join(',\n')},
   "ScoreRows" AS (${upsertScoresSql(SCORES_PARAM)})`;
 // One row back per trace stored: see storeOnce.
-const INGEST_SQL = [`WITH ${CHILDREN_CTES}`, `${insertInto('Trace', ORDER.length)} RETURNING 1 AS stored`].join('\n');
+const INGEST_SQL = [`WITH ${CHILDREN_CTES}`, `${insertInto('Trace', ORDER.length + 1)} RETURNING 1 AS stored`].join('\n');
 
 // The same, with each trace's search words (its distinct words as written, from
 // ./trace-words.ts) written to "SearchDoc" in the statement instead of queueing the traces
@@ -169,126 +176,87 @@ const INGEST_WITH_WORDS_SQL = [
       SELECT d."traceId", "crossroads_search_words"(d."words") AS "words"
         FROM json_to_recordset($${WORDS_PARAM}::json) AS d("traceId" text, "words" text) OFFSET 0) w
      WHERE w."words" IS NOT NULL)`,
-  `${insertInto('Trace', ORDER.length)}`,
+  `${insertInto('Trace', ORDER.length + 1)}`,
   `RETURNING set_config('crossroads.search_words_at', CASE WHEN clock_timestamp() > statement_timestamp() THEN statement_timestamp()::text ELSE '' END, true) AS stored`,
 ].join('\n');
 
 // The rows parameters. Each row is an object literal holding exactly its table's
-// `columns` (a missing column would be stored as NULL, which the route tests'
-// field-by-field round trip catches), then its payloads spliced in from the request text.
-// Literals of strings and numbers keep JSON.stringify on its fast path: generic copies by
-// column name, or Date values left for it to convert, made this ~84 ms instead of ~10 ms
-// for a 100-trace batch.
+// `columns` plus its position (a missing column would be stored as NULL, which the
+// route tests' field-by-field round trip catches). Literals of strings and numbers keep
+// JSON.stringify on its fast path: generic copies by column name, or Date values left
+// for it to convert, made this ~84 ms instead of ~10 ms for a 100-trace batch.
 const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 
-/** One row's JSON: its columns, then each payload the request sent, as written. */
-function rowJson(row: object, table: Table, text: string, found: PayloadFields | undefined): string {
-  const json = JSON.stringify(row);
-  if (found === undefined || found.size === 0) return json;
-  let payloads = '';
-  for (const field of TABLES[table].payloads) {
-    const slice = found.get(field);
-    if (slice) payloads += `,"${field}":${text.slice(slice[0], slice[1])}`;
-  }
-  return payloads === '' ? json : `${json.slice(0, -1)}${payloads}}`;
-}
-
-/** Each table's rows parameter, in ORDER, from the validated traces and the text they were validated from. */
-function rowsJson(traces: readonly TraceInput[], text: string, prices: readonly CustomPrice[]): string[] {
-  const slices = payloadSlices(text);
-  const rows: Record<Table, string[]> = { DecisionPoint: [], Span: [], Event: [], Trace: [] };
-  traces.forEach((t, i) => {
+function rowsJson(batch: ValidatedBatch, prices: readonly CustomPrice[]): string[] {
+  const rows: Record<Table, object[]> = { DecisionPoint: [], Span: [], Event: [], Trace: [] };
+  batch.traces.forEach((t, i) => {
     const traceId = t.id;
-    const found = slices[i];
     // The trace's cost is the client's totalCost when sent; else, when a span's cost was
     // computed here, the sum of its spans' costs (each model call once), as OTLP keeps it.
     let spanCosts = 0;
     let computed = false;
     let unpricedCalls = 0;
     t.decisionPoints.forEach((d, j) =>
-      rows.DecisionPoint.push(
-        rowJson(
-          {
-            traceId,
-            id: d.id,
-            type: d.type,
-            reasoning: d.reasoning,
-            durationMs: d.durationMs,
-            costUsd: d.costUsd,
-            parentSpanId: d.parentSpanId,
-            timestamp: iso(d.timestamp),
-          },
-          'DecisionPoint',
-          text,
-          found?.decisionPoints[j],
-        ),
-      ),
+      rows.DecisionPoint.push({
+        i,
+        j,
+        traceId,
+        id: d.id,
+        type: d.type,
+        reasoning: d.reasoning,
+        durationMs: d.durationMs,
+        costUsd: d.costUsd,
+        parentSpanId: d.parentSpanId,
+        timestamp: iso(d.timestamp),
+      }),
     );
     t.spans.forEach((s, j) => {
       const cost = spanCost(s, prices);
       if (cost.counted && cost.costUsd !== null) spanCosts += cost.costUsd;
       if (cost.costSource === 'catalog' || cost.costSource === 'custom') computed = true;
       if (cost.unpriced) unpricedCalls++;
-      rows.Span.push(
-        rowJson(
-          {
-            traceId,
-            id: s.id,
-            parentSpanId: s.parentSpanId,
-            name: s.name,
-            type: s.type,
-            tokenCount: s.tokenCount,
-            costUsd: cost.costUsd,
-            costSource: cost.costSource,
-            pricedModel: cost.pricedModel,
-            durationMs: s.durationMs,
-            status: s.status,
-            statusMessage: s.statusMessage,
-            startedAt: iso(s.startedAt),
-            endedAt: iso(s.endedAt),
-          },
-          'Span',
-          text,
-          found?.spans[j],
-        ),
-      );
+      rows.Span.push({
+        i,
+        j,
+        traceId,
+        id: s.id,
+        parentSpanId: s.parentSpanId,
+        name: s.name,
+        type: s.type,
+        tokenCount: s.tokenCount,
+        costUsd: cost.costUsd,
+        costSource: cost.costSource,
+        pricedModel: cost.pricedModel,
+        durationMs: s.durationMs,
+        status: s.status,
+        statusMessage: s.statusMessage,
+        startedAt: iso(s.startedAt),
+        endedAt: iso(s.endedAt),
+      });
     });
     t.events.forEach((e, j) =>
-      rows.Event.push(
-        rowJson(
-          { traceId, id: e.id, spanId: e.spanId, type: e.type, name: e.name, timestamp: iso(e.timestamp) },
-          'Event',
-          text,
-          found?.events[j],
-        ),
-      ),
+      rows.Event.push({ i, j, traceId, id: e.id, spanId: e.spanId, type: e.type, name: e.name, timestamp: iso(e.timestamp) }),
     );
-    rows.Trace.push(
-      rowJson(
-        {
-          id: t.id,
-          name: t.name,
-          sessionId: t.sessionId,
-          userId: t.userId,
-          status: t.status,
-          tags: t.tags,
-          totalCost: t.totalCost ?? (computed ? spanCosts : null),
-          totalTokens: t.totalTokens,
-          totalDuration: t.totalDuration,
-          unpricedCalls,
-          startedAt: iso(t.startedAt),
-          endedAt: iso(t.endedAt),
-          decisionPointCount: t.decisionPoints.length,
-          spanCount: t.spans.length,
-          eventCount: t.events.length,
-        },
-        'Trace',
-        text,
-        found?.fields,
-      ),
-    );
+    rows.Trace.push({
+      i,
+      id: t.id,
+      name: t.name,
+      sessionId: t.sessionId,
+      userId: t.userId,
+      status: t.status,
+      tags: t.tags,
+      totalCost: t.totalCost ?? (computed ? spanCosts : null),
+      totalTokens: t.totalTokens,
+      totalDuration: t.totalDuration,
+      unpricedCalls,
+      startedAt: iso(t.startedAt),
+      endedAt: iso(t.endedAt),
+      decisionPointCount: t.decisionPoints.length,
+      spanCount: t.spans.length,
+      eventCount: t.events.length,
+    });
   });
-  return ORDER.map((table) => `[${rows[table].join(',')}]`);
+  return ORDER.map((table) => JSON.stringify(rows[table]));
 }
 
 /** A unique-constraint violation, as node-postgres and PGlite report it. */
@@ -344,37 +312,28 @@ export async function ingestTraces(ctx: ServiceContext, batch: ValidatedBatch): 
   if (sent.length > 0) checkScoresFitConfigs(sent, await readConfigsByName(sql, sent.map((s) => s.name)));
   // From here on only the text and the rows are needed, so the parsed body (~40 MB for a
   // 100-trace batch) can be collected while PostgreSQL stores it.
-  const prices = getModelPrices();
-  const rows = [...rowsJson(batch.traces, batch.json, prices), scoreRowsJson(batch, actor)];
-  const words = searchWordsJson(batch);
-  const traces = batch.traces.length;
-  const text = batch.json;
-  // The rare fallback (see JSONB_INPUT_ERRORS) validates the text again rather than keeping the batch alive.
-  const fromValues = () => {
-    const again = storableBatch(text);
-    return [...rowsJson(again.traces, again.json, prices), rows[rows.length - 1]];
-  };
-  return store(sql, rows, fromValues, words, traces);
+  const rows = [...rowsJson(batch, getModelPrices()), scoreRowsJson(batch, actor)];
+  return store(sql, batch.json, rows, searchWordsJson(batch), batch.traces.length);
 }
 
-async function store(sql: SqlExecutor, rows: string[], fromValues: () => string[], words: string | null, traces: number): Promise<number> {
-  const storeOnce = async (params: string[], withWords: boolean) => {
+async function store(sql: SqlExecutor, text: string, rows: string[], words: string | null, traces: number): Promise<number> {
+  const storeOnce = async (json: string, withWords: boolean) => {
     // Prepared once per connection: planning the statement's CTEs took 10-50 ms a batch.
     const stored = withWords
-      ? await sql.query(INGEST_WITH_WORDS_SQL, [...params, words], { prepared: 'json_ingest_words' })
-      : await sql.query(INGEST_SQL, params, { prepared: 'json_ingest' });
+      ? await sql.query(INGEST_WITH_WORDS_SQL, [json, ...rows, words], { prepared: 'json_ingest_words' })
+      : await sql.query(INGEST_SQL, [json, ...rows], { prepared: 'json_ingest' });
     // The statement is atomic; a short count means the driver lost the outcome (as
     // PGlite does on too-deep jsonb, see validate.ts), and a success must never be claimed for it.
     if (stored.length !== traces) throw new Error(`ingest statement reported ${stored.length} of ${traces} traces stored`);
   };
   try {
     try {
-      await storeOnce(rows, words !== null);
+      await storeOnce(text, words !== null);
     } catch (err) {
       if (!JSONB_INPUT_ERRORS.has((err as { code?: string } | null)?.code ?? '')) throw err;
       // One statement, so nothing was stored: store from the validated values instead,
       // and leave the words to the indexer (they were read from the text refused).
-      await storeOnce(fromValues(), false);
+      await storeOnce(storableJson(text), false);
     }
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('CONFLICT', 'Duplicate trace ID detected');

@@ -421,14 +421,13 @@ export function parseIngestBody(text: string, limits: BatchLimits): ValidatedBat
 }
 
 /**
- * An already validated body's text validated again, with a text of its stored fields
- * only: what ingest stores payloads from when PostgreSQL's jsonb cannot read the text as
- * written. Rare, so the common path keeps nothing of the parse alive.
+ * The stored fields of an already validated body's text, as JSON: what ingest stores
+ * payloads from when PostgreSQL's jsonb cannot read the text as written. Parses and
+ * validates again (rare, so the common path keeps nothing of the parse alive).
  */
-export function storableBatch(text: string): ValidatedBatch {
+export function storableJson(text: string): string {
   const unlimited = { maxBatchTraces: Infinity, maxChildrenPerTrace: Infinity };
-  const traces = validateTraces(JSON.parse(text), unlimited);
-  return { traces, json: JSON.stringify({ traces }) };
+  return JSON.stringify({ traces: validateTraces(JSON.parse(text), unlimited) });
 }
 
 /** Validates a body built in code (SOAP save, tests). */
