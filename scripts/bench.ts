@@ -1,7 +1,7 @@
 // npm run bench -- [--db pglite|postgres|both] [--scale tiny|small|full] [--traces 100000,1000000]
 //                  [--build] [--json FILE] [--only ingest,raw,list,detail,page,soap,mixed,otlp,export] [--seed N]
 //                  [--page-loads 10] (page: the 10,000-span trace's detail page in headless Chromium)
-//                  [--batches 1,10,100] [--clients 1,4,16] [--ingest-seconds 15] [--read-clients 1,4] [--diagnose] [--profile]
+//                  [--batches 1,10,100] [--clients 1,4,16] [--ingest-seconds 15] [--read-clients 1,4] [--diagnose] [--profile] [--pin-db] (PostgreSQL on CPU 0, client and server on CPU 1)
 //                  [--otlp-spans 1000] [--otlp-paths otlp,json] [--server-node-args "--max-old-space-size=256"] [--dist-dir .next-bench]
 //                  [--only retention --retention-traces 1000000 --retention-shape list|full] (retention: PostgreSQL only)
 //                  [--only search --search-traces 100000] [--drop-search-indexes]
@@ -43,7 +43,7 @@ import { countTraces, seedTraces, truncateTraces, vacuumAnalyze } from './bench/
 import { detailCase, explainCases, insightsCase, INSIGHTS_SETTINGS, listCase } from './bench/explain';
 import { SEARCH_TERM, SESSION_SIZE } from './bench/generate';
 import { build, buildExists, buildSource, startServer, type RunningServer } from './bench/server';
-import { postmasterPid } from './bench/cpu';
+import { pinTree, postmasterPid } from './bench/cpu';
 import { otlpScenario, otlpTable, type OtlpPath } from './bench/otlp';
 import { EXPORT_CASES, exportScenario, exportTable } from './bench/export';
 import { pageScenario, pageTable } from './bench/page';
@@ -174,6 +174,8 @@ interface Options {
   disableInsightsRollups: boolean;
   /** Disable the triggers that mark traces whose decision path changed (to measure what they and the paths compaction cost ingest). */
   disablePathMarks: boolean;
+  /** PostgreSQL on CPU 0, this bench and the server on CPU 1: the database on its own core, as deployments give it. */
+  pinDb: boolean;
 }
 
 function usage(msg?: string): never {
@@ -188,7 +190,7 @@ function parseArgs(argv: string[]): Options {
     const a = argv[i];
     if (!a.startsWith('--')) usage(`unexpected argument ${a}`);
     const [k, inline] = a.slice(2).split('=', 2);
-    if (['build', 'diagnose', 'profile', 'help', 'drop-search-indexes', 'disable-insights-rollups', 'disable-path-marks'].includes(k)) args.set(k, 'true');
+    if (['build', 'diagnose', 'profile', 'help', 'drop-search-indexes', 'disable-insights-rollups', 'disable-path-marks', 'pin-db'].includes(k)) args.set(k, 'true');
     else {
       const v = inline ?? argv[++i];
       if (v === undefined) usage(`--${k} needs a value`);
@@ -196,7 +198,7 @@ function parseArgs(argv: string[]): Options {
     }
   }
   if (args.has('help')) usage();
-  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'ingest-seconds', 'server-node-args', 'otlp-spans', 'otlp-paths', 'retention-traces', 'retention-shape', 'search-traces', 'drop-search-indexes', 'page-loads', 'insights-traces', 'disable-insights-rollups', 'insights-names', 'paths-traces', 'disable-path-marks']);
+  const known = new Set(['db', 'scale', 'traces', 'build', 'json', 'only', 'seed', 'read-clients', 'diagnose', 'profile', 'dist-dir', 'batches', 'clients', 'ingest-seconds', 'server-node-args', 'otlp-spans', 'otlp-paths', 'retention-traces', 'retention-shape', 'search-traces', 'drop-search-indexes', 'page-loads', 'insights-traces', 'disable-insights-rollups', 'insights-names', 'paths-traces', 'disable-path-marks', 'pin-db']);
   for (const k of args.keys()) if (!known.has(k)) usage(`unknown option --${k}`);
 
   const db = args.get('db') ?? 'both';
@@ -255,6 +257,7 @@ function parseArgs(argv: string[]): Options {
     dropSearchIndexes: args.has('drop-search-indexes'),
     disableInsightsRollups: args.has('disable-insights-rollups'),
     disablePathMarks: args.has('disable-path-marks'),
+    pinDb: args.has('pin-db'),
   };
 }
 
@@ -352,6 +355,12 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
         });
       }
       cluster = await startPostgres({ extra, log });
+      if (opts.pinDb) {
+        const postmaster = postmasterPid(path.join(cluster.dir, 'data'));
+        if (postmaster) pinTree(postmaster, '0');
+        pinTree(process.pid, '1'); // the server, started later, inherits it
+        log('--pin-db: PostgreSQL on CPU 0, the bench client and the server on CPU 1');
+      }
       const c = cluster;
       cleanups.push(() => {
         if (opts.diagnose) {
@@ -478,6 +487,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
     const http = new HttpClient(server!.baseUrl, 64, { authorization: `Bearer ${API_KEY}` });
     cleanups.push(() => http.close());
     const ctx: Ctx = { db: kind, seed, http, server: server!, apiKey: API_KEY, log, diag, firstDetailRead: new Set() };
+    if (kind === 'postgres') ctx.dbPid = postmasterPid(path.join(cluster!.dir, 'data'));
     const refreshCtx = () => {
       ctx.server = server!;
     };
@@ -515,7 +525,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
           }
           if (kind === 'postgres' && only.has('raw')) {
             for (const mode of rawModes) {
-              const r = await rawIngest(raw!, kind, seed, mode, templates.get(batch)!, clients, scale.raw, log);
+              const r = await rawIngest(raw!, kind, seed, mode, templates.get(batch)!, clients, scale.raw, log, ctx.dbPid);
               rawResults.push(r);
               results.push(r);
               if (!opts.dropSearchIndexes) {

@@ -65,3 +65,47 @@ export function postmasterPid(dataDir: string): number | undefined {
     return undefined;
   }
 }
+
+/** CPU milliseconds per request of the server, PostgreSQL and this bench process, over a measured window. */
+export interface CpuPerRequest {
+  serverMs?: number;
+  dbMs?: number;
+  clientMs: number;
+}
+
+/**
+ * Samples the CPU of the server's and PostgreSQL's process trees and of this process:
+ * start() when the measured window opens, perRequest(n) when it closes. Where a part of
+ * the machine's two cores goes is what decides an ingest path's rate against COPY.
+ */
+export function cpuMeter(pids: { server?: number; db?: number }) {
+  const sample = () => ({
+    server: pids.server ? treeCpuMs(pids.server) : undefined,
+    db: pids.db ? treeCpuMs(pids.db) : undefined,
+    client: (() => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    })(),
+  });
+  let first = sample();
+  return {
+    start(): void {
+      first = sample();
+    },
+    perRequest(requests: number): CpuPerRequest | undefined {
+      if (requests <= 0) return undefined;
+      const last = sample();
+      const per = (a?: number, b?: number) => (a === undefined || b === undefined ? undefined : (b - a) / requests);
+      return { serverMs: per(first.server, last.server), dbMs: per(first.db, last.db), clientMs: (last.client - first.client) / requests };
+    },
+  };
+}
+
+/** Binds a process, its threads and its current children to `cpus` (taskset's list); children forked later inherit it. */
+export function pinTree(rootPid: number, cpus: string): void {
+  const pids = [rootPid];
+  for (const entry of readdirSync('/proc')) {
+    if (/^\d+$/.test(entry) && statFields(entry)?.[1] === String(rootPid)) pids.push(Number(entry));
+  }
+  for (const pid of pids) execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+}

@@ -83,6 +83,8 @@ export interface RunOptions {
   warmupPerClient?: number;
   /** Stop early once this many errors happened. */
   maxErrors?: number;
+  /** Called when the warm-up is over and the measured part starts. */
+  onMeasureStart?: () => void;
 }
 
 export interface RunResult {
@@ -102,6 +104,7 @@ export async function runClosedLoop(task: Task, options: RunOptions): Promise<Ru
       }),
     );
   }
+  options.onMeasureStart?.();
   const result: RunResult = { latencies: [], errors: 0, records: 0, wallMs: 0 };
   const maxErrors = options.maxErrors ?? 20;
   let issued = 0;

@@ -1,6 +1,7 @@
 // The measured scenarios. Each drives the real HTTP endpoints (or, for the raw baseline,
 // the same tables directly) with a closed loop of concurrent clients, bounded in
 // requests and time, and returns one row of the report.
+import { cpuMeter, type CpuPerRequest } from './cpu';
 import type { PageFigures } from './page';
 import { FULL_SHAPE, SEARCH_TERM, SESSION_SIZE, generateTrace, traceId, type TraceShape } from './generate';
 import type { HttpClient, RunResult, Task } from './http';
@@ -41,6 +42,8 @@ export interface ScenarioResult {
   load1?: number;
   /** PostgreSQL: the statements that took the most database time (pg_stat_statements). */
   topStatements?: StatementStat[];
+  /** Ingest and raw cells: CPU per request (batch) of the server, PostgreSQL and the bench client. */
+  cpu?: CpuPerRequest;
   /** The OTLP scenario's own figures (bench/otlp.ts). */
   otlp?: OtlpFigures;
   /** The export scenario's own figures (bench/export.ts). */
@@ -71,6 +74,8 @@ export interface Ctx {
   storedTraces?: number;
   /** Detail traces read once already in this server's life (the first read is timed apart). */
   firstDetailRead: Set<string>;
+  /** PostgreSQL's postmaster, for CPU figures (PGlite runs inside the server). */
+  dbPid?: number;
 }
 
 const MB = 2 ** 20;
@@ -78,11 +83,12 @@ const MB = 2 ** 20;
 export async function measure(
   ctx: Ctx,
   base: Omit<ScenarioResult, 'db' | 'summary' | 'serverRssMb' | 'topStatements' | 'storedTraces'>,
-  run: () => Promise<RunResult>,
+  run: (onMeasureStart: () => void) => Promise<RunResult>,
 ): Promise<ScenarioResult> {
   await ctx.diag?.reset();
   ctx.server.resetPeak();
-  const r = await run();
+  const meter = base.group === 'ingest' ? cpuMeter({ server: ctx.server.pid, db: ctx.dbPid }) : undefined;
+  const r = await run(() => meter?.start());
   const result: ScenarioResult = {
     db: ctx.db,
     storedTraces: ctx.storedTraces,
@@ -90,6 +96,7 @@ export async function measure(
     summary: summarize(r.latencies, r.wallMs, r.errors, base.group === 'ingest' || base.group === 'mixed' ? r.records : undefined),
     serverRssMb: ctx.server.peakRss() / MB,
     load1: os.loadavg()[0],
+    cpu: meter?.perRequest(r.latencies.length + r.errors),
   };
   if (r.errors) result.note = [result.note, `first error: ${r.firstError}`].filter(Boolean).join('; ');
   if (ctx.diag) result.topStatements = await ctx.diag.top(3);
@@ -104,8 +111,14 @@ export function formatLine(r: ScenarioResult): string {
   const rss = r.serverRssMb !== undefined ? ` rss ${r.serverRssMb.toFixed(0)} MB` : '';
   return (
     `  ${r.group}/${r.name} c=${r.clients}: n=${s.count} err=${s.errors} ` +
-    `p50 ${s.medianMs.toFixed(1)} p95 ${s.p95Ms.toFixed(1)} p99 ${s.p99Ms.toFixed(1)} ms, ${s.perSecond.toFixed(1)} req/s${rec}${vs}${rss}`
+    `p50 ${s.medianMs.toFixed(1)} p95 ${s.p95Ms.toFixed(1)} p99 ${s.p99Ms.toFixed(1)} ms, ${s.perSecond.toFixed(1)} req/s${rec}${vs}${rss}${formatCpu(r.cpu)}`
   );
+}
+
+function formatCpu(cpu: CpuPerRequest | undefined): string {
+  if (!cpu) return '';
+  const part = (label: string, ms?: number) => (ms === undefined ? '' : ` ${label} ${ms.toFixed(0)}`);
+  return `; cpu ms/req${part('server', cpu.serverMs)}${part('db', cpu.dbMs)}${part('client', cpu.clientMs)}`;
 }
 
 // ---------- ingest ----------
@@ -131,8 +144,8 @@ function ingestTask(ctx: Ctx, templates: BatchTemplate[], ids: IdSource): Task {
 export async function ingestScenario(ctx: Ctx, templates: BatchTemplate[], clients: number, bounds: Bounds): Promise<ScenarioResult> {
   const batch = templates[0].traces;
   const ids = new IdSource(ctx.seed * 1000 + batch * 31 + clients);
-  return measure(ctx, { group: 'ingest', name: `batch ${batch}`, clients, batch }, () =>
-    runClosedLoop(ingestTask(ctx, templates, ids), { clients, ...bounds }),
+  return measure(ctx, { group: 'ingest', name: `batch ${batch}`, clients, batch }, (onMeasureStart) =>
+    runClosedLoop(ingestTask(ctx, templates, ids), { clients, ...bounds, onMeasureStart }),
   );
 }
 
@@ -152,6 +165,7 @@ export async function rawIngest(
   clients: number,
   bounds: Bounds,
   log: (msg: string) => void,
+  dbPid?: number,
 ): Promise<ScenarioResult> {
   const batch = templates[0].traces;
   const ids = new IdSource(seed * 7919 + batch * 131 + clients * 17 + ['copy', 'insert', 'jsonb'].indexOf(mode));
@@ -189,10 +203,13 @@ export async function rawIngest(
       }
       return { ok: true, ms: performance.now() - started, records: tpl.records };
     };
-    const r = await runClosedLoop(task, { clients, ...bounds });
+    // PGlite's raw baseline runs in this process: its database CPU is the client's.
+    const meter = cpuMeter({ db: dbPid });
+    const r = await runClosedLoop(task, { clients, ...bounds, onMeasureStart: () => meter.start() });
     const result: ScenarioResult = {
       db,
       group: 'raw',
+      cpu: meter.perRequest(r.latencies.length + r.errors),
       name: `${mode} batch ${batch}`,
       clients,
       batch,
