@@ -6,12 +6,11 @@
 // for 30 days). One client: the issue's targets are per call (p95 < 100 ms for 24 hours,
 // < 300 ms for 30 days on PostgreSQL at 1M traces; < 1 s on PGlite at 100k).
 import { defaultBucket } from '@/lib/insights/buckets';
-import { SEARCH_INDEX_SLOTS } from '@/lib/traces/search-index';
 import type { RawDb } from './database';
 import { type TraceShape } from './generate';
 import { runClosedLoop } from './http';
 import { measure, type Bounds, type Ctx, type ScenarioResult } from './scenarios';
-import { seedTraces, vacuumAnalyze, type SeedResult } from './seed';
+import { catchUpUpkeep, seedTraces, vacuumAnalyze, type SeedResult } from './seed';
 
 /** The issue's decision-heavy trace for insights: 10 decision points; one small span (cost and tokens come from the trace's totals). */
 export const INSIGHTS_SHAPE: TraceShape = {
@@ -109,19 +108,10 @@ export async function seedInsightsData(options: {
       throw new Error(`insights rollups do not hold the data set: ${JSON.stringify(check)}`);
     }
     log(`insights: rollups hold ${check.rolled_traces} traces and ${check.rolled_decisions} decision points`);
-    // The seeded traces are also queued for the search indexer and marked for stored paths.
-    // Left so, the server's housekeeping works them off during the measured calls, which
-    // then compete with it (1.3-2.6 s a call, docs/benchmarks.md): caught up here instead.
-    let paths = 0;
-    for (let n = -1; n !== 0; paths += Math.max(0, n)) [{ n }] = await folded.query<{ n: number }>('SELECT "paths_compact"(20000) AS n');
-    let indexed = 0;
-    for (;;) {
-      const [{ n }] = await folded.query<{ n: number }>('SELECT "crossroads_search_index"(1000, $1::int) AS n', [SEARCH_INDEX_SLOTS]);
-      if (n === 0) break;
-      // Negative: the server's own indexer holds the slots now; it drains them too.
-      if (n < 0) await new Promise((resolve) => setTimeout(resolve, 200));
-      else indexed += n;
-    }
+    // The seeded traces are also queued for the search indexer and marked for stored paths:
+    // caught up here, or the measured calls compete with the housekeeping (1.3-2.6 s a call,
+    // docs/benchmarks.md).
+    const { paths, indexed } = await catchUpUpkeep(raw);
     log(`insights: stored ${paths} paths and indexed ${indexed} traces for search before measuring`);
     // The delta tables too: folding deleted their 1.45M rows (at 1M traces), which stay
     // dead until vacuum. Left to autovacuum, two runs of four measured decisions 30d ~150
