@@ -337,10 +337,18 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
     meta.seeding.push({ db: kind, step, ...r });
     log(`seed (${step}): ${r.traces} traces, ${r.records} records in ${r.seconds.toFixed(1)} s`);
   };
+  /** The upkeep the server would have done on traces written straight into the tables, as a seeding step (see catchUpUpkeep). */
+  const catchUp = async (db: RawDb, when: string) => {
+    const started = performance.now();
+    const { paths, indexed } = await catchUpUpkeep(db);
+    seedStep(`upkeep ${when}: ${paths} paths stored, ${indexed} traces indexed`, { traces: 0, records: 0, seconds: (performance.now() - started) / 1000 });
+  };
 
   try {
     // ----- storage -----
     let cluster: PgCluster | undefined;
+    /** PostgreSQL's postmaster, for the CPU figures (PGlite runs inside the server). */
+    let dbPid: number | undefined;
     let dataDir: string | undefined;
     let raw: RawDb | undefined;
     let diag: (PgDiagnostics & { close(): Promise<void> }) | undefined;
@@ -355,9 +363,9 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
         });
       }
       cluster = await startPostgres({ extra, log });
+      dbPid = postmasterPid(path.join(cluster.dir, 'data'));
       if (opts.pinDb) {
-        const postmaster = postmasterPid(path.join(cluster.dir, 'data'));
-        if (postmaster) pinTree(postmaster, '0');
+        if (dbPid) pinTree(dbPid, '0');
         pinTree(process.pid, '1'); // the server, started later, inherits it
         log('--pin-db: PostgreSQL on CPU 0, the bench client and the server on CPU 1');
       }
@@ -447,9 +455,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
       // the path and insights upkeep; left to the server, that backlog takes PGlite's one
       // connection for a minute or more after it starts (the first cell or page load then
       // times out): caught up here, as a server that stored them over time would have.
-      const upkeep = performance.now();
-      const caught = await catchUpUpkeep(raw);
-      seedStep(`upkeep after the raw baseline: ${caught.paths} paths stored, ${caught.indexed} traces indexed`, { traces: 0, records: 0, seconds: (performance.now() - upkeep) / 1000 });
+      await catchUp(raw, 'after the raw baseline');
     }
 
     const port = await freePort();
@@ -493,8 +499,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
     await start();
     const http = new HttpClient(server!.baseUrl, 64, { authorization: `Bearer ${API_KEY}` });
     cleanups.push(() => http.close());
-    const ctx: Ctx = { db: kind, seed, http, server: server!, apiKey: API_KEY, log, diag, firstDetailRead: new Set() };
-    if (kind === 'postgres') ctx.dbPid = postmasterPid(path.join(cluster!.dir, 'data'));
+    const ctx: Ctx = { db: kind, seed, http, server: server!, apiKey: API_KEY, log, diag, firstDetailRead: new Set(), dbPid };
     const refreshCtx = () => {
       ctx.server = server!;
     };
@@ -565,8 +570,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
             `${mb(sets[0].otlp.body.length)} MB protobuf, ${mb(sets[0].json.body.bytes)} MB JSON`,
         );
         log('otlp: POST /api/otel/v1/traces (protobuf) and POST /api/traces (JSON), each on an empty database');
-        const dbPid = postmasterPid(path.join(cluster!.dir, 'data'));
-        results.push(...(await otlpScenario(ctx, { raw: raw!, dbPid, paths: opts.otlpPaths, warmupPerClient: 2 }, sets, scale.otlpClients, scale.otlp)));
+        results.push(...(await otlpScenario(ctx, { raw: raw!, dbPid: ctx.dbPid, paths: opts.otlpPaths, warmupPerClient: 2 }, sets, scale.otlpClients, scale.otlp)));
         // The scenario emptied the tables: put back what the read scenarios fetch.
         await seedDetailTraces(raw!);
       }
@@ -719,9 +723,7 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
       });
       seeded += missing;
       seedStep(`list traces, total now ${size}`, r);
-      const upkeep = performance.now();
-      const caught = await catchUpUpkeep(raw!);
-      seedStep(`upkeep caught up: ${caught.paths} paths stored, ${caught.indexed} traces indexed`, { traces: 0, records: 0, seconds: (performance.now() - upkeep) / 1000 });
+      await catchUp(raw!, 'caught up after seeding');
       const vac = await vacuumAnalyze(raw!);
       seedStep('VACUUM ANALYZE', { traces: 0, records: 0, seconds: vac });
       ctx.storedTraces = await countTraces(raw!);

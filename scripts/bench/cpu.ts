@@ -79,13 +79,14 @@ export interface CpuPerRequest {
  * the machine's two cores goes is what decides an ingest path's rate against COPY.
  */
 export function cpuMeter(pids: { server?: number; db?: number }) {
+  const ownCpuMs = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
   const sample = () => ({
     server: pids.server ? treeCpuMs(pids.server) : undefined,
     db: pids.db ? treeCpuMs(pids.db) : undefined,
-    client: (() => {
-      const u = process.cpuUsage();
-      return (u.user + u.system) / 1000;
-    })(),
+    client: ownCpuMs(),
   });
   let first = sample();
   return {
