@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { AppError } from '@/lib/errors';
+import { XML_LIMITS } from './xml';
 import { fld, formatDecimal, readParamXml, resultElement, writeDocument, writeResultXml } from './codec';
 
 describe('writeResultXml', () => {
@@ -70,5 +72,14 @@ describe('readParamXml', () => {
     expect(() => readParamXml('<X/>', 'inputXml')).toThrow('inputXml must have a PARAM root element');
     expect(() => readParamXml('<PARAM>', 'inputXml')).toThrow(/inputXml is not well-formed XML/);
     expect(() => readParamXml('<PARAM><FLD>1</FLD></PARAM>', 'inputXml')).toThrow('without NAME');
+  });
+
+  it('refuses a document over a parser limit as a business failure naming the limit', () => {
+    const depth = XML_LIMITS.maxDepth + 1;
+    const deep = `<PARAM>${'<GRP>'.repeat(depth)}${'</GRP>'.repeat(depth)}</PARAM>`;
+    expect(() => readParamXml(deep, 'objectXml')).toThrow(AppError);
+    expect(() => readParamXml(deep, 'objectXml')).toThrow(
+      new RegExp(`^objectXml is over a limit: Elements nest deeper than ${XML_LIMITS.maxDepth} levels \\(the limit\\) at offset \\d+$`),
+    );
   });
 });

@@ -3,7 +3,7 @@
 // of Char, Decimal, DateTime, Json. Writing escapes every value (the envelope escapes
 // the whole document once more); reading accepts what a generic ERP client builds.
 import { AppError } from '@/lib/errors';
-import { XmlSyntaxError, elementChildren, escapeAttr, escapeText, getAttr, parseXml, textContent, type XmlElement } from './xml';
+import { XmlLimitError, XmlSyntaxError, elementChildren, escapeAttr, escapeText, getAttr, parseXml, textContent, type XmlElement } from './xml';
 
 export type FieldType = 'Char' | 'Decimal' | 'DateTime' | 'Json';
 
@@ -209,6 +209,7 @@ export function readParamXml(text: string, what: string): ParamDoc {
     root = parseXml(text.trim());
   } catch (err) {
     if (err instanceof XmlSyntaxError) throw new AppError('VALIDATION', `${what} is not well-formed XML: ${err.message}`);
+    if (err instanceof XmlLimitError) throw new AppError('VALIDATION', `${what} is over a limit: ${err.message}`);
     throw err;
   }
   if (root.local !== 'PARAM' && root.local !== 'RESULT') {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkEnvelope } from './envelope';
+import { ENVELOPE_LIMITS, checkEnvelope } from './envelope';
 import { SoapFault } from './fault';
 
 const ENV = 'http://schemas.xmlsoap.org/soap/envelope/';
@@ -44,5 +44,35 @@ describe('checkEnvelope', () => {
   it('ignores header entries meant for another actor or not marked mustUnderstand', () => {
     const header = `<e:Header><s:A xmlns:s="urn:s" e:mustUnderstand="0"/><s:B xmlns:s="urn:s" e:mustUnderstand="1" e:actor="urn:someone-else"/></e:Header>`;
     expect(checkEnvelope(env('<w:run/>', header)).operation).toBe('run');
+  });
+
+  describe('limits', () => {
+    const attrs = (n: number, name: (i: number) => string) => Array.from({ length: n }, (_, i) => ` ${name(i)}="urn:v"`).join('');
+    const nested = (n: number) => '<a xmlns:p="urn:p">'.repeat(n) + '</a>'.repeat(n);
+    const { maxDepth, maxAttributesPerElement, maxNamespacesPerElement, maxElements, maxNamespaces } = ENVELOPE_LIMITS;
+
+    it('reads an envelope at every limit', () => {
+      // Envelope and Body declare 2 namespaces; <w:read> is the third level and element.
+      const declaring = maxNamespaces - 2 - maxNamespacesPerElement - (maxDepth - 3);
+      const atLimits =
+        `<w:read${attrs(maxAttributesPerElement - maxNamespacesPerElement, (i) => `a${i}`)}${attrs(maxNamespacesPerElement, (i) => `xmlns:p${i}`)}>` +
+        nested(maxDepth - 3) +
+        '<c xmlns:q="urn:q"/>'.repeat(declaring) +
+        '<b/>'.repeat(maxElements - maxDepth - declaring) +
+        '</w:read>';
+      expect(checkEnvelope(env(atLimits)).operation).toBe('read');
+    });
+
+    it.each([
+      ['50,000 attributes on one element', `<w:read${attrs(50_000, (i) => `a${i}`)}/>`, `Element <w:read> has more than ${maxAttributesPerElement} attributes (the limit per element)`],
+      ['more namespace declarations on one element than the limit', `<w:read${attrs(maxNamespacesPerElement + 1, (i) => `xmlns:p${i}`)}/>`, `Element <w:read> declares more than ${maxNamespacesPerElement} namespaces (the limit per element)`],
+      ['4,000 nested namespace declarations', `<w:read>${nested(4000)}</w:read>`, `Elements nest deeper than ${maxDepth} levels (the limit)`],
+      ['more elements than the limit', `<w:read>${'<b/>'.repeat(maxElements)}</w:read>`, `The document has more than ${maxElements} elements (the limit)`],
+      ['more namespace declarations than the limit', `<w:read>${'<c xmlns:q="urn:q"/>'.repeat(maxNamespaces)}</w:read>`, `The document declares more than ${maxNamespaces} namespaces (the limit)`],
+    ])('answers %s with a Client fault naming the limit', (_, body, message) => {
+      const fault = faultOf(env(body));
+      expect(fault.faultCode).toBe('Client');
+      expect(fault.message).toMatch(new RegExp(`^Envelope over a limit: ${message.replace(/[()]/g, '\\$&')} at offset \\d+$`));
+    });
   });
 });

@@ -2,7 +2,12 @@
 // proper SOAP 1.1 fault (node-soap answers some with faultcode "500" or a stack trace).
 import { SoapFault } from './fault';
 import { OPERATIONS, SOAP12_ENV_NS, SOAP_ENV_NS, isOperationName, type OperationName } from './namespaces';
-import { XmlSyntaxError, elementChildren, getAttr, parseXml, type XmlElement } from './xml';
+import { XML_LIMITS, XmlLimitError, XmlSyntaxError, elementChildren, getAttr, parseXml, type XmlElement, type XmlLimits } from './xml';
+
+// An envelope is read before its caller is known. Real ones hold tens of elements (the
+// documents travel as text), and node-soap, which reads it next, costs elements times
+// namespace prefixes: both are bounded here.
+export const ENVELOPE_LIMITS: Readonly<XmlLimits> = { ...XML_LIMITS, maxElements: 1000, maxNamespaces: 256 };
 
 export interface CheckedEnvelope {
   operation: OperationName;
@@ -22,9 +27,10 @@ function mustUnderstand(header: XmlElement): XmlElement | undefined {
 export function checkEnvelope(xml: string): CheckedEnvelope {
   let root: XmlElement;
   try {
-    root = parseXml(xml);
+    root = parseXml(xml, ENVELOPE_LIMITS);
   } catch (err) {
     if (err instanceof XmlSyntaxError) throw new SoapFault('Client', `Malformed XML: ${err.message}`);
+    if (err instanceof XmlLimitError) throw new SoapFault('Client', `Envelope over a limit: ${err.message}`);
     throw err;
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { XmlSyntaxError, elementChildren, escapeAttr, escapeText, getAttr, parseXml, resolveQName, textContent } from './xml';
+import { XML_LIMITS, XmlLimitError, XmlSyntaxError, elementChildren, escapeAttr, escapeText, getAttr, parseXml, resolveQName, textContent } from './xml';
 
 describe('parseXml', () => {
   it('resolves namespaces of elements and attributes, defaults and redeclarations', () => {
@@ -47,6 +47,69 @@ describe('parseXml', () => {
   ])('refuses %j (%s)', (xml, message) => {
     expect(() => parseXml(xml)).toThrow(XmlSyntaxError);
     expect(() => parseXml(xml)).toThrow(message);
+  });
+});
+
+describe('parseXml limits', () => {
+  // Where the parse stopped: a refusal at the limit must not have read the rest of the input.
+  const offsetOf = (fn: () => unknown): number => {
+    try {
+      fn();
+    } catch (err) {
+      const m = / at offset (\d+)$/.exec((err as Error).message);
+      if (m) return Number(m[1]);
+      throw err;
+    }
+    throw new Error('no error');
+  };
+  const attrs = (n: number, name = (i: number) => `a${i}`) => Array.from({ length: n }, (_, i) => ` ${name(i)}="v"`).join('');
+
+  it('reads an element with as many attributes as the limit, and still finds a duplicate among them', () => {
+    expect(parseXml(`<r${attrs(XML_LIMITS.maxAttributesPerElement)}/>`).attrs).toHaveLength(XML_LIMITS.maxAttributesPerElement);
+    const last = XML_LIMITS.maxAttributesPerElement - 1;
+    expect(() => parseXml(`<r${attrs(last)} a0="w"/>`)).toThrow('Duplicate attribute a0');
+  });
+
+  it('refuses 50,000 attributes on one element at the limit, naming it, without reading on', () => {
+    const xml = `<r${attrs(50_000)}/>`;
+    expect(() => parseXml(xml)).toThrow(XmlLimitError);
+    expect(() => parseXml(xml)).toThrow(`Element <r> has more than ${XML_LIMITS.maxAttributesPerElement} attributes (the limit per element)`);
+    expect(offsetOf(() => parseXml(xml))).toBeLessThan(20 * (XML_LIMITS.maxAttributesPerElement + 1));
+  });
+
+  it('refuses more namespace declarations on one element than the limit, naming it', () => {
+    const n = XML_LIMITS.maxNamespacesPerElement;
+    expect(parseXml(`<r${attrs(n, (i) => `xmlns:p${i}`)}/>`).local).toBe('r');
+    expect(() => parseXml(`<r${attrs(n + 1, (i) => `xmlns:p${i}`)}/>`)).toThrow(
+      `Element <r> declares more than ${n} namespaces (the limit per element)`,
+    );
+  });
+
+  it('refuses nesting deeper than the limit, naming it, without reading on', () => {
+    const depth = (n: number) => '<a xmlns:p="urn:p">'.repeat(n) + '</a>'.repeat(n);
+    expect(parseXml(depth(XML_LIMITS.maxDepth)).local).toBe('a');
+    const deep = depth(4000);
+    expect(() => parseXml(deep)).toThrow(`Elements nest deeper than ${XML_LIMITS.maxDepth} levels (the limit)`);
+    expect(offsetOf(() => parseXml(deep))).toBeLessThan(20 * (XML_LIMITS.maxDepth + 1));
+  });
+
+  it('refuses more elements, or namespace declarations, in the document than a caller-given limit', () => {
+    const xml = `<r>${'<a xmlns:p="urn:p"/>'.repeat(10)}</r>`;
+    expect(elementChildren(parseXml(xml, { maxElements: 11, maxNamespaces: 10 }))).toHaveLength(10);
+    expect(() => parseXml(xml, { maxElements: 10 })).toThrow('The document has more than 10 elements (the limit)');
+    expect(() => parseXml(xml, { maxNamespaces: 9 })).toThrow('The document declares more than 9 namespaces (the limit)');
+  });
+
+  it("shares the parent's namespace scope instead of copying it: a scope holds its own declarations only", () => {
+    const root = parseXml(`<r xmlns:a="urn:a" xmlns:b="urn:b"><c xmlns:d="urn:d"><e/></c></r>`);
+    const c = elementChildren(root)[0];
+    const e = elementChildren(c)[0];
+    expect(c.scope.parent).toBe(root.scope);
+    expect([...c.scope.own.keys()]).toEqual(['d']);
+    expect(e.scope).toBe(c.scope);
+    expect(resolveQName(e, 'a:T')).toEqual({ ns: 'urn:a', local: 'T' });
+    expect(resolveQName(e, 'd:T')).toEqual({ ns: 'urn:d', local: 'T' });
+    expect(resolveQName(root, 'd:T')).toEqual({ ns: '', local: 'T' });
   });
 });
 

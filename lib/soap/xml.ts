@@ -2,7 +2,8 @@
 // of the SOAP adapter. It exists so that envelopes can be checked before node-soap
 // sees them (node-soap answers malformed XML with a fault whose code is "500"), and so
 // that the RESULT/PARAM payloads can be read without a second XML dependency.
-// DOCTYPE is refused outright: no entity expansion, no external entities.
+// DOCTYPE is refused outright: no entity expansion, no external entities. One pass, linear
+// in the input: anonymous callers reach it, so every per-element cost is bounded by a limit.
 
 export class XmlSyntaxError extends Error {
   constructor(message: string, position: number) {
@@ -10,6 +11,37 @@ export class XmlSyntaxError extends Error {
     this.name = 'XmlSyntaxError';
   }
 }
+
+/** Well-formed, but over one of the XmlLimits: the message names the limit. */
+export class XmlLimitError extends Error {
+  constructor(message: string, position: number) {
+    super(`${message} at offset ${position}`);
+    this.name = 'XmlLimitError';
+  }
+}
+
+export interface XmlLimits {
+  /** Open elements at once. */
+  maxDepth: number;
+  /** Attributes of one element, namespace declarations included. */
+  maxAttributesPerElement: number;
+  /** xmlns and xmlns:p declarations of one element. */
+  maxNamespacesPerElement: number;
+  /** Elements in the whole document. */
+  maxElements: number;
+  /** Namespace declarations in the whole document. */
+  maxNamespaces: number;
+}
+
+// Far above what any SOAP toolkit or RESULT/PARAM document uses (depth under 10, a handful
+// of attributes and declarations), low enough that no element costs more than a constant.
+export const XML_LIMITS: Readonly<XmlLimits> = {
+  maxDepth: 64,
+  maxAttributesPerElement: 64,
+  maxNamespacesPerElement: 32,
+  maxElements: Number.POSITIVE_INFINITY,
+  maxNamespaces: Number.POSITIVE_INFINITY,
+};
 
 export interface XmlAttr {
   name: string;
@@ -28,7 +60,23 @@ export interface XmlElement {
   attrs: XmlAttr[];
   children: XmlNode[];
   /** In-scope prefix bindings ('' is the default namespace). */
-  scope: ReadonlyMap<string, string>;
+  scope: NamespaceScope;
+}
+
+/**
+ * The prefix bindings in scope at an element: its own declarations over its parent's
+ * scope, which is shared, not copied (a copy per element is quadratic in nesting).
+ * An element that declares nothing has its parent's scope.
+ */
+export class NamespaceScope {
+  constructor(
+    readonly parent: NamespaceScope | null,
+    readonly own: ReadonlyMap<string, string>,
+  ) {}
+
+  get(prefix: string): string | undefined {
+    return this.own.get(prefix) ?? this.parent?.get(prefix);
+  }
 }
 
 export type XmlNode = XmlElement | string;
@@ -40,6 +88,8 @@ const NAME_START = /[A-Za-z_:\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037
 const NAME_CHAR = /[-.0-9A-Za-z_:\u00B7\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u037D\u037F-\u1FFF\u200C-\u200D\u203F-\u2040\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\uD800-\uDFFF]/;
 // Characters XML 1.0 cannot carry at all, not even as a character reference.
 const INVALID_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const isDeclaration = (attrName: string) => attrName === 'xmlns' || attrName.startsWith('xmlns:');
 
 function splitName(name: string): { prefix: string; local: string } {
   const i = name.indexOf(':');
@@ -94,8 +144,9 @@ function decodeEntities(raw: string, at: number): string {
   });
 }
 
-/** Parses a whole document and returns its root element. Throws XmlSyntaxError. */
-export function parseXml(input: string): XmlElement {
+/** Parses a whole document and returns its root element. Throws XmlSyntaxError, or XmlLimitError over a limit. */
+export function parseXml(input: string, overrides: Partial<XmlLimits> = {}): XmlElement {
+  const limits: XmlLimits = { ...XML_LIMITS, ...overrides };
   let text = input;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const bad = INVALID_CHARS.exec(text);
@@ -103,11 +154,16 @@ export function parseXml(input: string): XmlElement {
 
   let pos = 0;
   let root: XmlElement | undefined;
+  let elements = 0;
+  let namespaces = 0;
   const stack: XmlElement[] = [];
-  const rootScope = new Map<string, string>([['xml', XML_NS]]);
+  const rootScope = new NamespaceScope(null, new Map([['xml', XML_NS]]));
 
   const fail = (message: string): never => {
     throw new XmlSyntaxError(message, pos);
+  };
+  const overLimit = (message: string): never => {
+    throw new XmlLimitError(message, pos);
   };
 
   const readName = (): string => {
@@ -180,7 +236,11 @@ export function parseXml(input: string): XmlElement {
       pos++;
       if (root && !stack.length) fail('More than one root element');
       const name = readName();
+      if (stack.length >= limits.maxDepth) overLimit(`Elements nest deeper than ${limits.maxDepth} levels (the limit)`);
+      if (++elements > limits.maxElements) overLimit(`The document has more than ${limits.maxElements} elements (the limit)`);
       const rawAttrs: { name: string; value: string }[] = [];
+      const seen = new Set<string>();
+      let declarations = 0;
       let selfClosing = false;
       for (;;) {
         const spaced = skipSpace();
@@ -196,6 +256,19 @@ export function parseXml(input: string): XmlElement {
         if (pos >= text.length) fail('Unterminated start tag');
         if (!spaced) fail('Expected whitespace between attributes');
         const attrName = readName();
+        if (rawAttrs.length >= limits.maxAttributesPerElement) {
+          overLimit(`Element <${name}> has more than ${limits.maxAttributesPerElement} attributes (the limit per element)`);
+        }
+        if (seen.has(attrName)) fail(`Duplicate attribute ${attrName}`);
+        seen.add(attrName);
+        if (isDeclaration(attrName)) {
+          if (++declarations > limits.maxNamespacesPerElement) {
+            overLimit(`Element <${name}> declares more than ${limits.maxNamespacesPerElement} namespaces (the limit per element)`);
+          }
+          if (++namespaces > limits.maxNamespaces) {
+            overLimit(`The document declares more than ${limits.maxNamespaces} namespaces (the limit)`);
+          }
+        }
         skipSpace();
         if (text[pos] !== '=') fail('Expected = after attribute name');
         pos++;
@@ -206,28 +279,27 @@ export function parseXml(input: string): XmlElement {
         if (end < 0) fail('Unterminated attribute value');
         const raw = text.slice(pos + 1, end);
         if (raw.includes('<')) fail("'<' is not allowed in an attribute value");
-        if (rawAttrs.some((a) => a.name === attrName)) fail(`Duplicate attribute ${attrName}`);
         // Attribute-value normalisation: literal whitespace becomes a space.
         rawAttrs.push({ name: attrName, value: decodeEntities(raw.replace(/[\t\r\n]/g, ' '), pos) });
         pos = end + 1;
       }
 
       const parentScope = stack.length ? stack[stack.length - 1].scope : rootScope;
-      let scope: Map<string, string> | ReadonlyMap<string, string> = parentScope;
+      let own: Map<string, string> | undefined;
       for (const a of rawAttrs) {
-        if (a.name === 'xmlns' || a.name.startsWith('xmlns:')) {
-          if (scope === parentScope) scope = new Map(parentScope);
+        if (isDeclaration(a.name)) {
           const prefix = a.name === 'xmlns' ? '' : a.name.slice(6);
           if (prefix && a.value === '') fail(`Empty namespace for prefix ${prefix}`);
-          (scope as Map<string, string>).set(prefix, a.value);
+          (own ??= new Map()).set(prefix, a.value);
         }
       }
+      const scope = own ? new NamespaceScope(parentScope, own) : parentScope;
       const { prefix, local } = splitName(name);
       if (!local || local.includes(':')) fail(`Bad element name ${name}`);
       const ns = scope.get(prefix) ?? (prefix ? fail(`Unbound namespace prefix ${prefix}`) : '');
       const attrs: XmlAttr[] = rawAttrs.map((a) => {
         const n = splitName(a.name);
-        const isDecl = a.name === 'xmlns' || n.prefix === 'xmlns';
+        const isDecl = isDeclaration(a.name);
         const attrNs = isDecl
           ? XMLNS_NS
           : n.prefix
