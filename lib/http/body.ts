@@ -7,9 +7,8 @@
 // refused after a few KiB, a chunked body past the limit) then sees a reset instead of the
 // 413, which OTLP exporters retry. This lives here, not in a server adapter, because the
 // route handler is the only place that holds the body under both `next start` and a bare
-// node:http server. (`next start` reads the whole upload for proxy.ts before the route
-// runs on the routes the proxy matches, see next.config.ts; the discard then reads from
-// memory. The large-body endpoints are outside its matcher and read from the socket.)
+// node:http server. (proxy.ts runs for no API route, so every route reads its body from
+// the socket, after authenticating the caller.)
 import 'server-only';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createInflate, createInflateRaw } from 'node:zlib';
@@ -95,6 +94,28 @@ export async function readBodyText(req: Request, maxBytes: number): Promise<stri
     chunks.push(value);
   }
   return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** The body's JSON value, or null when it is not JSON (the parser then names what is missing). */
+export function jsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The request with its body read up to maxBytes (413 over it), for code that reads the body
+ * itself with no bound (a library's handler).
+ */
+export async function withBoundedBody(req: Request, maxBytes: number): Promise<Request> {
+  if (req.method === 'GET' || req.method === 'HEAD' || !req.body) return req;
+  const text = await readBodyText(req, maxBytes);
+  const headers = new Headers(req.headers);
+  headers.delete('content-length');
+  headers.delete('transfer-encoding');
+  return new Request(req.url, { method: req.method, headers, body: text, signal: req.signal });
 }
 
 type ContentCoding = 'identity' | 'gzip' | 'deflate';

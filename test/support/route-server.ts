@@ -1,13 +1,8 @@
 // Route handlers behind a real node:http server, and a client that streams its body, for
 // tests that need real sockets: chunked uploads, answers sent while the client is still
-// sending, connection resets. Optionally the body goes through what `next start` does
-// before a route runs when proxy.ts matches: Next's own body buffering (getCloneableBody,
-// at next.config.ts's proxyClientMaxBodySize), which waits for the whole upload and hands
-// the route a copy truncated at that size.
+// sending, connection resets.
 import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-// Next's internals, pinned by package.json's exact version; an upgrade that moves them fails here loudly.
-import { getCloneableBody } from 'next/dist/server/body-streams';
 
 export type RouteHandler = (req: Request) => Promise<Response>;
 
@@ -17,16 +12,11 @@ export interface RouteServer {
   close(): Promise<void>;
 }
 
-export interface ServeOptions {
-  /** Buffer the body as Next does for proxy.ts, cut at sizeLimit bytes (Next's default when undefined). */
-  nextProxyBuffering?: { sizeLimit: number | undefined };
-}
-
 /** What undici needs to stream a request body; not in TypeScript's DOM RequestInit yet. */
 type StreamingRequestInit = RequestInit & { duplex: 'half' };
 
 /** node:http -> web Request (body streamed) -> the handler for the path -> node:http response. */
-export async function serveRoutes(routes: Record<string, RouteHandler>, options: ServeOptions = {}): Promise<RouteServer> {
+export async function serveRoutes(routes: Record<string, RouteHandler>): Promise<RouteServer> {
   const server: Server = createServer((req, res) => {
     const handle = async () => {
       const handler = routes[new URL(req.url ?? '/', 'http://x').pathname];
@@ -35,11 +25,6 @@ export async function serveRoutes(routes: Record<string, RouteHandler>, options:
         return;
       }
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-      if (hasBody && options.nextProxyBuffering) {
-        const clonable = getCloneableBody(req, options.nextProxyBuffering.sizeLimit);
-        clonable.cloneBodyStream().resume(); // proxy.ts's copy, which it never reads
-        await clonable.finalize();
-      }
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers)) {
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);

@@ -1,4 +1,6 @@
 import { createApiKey, listApiKeys, parseNewApiKey } from '@/lib/access/api-keys';
+import { getLimits } from '@/lib/env';
+import { jsonOrNull, readBodyText } from '@/lib/http/body';
 import { json, route } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
@@ -9,6 +11,6 @@ export const GET = route({ scope: 'admin' }, async (_req, _params, ctx) => json(
 
 // POST /api/api-keys - make a key with a name and scopes; the key is in this answer only (admins only)
 export const POST = route({ scope: 'admin' }, async (req, _params, ctx) => {
-  const input = parseNewApiKey(await req.json().catch(() => null));
+  const input = parseNewApiKey(jsonOrNull(await readBodyText(req, getLimits().maxBodyBytes)));
   return json(await createApiKey(ctx, input), 201);
 });

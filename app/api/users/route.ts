@@ -1,4 +1,6 @@
 import { addUser, listUsers, parseNewUser } from '@/lib/access/users';
+import { getLimits } from '@/lib/env';
+import { jsonOrNull, readBodyText } from '@/lib/http/body';
 import { json, route } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
@@ -9,6 +11,6 @@ export const GET = route({ scope: 'admin' }, async (_req, _params, ctx) => json(
 
 // POST /api/users - add a person with a password and a role (admins only)
 export const POST = route({ scope: 'admin' }, async (req, _params, ctx) => {
-  const input = parseNewUser(await req.json().catch(() => null));
+  const input = parseNewUser(jsonOrNull(await readBodyText(req, getLimits().maxBodyBytes)));
   return json(await addUser(ctx, input), 201);
 });

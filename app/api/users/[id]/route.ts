@@ -1,4 +1,6 @@
 import { deleteUser, setUserRole } from '@/lib/access/users';
+import { getLimits } from '@/lib/env';
+import { jsonOrNull, readBodyText } from '@/lib/http/body';
 import { json, route } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
@@ -8,7 +10,7 @@ type Params = { params: Promise<{ id: string }> };
 
 // PATCH /api/users/{id} - change a person's role (admins only)
 export const PATCH = route({ scope: 'admin' }, async (req, { params }: Params, ctx) => {
-  const body = (await req.json().catch(() => null)) as { role?: unknown } | null;
+  const body = jsonOrNull(await readBodyText(req, getLimits().maxBodyBytes)) as { role?: unknown } | null;
   await setUserRole(ctx, (await params).id, body?.role);
   return json({ success: true });
 });
