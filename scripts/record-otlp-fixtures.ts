@@ -5,8 +5,10 @@
 // change on every run: tests find spans by name, never by id or time. The frameworks'
 // own pipelines are used as they ship (OpenLLMetry's span processor, Langfuse's
 // LangfuseSpanProcessor, Mastra's OtelExporter), each given an in-memory exporter and
-// a fake model.
+// a fake model, or a real provider client against a loopback OpenAI-compatible server.
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import {
   defaultProcessInput,
@@ -36,6 +38,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type Span
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
+import OpenAI from 'openai';
 import { z } from 'zod';
 
 const OUT = path.resolve(import.meta.dirname, '../test/fixtures/otlp');
@@ -66,11 +69,6 @@ function save(file: string, from: InMemorySpanExporter = exporter): void {
   console.log(`${file}: ${spans.length} spans`);
 }
 
-const usage = (input: number, output: number) => ({
-  inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: output, text: output, reasoning: 0 },
-});
-
 /** Vercel AI SDK 6: generateText, a mock model that calls one of two tools, then answers. */
 async function recordVercelAi(): Promise<void> {
   const model = new MockLanguageModelV3({
@@ -83,13 +81,13 @@ async function recordVercelAi(): Promise<void> {
           { type: 'tool-call', toolCallId: 'call-1', toolName: 'get_weather', input: '{"city":"Paris"}' },
         ],
         finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-        usage: usage(120, 18),
+        usage: usageWithCache(120, 40, 18),
         warnings: [],
       },
       {
         content: [{ type: 'text', text: 'It is sunny and 21°C in Paris.' }],
         finishReason: { unified: 'stop', raw: 'stop' },
-        usage: usage(160, 12),
+        usage: usageWithCache(160, 120, 12),
         warnings: [],
       },
     ],
@@ -170,7 +168,7 @@ async function recordOpenInference(): Promise<void> {
               toolCalls: [{ id: 'call_oi_1', function: { name: 'get_weather', arguments: { city: 'Paris' } } }],
             },
           ],
-          tokenCount: { prompt: 42, completion: 12, total: 54 },
+          tokenCount: { prompt: 42, completion: 12, total: 54, promptDetails: { cacheRead: 16 } },
         }),
         'llm.cost.total': 0.00021,
       }),
@@ -307,6 +305,7 @@ async function recordGenAi(): Promise<void> {
           'gen_ai.provider.name': 'openai',
           'gen_ai.request.model': 'gpt-4',
           'gen_ai.usage.input_tokens': 97,
+          'gen_ai.usage.cache_read.input_tokens': 64,
           'gen_ai.usage.output_tokens': 52,
           'gen_ai.input.messages': JSON.stringify([
             { role: 'user', parts: [{ type: 'text', content: 'Weather in Paris?' }] },
@@ -453,10 +452,12 @@ class KeepingExporter implements SpanExporter {
   async forceFlush(): Promise<void> {}
 }
 
-const usageWithCache = (input: number, cacheRead: number, output: number) => ({
-  inputTokens: { total: input, noCache: input - cacheRead, cacheRead, cacheWrite: 0 },
-  outputTokens: { total: output, text: output, reasoning: 0 },
-});
+function usageWithCache(input: number, cacheRead: number, output: number) {
+  return {
+    inputTokens: { total: input, noCache: input - cacheRead, cacheRead, cacheWrite: 0 },
+    outputTokens: { total: output, text: output, reasoning: 0 },
+  };
+}
 
 /** The weather run's two model answers: a tool call (no text, as OpenAI often answers), then the reply. */
 function weatherModel(provider: string, modelId: string) {
@@ -532,29 +533,45 @@ async function recordMastra(): Promise<void> {
   save('mastra.json', exported.memory);
 }
 
+/** What OpenLLMetry exports, once initialised for the process (it can be initialised only once). */
+const traceloopMemory = new InMemorySpanExporter();
+let traceloopModule: Promise<typeof import('@traceloop/node-server-sdk')> | undefined;
+
 /**
- * OpenLLMetry (@traceloop/node-server-sdk, initialised as documented, its span processor
- * given an in-memory exporter): a workflow, an agent, a tool and a task made with its
- * decorators, and the AI SDK's generateText (fake model) inside, which its processor
- * rewrites to GenAI attributes; session and user as association properties.
+ * @traceloop/node-server-sdk initialised as documented, its span processor given an
+ * in-memory exporter, with its openai and LangChain instrumentations on (both, as an app
+ * using LangChain's ChatOpenAI gets them).
+ */
+function startTraceloop(): Promise<typeof import('@traceloop/node-server-sdk')> {
+  traceloopModule ??= (async () => {
+    // Traceloop registers its own NodeSDK globally; the resource comes from the environment
+    // (its other detectors would add host and process attributes that change per machine).
+    process.env.OTEL_NODE_RESOURCE_DETECTORS = 'env';
+    process.env.OTEL_RESOURCE_ATTRIBUTES = `service.version=${RESOURCE['service.version']},deployment.environment.name=test`;
+    const traceloop = await import('@traceloop/node-server-sdk');
+    traceloop.initialize({
+      appName: RESOURCE['service.name'],
+      exporter: traceloopMemory,
+      // One export per span as it ends, as its docs advise for local runs.
+      disableBatch: true,
+      silenceInitializationMessage: true,
+      instrumentModules: { openAI: OpenAI, langchain: true },
+      traceloopSyncEnabled: false,
+      baseUrl: 'http://127.0.0.1:9',
+    });
+    return traceloop;
+  })();
+  return traceloopModule;
+}
+
+/**
+ * OpenLLMetry: a workflow, an agent, a tool and a task made with its decorators, and the
+ * AI SDK's generateText (fake model) inside, which its processor rewrites to GenAI
+ * attributes; session and user as association properties.
  */
 async function recordTraceloop(): Promise<void> {
-  // Traceloop registers its own NodeSDK globally; the resource comes from the environment
-  // (its other detectors would add host and process attributes that change per machine).
-  process.env.OTEL_NODE_RESOURCE_DETECTORS = 'env';
-  process.env.OTEL_RESOURCE_ATTRIBUTES = `service.version=${RESOURCE['service.version']},deployment.environment.name=test`;
-  const memory = new InMemorySpanExporter();
-  const traceloop = await import('@traceloop/node-server-sdk');
-  traceloop.initialize({
-    appName: RESOURCE['service.name'],
-    exporter: memory,
-    disableBatch: true,
-    silenceInitializationMessage: true,
-    // No provider client is instrumented: the model calls are the AI SDK's.
-    instrumentModules: {},
-    traceloopSyncEnabled: false,
-    baseUrl: 'http://127.0.0.1:9',
-  });
+  const traceloop = await startTraceloop();
+  const memory = traceloopMemory;
   await traceloop.withAssociationProperties({ session_id: 'session-tl-1', user_id: 'user-tl-1' }, () =>
     traceloop.withWorkflow({ name: 'trip_planner' }, async () =>
       traceloop.withAgent({ name: 'weather_agent' }, async () => {
@@ -585,6 +602,80 @@ async function recordTraceloop(): Promise<void> {
   save('traceloop.json', memory);
 }
 
+/**
+ * A loopback server speaking OpenAI's chat completions (non-streaming): the first turn
+ * calls get_weather, the turn with its result answers; usage with cached prompt tokens.
+ */
+async function openAiCompatibleServer(): Promise<{ baseURL: string; close: () => Promise<void> }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
+        return;
+      }
+      const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: Array<{ role: string }> };
+      const answering = request.messages.some((m) => m.role === 'tool');
+      const message = answering
+        ? { role: 'assistant', content: 'It is sunny in Paris.' }
+        : {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'call_lc_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+          };
+      const usage = answering
+        ? { prompt_tokens: 90, completion_tokens: 9, total_tokens: 99, prompt_tokens_details: { cached_tokens: 64 } }
+        : { prompt_tokens: 60, completion_tokens: 15, total_tokens: 75, prompt_tokens_details: { cached_tokens: 0 } };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: answering ? 'chatcmpl-lc-2' : 'chatcmpl-lc-1',
+          object: 'chat.completion',
+          created: 1_764_000_000,
+          model: 'gpt-4o-mini-2024-07-18',
+          choices: [{ index: 0, message, finish_reason: answering ? 'stop' : 'tool_calls' }],
+          usage,
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { baseURL: `http://127.0.0.1:${port}/v1`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/**
+ * OpenLLMetry with LangChain: a LangChain agent (langchain's createAgent, ChatOpenAI, one
+ * tool) inside a Traceloop workflow, its model served over HTTP. Both instrumentations
+ * report each model call: LangChain's callback span and the openai client's span, siblings.
+ * The SDK sent each span alone as it ended (tests replay them so, by end time).
+ */
+async function recordTraceloopLangChain(): Promise<void> {
+  const traceloop = await startTraceloop();
+  const { ChatOpenAI } = await import('@langchain/openai');
+  const { tool: langchainTool } = await import('@langchain/core/tools');
+  const { createAgent } = await import('langchain');
+  const provider = await openAiCompatibleServer();
+  try {
+    const getWeather = langchainTool(async ({ city }: { city: string }) => JSON.stringify({ city, condition: 'sunny' }), {
+      name: 'get_weather',
+      description: 'Current weather for a city',
+      schema: z.object({ city: z.string() }),
+    });
+    const agent = createAgent({
+      model: new ChatOpenAI({ model: 'gpt-4o-mini', apiKey: 'sk-fixture', configuration: { baseURL: provider.baseURL } }),
+      tools: [getWeather],
+    });
+    await traceloop.withAssociationProperties({ session_id: 'session-lc-1' }, () =>
+      traceloop.withWorkflow({ name: 'weather_chat' }, () => agent.invoke({ messages: [{ role: 'user', content: 'What is the weather in Paris?' }] })),
+    );
+    await traceloop.forceFlush();
+    save('traceloop-langchain.json', traceloopMemory);
+  } finally {
+    await provider.close();
+  }
+}
+
 // Every fixture, or those named on the command line.
 const wanted = new Set(process.argv.slice(2));
 const want = (name: string) => wanted.size === 0 || wanted.has(name);
@@ -600,5 +691,6 @@ trace.disable();
 context.disable();
 propagation.disable();
 if (want('traceloop')) await recordTraceloop();
+if (want('traceloop-langchain')) await recordTraceloopLangChain();
 // Its NodeSDK keeps no timers alive that matter to a one-off script.
 process.exit(0);

@@ -33,9 +33,9 @@ const answering = (s: SpanInput) => !callingTools(s);
 const firstChat = (s: SpanInput) => s.costUsd !== null;
 const secondChat = (s: SpanInput) => s.costUsd === null;
 
-const FIXTURES = ['vercel-ai', 'openinference', 'genai', 'crossroads', 'langfuse', 'mastra', 'traceloop'];
-/** Mastra exports its model calls as CLIENT spans. */
-const KINDS: Record<string, string> = { 'chat gpt-4o-mini@mastra': 'CLIENT' };
+const FIXTURES = ['vercel-ai', 'openinference', 'genai', 'crossroads', 'langfuse', 'mastra', 'traceloop', 'traceloop-langchain'];
+/** Mastra and OpenLLMetry's LangChain and openai instrumentations export their model calls as CLIENT spans. */
+const KINDS: Record<string, string> = { 'chat gpt-4o-mini@mastra': 'CLIENT', 'chat gpt-4o-mini@traceloop-langchain': 'CLIENT' };
 
 describe.each(FIXTURES)('%s fixture', (name) => {
   it('throws nothing away: each attribute is in input/output or metadata, with kind, scope and resource', () => {
@@ -333,7 +333,7 @@ describe('OpenLLMetry (Traceloop: workflow, agent, tool, task, and the AI SDK in
     expect(named('weather_agent.agent')).toMatchObject({ type: 'AGENT', output: 'IT IS SUNNY IN PARIS.' });
     expect(named('lookup_city')).toMatchObject({ type: 'TOOL_CALL', input: { query: 'paris' }, output: { city: 'Paris', query: 'paris' } });
     expect(named('summarise.task')).toMatchObject({ type: 'CHAIN', input: 'It is sunny in Paris.', output: 'IT IS SUNNY IN PARIS.' });
-    expect(named('execute_tool getWeather')).toMatchObject({ type: 'TOOL_CALL', input: { city: 'Paris' }, output: { city: 'Paris', condition: 'sunny' } });
+    expect(named('getWeather')).toMatchObject({ type: 'TOOL_CALL', input: { city: 'Paris' }, output: { city: 'Paris', condition: 'sunny' } });
   });
 
   it('counts the model calls its processor rewrote to GenAI, not the generateText around them', () => {
@@ -360,6 +360,39 @@ describe('OpenLLMetry (Traceloop: workflow, agent, tool, task, and the AI SDK in
   it('takes session and user from the association properties and names the trace by its workflow', () => {
     const { trace } = load('traceloop');
     expect(trace).toMatchObject({ sessionId: 'session-tl-1', root: { name: 'trip_planner', userId: 'user-tl-1', status: 'COMPLETED' } });
+  });
+});
+
+describe('OpenLLMetry with LangChain (a LangChain agent with a tool; the LangChain and openai instrumentations both on)', () => {
+  const scope = (s: SpanInput) => (meta(s).otel as { scope: { name: string } }).scope.name;
+
+  it('stores a LangChain tool run as a TOOL_CALL named for the tool: gen_ai.operation.name wins over traceloop.span.kind', () => {
+    const { trace, named } = load('traceloop-langchain');
+    // The instrumentation names the tool by its class: that is the entity name it sends.
+    const tool = named('DynamicStructuredTool');
+    // Its output is LangChain's serialised ToolMessage.
+    expect(tool).toMatchObject({ type: 'TOOL_CALL', output: { kwargs: { name: 'get_weather', content: '{"city":"Paris","condition":"sunny"}' } } });
+    expect(meta(tool)).toMatchObject({ 'traceloop.span.kind': 'task', 'gen_ai.operation.name': 'execute_tool' });
+    expect(trace.spans.filter((s) => s.name.startsWith('workflow ')).map((s) => s.type)).toEqual(expect.arrayContaining(['CHAIN']));
+    expect(new Set(trace.spans.filter((s) => s.name.startsWith('workflow ')).map((s) => s.type))).toEqual(new Set(['CHAIN']));
+    expect(trace).toMatchObject({ sessionId: 'session-lc-1', root: { name: 'weather_chat' } });
+  });
+
+  it("reports each model call twice, as sibling chat spans; the openai client's is marked the copy of LangChain's", () => {
+    const { trace } = load('traceloop-langchain');
+    const chats = all(trace, 'chat gpt-4o-mini');
+    const langchain = chats.filter((s) => scope(s) === '@traceloop/instrumentation-langchain');
+    const client = chats.filter((s) => scope(s) === '@traceloop/instrumentation-openai');
+    expect([langchain.length, client.length]).toEqual([2, 2]);
+    expect(new Set(chats.map((s) => s.parentSpanId)).size).toBe(1);
+    expect(langchain.map((s) => [s.type, s.tokenCount, meta(s).duplicateOf])).toEqual([
+      ['LLM_CALL', 75, undefined],
+      ['LLM_CALL', 99, undefined],
+    ]);
+    expect(client.map((s) => [s.type, s.tokenCount, meta(s).duplicateOf])).toEqual([
+      ['LLM_CALL', 75, langchain[0].id],
+      ['LLM_CALL', 99, langchain[1].id],
+    ]);
   });
 });
 

@@ -33,6 +33,15 @@ describe('spanTypeOf', () => {
     expect(typeOf({ 'gen_ai.operation.name': 'execute_tool', 'ai.operationId': 'ai.generateText.doGenerate' })).toBe('TOOL_CALL');
   });
 
+  it("lets gen_ai.operation.name win over OpenLLMetry's span kind where they disagree", () => {
+    // OpenLLMetry's LangChain instrumentation marks a tool run as a task, an agent executor as a workflow.
+    expect(typeOf({ 'traceloop.span.kind': 'task', 'gen_ai.operation.name': 'execute_tool' })).toBe('TOOL_CALL');
+    expect(typeOf({ 'traceloop.span.kind': 'workflow', 'gen_ai.operation.name': 'invoke_agent' })).toBe('AGENT');
+    // An operation GenAI does not know leaves the span kind to decide.
+    expect(typeOf({ 'traceloop.span.kind': 'task', 'gen_ai.operation.name': 'custom_step' })).toBe('CHAIN');
+    expect(typeOf({ 'traceloop.span.kind': 'tool' })).toBe('TOOL_CALL');
+  });
+
   it('lets an OpenInference kind it does not know (GUARDRAIL) fall through', () => {
     expect(typeOf({ 'openinference.span.kind': 'GUARDRAIL', 'llm.model_name': 'gpt-4o' })).toBe('LLM_CALL');
     expect(typeOf({ 'openinference.span.kind': 'EVALUATOR' })).toBe('CUSTOM');
@@ -141,5 +150,11 @@ describe('toolNameFor', () => {
     // OpenLLMetry names a tool span `<tool>.tool`: shown as the tool; another name is kept.
     expect(toolNameFor('lookup_city.tool', new SpanAttributes({ 'traceloop.entity.name': 'lookup_city' }))).toBe('lookup_city');
     expect(toolNameFor('city lookup', new SpanAttributes({ 'traceloop.entity.name': 'lookup_city' }))).toBeUndefined();
+  });
+
+  it("names OpenLLMetry's `execute_tool <class>` spans for the tool: gen_ai.tool.name, else the entity name", () => {
+    const langchain = { 'gen_ai.operation.name': 'execute_tool', 'traceloop.span.kind': 'task', 'traceloop.entity.name': 'DynamicStructuredTool' };
+    expect(toolNameFor('execute_tool DynamicStructuredTool', new SpanAttributes(langchain))).toBe('DynamicStructuredTool');
+    expect(toolNameFor('execute_tool DynamicStructuredTool', new SpanAttributes({ ...langchain, 'gen_ai.tool.name': 'get_weather' }))).toBe('get_weather');
   });
 });

@@ -59,6 +59,8 @@ export const LANGFUSE_SPAN_TYPE: SpanTypeTable = {
 };
 
 // OpenLLMetry (Traceloop)'s decorators: a workflow is a fixed pipeline, a task one step of it.
+// Its instrumentations also send gen_ai.operation.name, which says more where the two
+// disagree (a LangChain tool run is a `task` that executes a tool), so GenAI is tried first.
 export const TRACELOOP_SPAN_TYPE: SpanTypeTable = {
   convention: 'traceloop',
   key: 'traceloop.span.kind',
@@ -144,8 +146,8 @@ export const SPAN_TYPE_TABLES: readonly SpanTypeTable[] = [
   CROSSROADS_SPAN_TYPE,
   LANGFUSE_SPAN_TYPE,
   OPENINFERENCE_SPAN_TYPE,
-  TRACELOOP_SPAN_TYPE,
   GENAI_SPAN_TYPE,
+  TRACELOOP_SPAN_TYPE,
   MASTRA_SPAN_TYPE,
   VERCEL_AI_SPAN_TYPE,
   GENAI_TOOL_SPAN_TYPE,
@@ -173,26 +175,32 @@ export function spanTypeOf(attributes: SpanAttributes): SpanType {
 }
 
 /**
- * Where a tool span names its tool, per convention, and the span names that only name
- * the operation (a tool span so named is shown under its tool's name instead);
- * `suffix`: the convention names the span `<tool><suffix>` (OpenLLMetry's `get_weather.tool`).
+ * Where a tool span names its tool, per convention in priority order, and the span names
+ * that only name the operation (a tool span so named is shown under its tool's name
+ * instead); `suffix`: the convention names the span `<tool><suffix>` (OpenLLMetry's
+ * `get_weather.tool`); `prefix`: a span of this convention named `<prefix><anything>`
+ * names only the operation (OpenLLMetry's LangChain tool runs, `execute_tool
+ * DynamicStructuredTool`, named by the tool's class).
  */
-export const TOOL_NAMES: ReadonlyArray<{ convention: string; key: string; operationNames: readonly string[]; suffix?: string }> = [
+export const TOOL_NAMES: ReadonlyArray<{ convention: string; key: string; operationNames: readonly string[]; suffix?: string; prefix?: string }> = [
   { convention: 'gen_ai', key: 'gen_ai.tool.name', operationNames: ['execute_tool'] },
   { convention: 'vercel-ai', key: 'ai.toolCall.name', operationNames: ['ai.toolCall'] },
   { convention: 'openinference', key: 'tool.name', operationNames: [] },
-  { convention: 'traceloop', key: 'traceloop.entity.name', operationNames: [], suffix: '.tool' },
+  { convention: 'traceloop', key: 'traceloop.entity.name', operationNames: [], suffix: '.tool', prefix: 'execute_tool ' },
 ];
 
 const OPERATION_NAMES = new Set(TOOL_NAMES.flatMap((t) => t.operationNames));
 
-/** The tool's name when a TOOL_CALL span's own name only names the operation (or is empty). */
+/** The tool's name when a TOOL_CALL span's own name only names the operation (or is empty): the first convention's that has one. */
 export function toolNameFor(spanName: string, attributes: SpanAttributes): string | undefined {
-  const operation = spanName === '' || OPERATION_NAMES.has(spanName);
-  for (const { key, suffix } of TOOL_NAMES) {
+  let first: string | undefined;
+  let operation = spanName === '' || OPERATION_NAMES.has(spanName);
+  for (const { key, suffix, prefix } of TOOL_NAMES) {
     const name = attributes.text(key);
     if (name === undefined) continue;
-    if (operation || (suffix !== undefined && spanName === name + suffix)) return name;
+    first ??= name;
+    if (suffix !== undefined && spanName === name + suffix && !operation) return name;
+    if (prefix !== undefined && spanName.startsWith(prefix)) operation = true;
   }
-  return undefined;
+  return operation ? first : undefined;
 }
