@@ -4,6 +4,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { calcPrice } from '@pydantic/genai-prices';
+import { priceModelCall } from '@/lib/pricing/price';
 import type { SpanInput } from '@/lib/traces/validate';
 import { SpanAttributes } from './attributes';
 import { inputOutputOf } from './conventions/io';
@@ -393,6 +395,42 @@ describe('OpenLLMetry with LangChain (a LangChain agent with a tool; the LangCha
       ['LLM_CALL', 75, langchain[0].id],
       ['LLM_CALL', 99, langchain[1].id],
     ]);
+  });
+});
+
+/** The catalog's own price, in its terms (input includes the cache). */
+const catalogPrice = (usage: Record<string, number>, model: string, at: Date) => calcPrice(usage, model, { providerId: 'openai', timestamp: at })!.total_price;
+
+describe('cached input, priced at the catalog cache-read rate in every convention that reports it', () => {
+  // Each case: a model call of a fixture and the usage its SDK was given, in the catalog's
+  // terms. `model` stands in for a fixture's fake model id, which the catalog cannot price.
+  const CASES: Array<{ fixture: string; pick: (trace: { spans: SpanInput[] }) => SpanInput; usage: Record<string, number>; model?: string }> = [
+    {
+      fixture: 'vercel-ai',
+      pick: (t) => t.spans.find((s) => s.name === 'ai.generateText.doGenerate' && callingTools(s))!,
+      usage: { input_tokens: 120, cache_read_tokens: 40, output_tokens: 18 },
+      model: 'gpt-4o-mini',
+    },
+    {
+      fixture: 'vercel-ai',
+      pick: (t) => t.spans.find((s) => s.name === 'ai.generateText.doGenerate' && answering(s))!,
+      usage: { input_tokens: 160, cache_read_tokens: 120, output_tokens: 12 },
+      model: 'gpt-4o-mini',
+    },
+    { fixture: 'traceloop', pick: (t) => all(t, 'chat gpt-4o-mini')[1], usage: { input_tokens: 120, cache_read_tokens: 20, output_tokens: 18 } },
+    { fixture: 'mastra', pick: (t) => all(t, 'chat gpt-4o-mini')[0], usage: { input_tokens: 120, cache_read_tokens: 20, output_tokens: 18 } },
+    { fixture: 'openinference', pick: (t) => all(t, 'ChatCompletion')[0], usage: { input_tokens: 42, cache_read_tokens: 16, output_tokens: 12 } },
+    { fixture: 'genai', pick: (t) => all(t, 'chat gpt-4').find(secondChat)!, usage: { input_tokens: 97, cache_read_tokens: 64, output_tokens: 52 } },
+    // Langfuse's `input` leaves the cached tokens out: 70 + 30.
+    { fixture: 'langfuse', pick: (t) => all(t, 'chat-completion')[0], usage: { input_tokens: 100, cache_read_tokens: 30, output_tokens: 20 } },
+  ];
+
+  it.each(CASES.map((c) => [`${c.fixture} ${c.usage.input_tokens}`, c] as const))('%s', (_, { fixture, pick, usage, model }) => {
+    const call = pick(load(fixture).trace);
+    const priced = model ?? call.usage!.model!;
+    const price = priceModelCall(call.usage!, priced, call.usage!.provider, [], call.startedAt);
+    expect(call.usage!.cacheReadTokens).toBe(usage.cache_read_tokens);
+    expect(price?.costUsd).toBe(catalogPrice(usage, priced, call.startedAt));
   });
 });
 

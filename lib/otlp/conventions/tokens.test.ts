@@ -29,6 +29,55 @@ describe('usageOf', () => {
     });
   });
 
+  it("reads the AI SDK's cache split on its model calls, which repeat their counts as GenAI usage", () => {
+    const call = {
+      'ai.model.provider': 'openai.chat',
+      'ai.model.id': 'gpt-4o-mini',
+      'gen_ai.request.model': 'gpt-4o-mini',
+      'ai.usage.inputTokens': 120,
+      'ai.usage.inputTokenDetails.noCacheTokens': 80,
+      'ai.usage.inputTokenDetails.cacheReadTokens': 40,
+      'ai.usage.inputTokenDetails.cacheWriteTokens': 0,
+      'ai.usage.cachedInputTokens': 40,
+      'ai.usage.outputTokens': 18,
+      'gen_ai.usage.input_tokens': 120,
+      'gen_ai.usage.output_tokens': 18,
+    };
+    expect(usageOf(call)).toEqual({
+      inputTokens: 120,
+      outputTokens: 18,
+      cacheReadTokens: 40,
+      cacheWriteTokens: 0,
+      inputIncludesCache: true,
+      model: 'gpt-4o-mini',
+      provider: 'openai.chat',
+    });
+    // AI SDK 5 sends the cached count alone.
+    expect(usageOf({ 'ai.usage.inputTokens': 120, 'ai.usage.cachedInputTokens': 40, 'ai.usage.outputTokens': 18 })).toMatchObject({
+      inputTokens: 120,
+      cacheReadTokens: 40,
+      inputIncludesCache: true,
+    });
+  });
+
+  it("takes the AI SDK's noCacheTokens as the word on whether its input count includes the cache", () => {
+    // AI SDK 6 counts every input token, also for Anthropic, whose own count leaves the cache out.
+    const anthropic = {
+      'ai.model.provider': 'anthropic.messages',
+      'ai.usage.inputTokens': 1000,
+      'ai.usage.inputTokenDetails.noCacheTokens': 100,
+      'ai.usage.inputTokenDetails.cacheReadTokens': 900,
+      'ai.usage.outputTokens': 10,
+    };
+    expect(usageOf(anthropic)).toMatchObject({ inputTokens: 1000, cacheReadTokens: 900, inputIncludesCache: true });
+    expect(tokens(anthropic)).toBe(1010);
+    // An input count equal to the uncached part leaves the cache out.
+    expect(usageOf({ ...anthropic, 'ai.usage.inputTokens': 100 })).toMatchObject({ inputTokens: 100, inputIncludesCache: false });
+    // Without a total, the parts are the input.
+    const parts = { 'ai.usage.inputTokenDetails.noCacheTokens': 100, 'ai.usage.inputTokenDetails.cacheReadTokens': 900, 'ai.usage.outputTokens': 10 };
+    expect(usageOf(parts)).toMatchObject({ inputTokens: 1000, cacheReadTokens: 900, outputTokens: 10, inputIncludesCache: true });
+  });
+
   it("takes OpenLLMetry's older cache names, and Anthropic's input count as excluding the cache", () => {
     expect(
       usageOf({
@@ -117,8 +166,8 @@ describe('usageOf', () => {
     expect(usageOf({ 'langfuse.observation.usage_details': 'not json' })).toEqual({ inputIncludesCache: true });
   });
 
-  it('ranks OpenInference over GenAI over the AI SDK (Vercel spans repeat their usage as gen_ai.usage.*)', () => {
-    expect(usageOf({ 'gen_ai.usage.input_tokens': 1, 'ai.usage.inputTokens': 2 }).inputTokens).toBe(1);
+  it('ranks OpenInference over the AI SDK over GenAI (the AI SDK repeats its counts as gen_ai.usage.*, without the cache split)', () => {
+    expect(usageOf({ 'gen_ai.usage.input_tokens': 1, 'ai.usage.inputTokens': 2 }).inputTokens).toBe(2);
     expect(usageOf({ 'llm.token_count.prompt': 5, 'gen_ai.usage.input_tokens': 1 }).inputTokens).toBe(5);
   });
 });
@@ -142,7 +191,10 @@ describe('tokenCountOf and costOf', () => {
 describe('USAGE_TABLES namespaces', () => {
   // A table is skipped for spans without a key in its namespace: every attribute it reads must be in it.
   it.each(USAGE_TABLES.map((t) => [t.convention, t] as const))('%s reads only its own namespace', (_, table) => {
-    const keys = table.json !== undefined ? [table.json] : [...(table.input ?? []), ...(table.output ?? []), ...(table.cacheRead ?? []), ...(table.cacheWrite ?? []), ...(table.total ? [table.total] : [])];
+    const keys =
+      table.json !== undefined
+        ? [table.json]
+        : [...(table.input ?? []), ...(table.output ?? []), ...(table.uncachedInput ?? []), ...(table.cacheRead ?? []), ...(table.cacheWrite ?? []), ...(table.total ? [table.total] : [])];
     for (const key of keys) expect(key.startsWith(`${table.namespace}.`)).toBe(true);
   });
 });

@@ -20,6 +20,12 @@ export interface UsageTable {
   output?: readonly string[];
   /** Used when the span has neither input nor output count. */
   total?: string;
+  /**
+   * The input tokens not read from or written to the cache (the AI SDK's noCacheTokens):
+   * the input when no input count is sent, and what tells whether the input count includes
+   * the cache (equal to it: it does not), whatever the provider.
+   */
+  uncachedInput?: readonly string[];
   cacheRead?: readonly string[];
   cacheWrite?: readonly string[];
   /**
@@ -33,7 +39,11 @@ export interface UsageTable {
 const GENAI_CACHE_READ = ['gen_ai.usage.cache_read.input_tokens', 'gen_ai.usage.cache_read_input_tokens'];
 const GENAI_CACHE_WRITE = ['gen_ai.usage.cache_creation.input_tokens', 'gen_ai.usage.cache_creation_input_tokens'];
 
-/** In priority order; the first table the span has counts for wins (Vercel spans repeat their usage as gen_ai.usage.*). */
+/**
+ * In priority order; the first table the span has counts for wins. The AI SDK's model calls
+ * repeat their counts as gen_ai.usage.* without the cache split, and OpenLLMetry keeps both
+ * when it rewrites them: the AI SDK's own tables come before GenAI's.
+ */
 export const USAGE_TABLES: readonly UsageTable[] = [
   {
     convention: 'openinference',
@@ -45,6 +55,18 @@ export const USAGE_TABLES: readonly UsageTable[] = [
     cacheWrite: ['llm.token_count.prompt_details.cache_write'],
     inputIncludesCache: true,
   },
+  {
+    convention: 'vercel-ai',
+    namespace: 'ai',
+    input: ['ai.usage.inputTokens'],
+    output: ['ai.usage.outputTokens'],
+    uncachedInput: ['ai.usage.inputTokenDetails.noCacheTokens'],
+    cacheRead: ['ai.usage.inputTokenDetails.cacheReadTokens', 'ai.usage.cachedInputTokens'],
+    cacheWrite: ['ai.usage.inputTokenDetails.cacheWriteTokens'],
+    inputIncludesCache: true,
+  },
+  { convention: 'vercel-ai (before 5)', namespace: 'ai', input: ['ai.usage.promptTokens'], output: ['ai.usage.completionTokens'], inputIncludesCache: true },
+  { convention: 'vercel-ai embeddings', namespace: 'ai', total: 'ai.usage.tokens', inputIncludesCache: true },
   {
     convention: 'gen_ai',
     namespace: 'gen_ai',
@@ -63,17 +85,6 @@ export const USAGE_TABLES: readonly UsageTable[] = [
     cacheWrite: GENAI_CACHE_WRITE,
     inputIncludesCache: true,
   },
-  {
-    convention: 'vercel-ai',
-    namespace: 'ai',
-    input: ['ai.usage.inputTokens'],
-    output: ['ai.usage.outputTokens'],
-    cacheRead: ['ai.usage.inputTokenDetails.cacheReadTokens', 'ai.usage.cachedInputTokens'],
-    cacheWrite: ['ai.usage.inputTokenDetails.cacheWriteTokens'],
-    inputIncludesCache: true,
-  },
-  { convention: 'vercel-ai (before 5)', namespace: 'ai', input: ['ai.usage.promptTokens'], output: ['ai.usage.completionTokens'], inputIncludesCache: true },
-  { convention: 'vercel-ai embeddings', namespace: 'ai', total: 'ai.usage.tokens', inputIncludesCache: true },
   {
     convention: 'langfuse (OpenAI names)',
     namespace: 'langfuse',
@@ -161,6 +172,7 @@ interface Counts {
   input?: number;
   output?: number;
   total?: number;
+  uncached?: number;
   cacheRead?: number;
   cacheWrite?: number;
 }
@@ -170,11 +182,15 @@ function countsOf(attributes: SpanAttributes): Counts | undefined {
     if (!attributes.hasNamespace(table.namespace)) continue;
     const read = readerFor(attributes, table);
     if (!read) continue;
-    const input = first(read, table.input);
+    const uncached = first(read, table.uncachedInput);
+    const cacheRead = first(read, table.cacheRead);
+    const cacheWrite = first(read, table.cacheWrite);
+    // Without an input count, its parts are the input.
+    const input = first(read, table.input) ?? (uncached === undefined ? undefined : uncached + (cacheRead ?? 0) + (cacheWrite ?? 0));
     const output = first(read, table.output);
     const total = table.total === undefined ? undefined : read(table.total);
     if (input === undefined && output === undefined && total === undefined) continue;
-    return { table, input, output, total, cacheRead: first(read, table.cacheRead), cacheWrite: first(read, table.cacheWrite) };
+    return { table, input, output, total, uncached, cacheRead, cacheWrite };
   }
   return undefined;
 }
@@ -204,10 +220,13 @@ export function modelCallOf(attributes: SpanAttributes): { usage: Usage; tokenCo
   if (counts.cacheWrite !== undefined) usage.cacheWriteTokens = counts.cacheWrite;
   const cached = (counts.cacheRead ?? 0) + (counts.cacheWrite ?? 0);
   usage.inputIncludesCache =
-    counts.table.inputIncludesCache &&
-    !(provider !== undefined && CACHE_EXCLUDED_PROVIDERS.test(provider)) &&
-    // A count smaller than its own cached part cannot include it.
-    !(input !== undefined && cached > input);
+    counts.uncached !== undefined && input !== undefined && cached > 0
+      ? // The uncached part says it: an input count equal to it leaves the cache out.
+        input !== counts.uncached
+      : counts.table.inputIncludesCache &&
+        !(provider !== undefined && CACHE_EXCLUDED_PROVIDERS.test(provider)) &&
+        // A count smaller than its own cached part cannot include it.
+        !(input !== undefined && cached > input);
   return { usage, tokenCount: tokenCountFrom(counts, usage) };
 }
 
