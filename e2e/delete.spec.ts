@@ -96,7 +96,8 @@ async function signInAs(browser: Browser, email: string, password: string) {
 
 test('a viewer sees no delete buttons, and the API refuses them', async ({ page, browser, request }) => {
   const viewer = { email: `del-viewer-${R}@crossroads.test`, name: `Viewer ${R}`, password: `viewer-pass-${R}`, role: 'viewer' };
-  const made = await page.request.post('/api/users', { data: viewer });
+  // From the app's own origin, as its pages send it: a session's change from elsewhere is refused.
+  const made = await page.request.post('/api/users', { headers: { origin: base() }, data: viewer });
   expect(made.status(), await made.text()).toBe(201);
   const session = `viewer-session-${R}`;
   await postTraces(request, [agentTrace(`v1-${R}`, `viewer-run-${R}`, session)]);
@@ -109,7 +110,7 @@ test('a viewer sees no delete buttons, and the API refuses them', async ({ page,
     await open(viewerPage, `/traces?sessionId=${session}`);
     await expect(viewerPage.locator('tbody a[data-row-link]')).toHaveCount(1);
     await expect(viewerPage.getByRole('button', { name: /Delete/ })).toHaveCount(0);
-    const refused = await viewerPage.request.delete(`/api/traces/v1-${R}`);
+    const refused = await viewerPage.request.delete(`/api/traces/v1-${R}`, { headers: { origin: base() } });
     expect(refused.status()).toBe(403);
     expect(await refused.json()).toEqual({ error: 'This needs the admin role' });
   } finally {

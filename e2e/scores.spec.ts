@@ -270,6 +270,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     // One of each kind through the UI's own route.
     const res = await page.request.post('/api/scores', {
+      headers: { origin: test.info().project.use.baseURL as string },
       data: {
         scores: [
           { id: `e2e-${R}-t`, traceId: ANNOTATED, name: 'quality', value: 0.8, comment: 'Mostly good.' },

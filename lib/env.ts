@@ -163,6 +163,31 @@ const list = (raw: string | undefined) =>
     .map((v) => v.trim().toLowerCase())
     .filter(Boolean);
 
+/**
+ * TRUSTED_ORIGINS: origins other than the one a request names in its Host (or
+ * X-Forwarded-Host) whose pages may make changes with a session cookie and be sent to
+ * after sign-in, comma-separated, each scheme://host[:port] (lib/access/origin.ts).
+ */
+export function getTrustedOrigins(): string[] {
+  return (process.env.TRUSTED_ORIGINS ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(entry);
+      } catch {
+        // Named below.
+      }
+      const bare = url !== undefined && (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash && !url.username && !url.password;
+      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.host || !bare) {
+        throw new Error(`TRUSTED_ORIGINS entries must be origins such as https://crossroads.example.com (scheme, host, optional port), got "${entry}"`);
+      }
+      return url.origin;
+    });
+}
+
 /** AUTH_SECRET: the session signing secret; unset: one kept in the database (lib/access/secret.ts). */
 export function getAuthSecret(): string | undefined {
   return process.env.AUTH_SECRET?.trim() || undefined;
@@ -205,6 +230,7 @@ export function validateConfig(): void {
   getRetentionDays();
   getModelPrices();
   getAccessConfig();
+  getTrustedOrigins();
   getPgliteDataDir();
   getDatabaseUrl();
 }

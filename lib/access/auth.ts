@@ -10,9 +10,11 @@ import 'server-only';
 import { apiKey } from '@better-auth/api-key';
 import { betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import { getDatabase, type Database } from '@/lib/db';
 import { getAccessConfig, type OidcConfig } from '@/lib/env';
+import { changesState, CROSS_ORIGIN, fromOwnPages, isAllowedRedirect } from './origin';
 import { authSecret } from './secret';
 import { ensureBootstrapAdmin } from './users';
 
@@ -35,6 +37,28 @@ export function ssoMayJoin(oidc: OidcConfig, email: string): boolean {
   return at > 0 && oidc.allowedDomains.includes(address.slice(at + 1));
 }
 
+// Better Auth trusts every origin here (allowedHosts '*', which building links from each
+// request needs, lists each host as trusted), so its own origin and callback checks pass
+// anything: its changes follow the app's rule (origin.ts) instead. A change that names
+// where it comes from (a cookie, an Origin, Sec-Fetch-Site) must come from the app's own
+// pages; a script without any (curl signing in) may go on. Where the browser goes after
+// sign-in must be a path here, this server or a TRUSTED_ORIGINS origin.
+const ownOriginsOnly = createAuthMiddleware(async (ctx) => {
+  const request = ctx.request;
+  if (!request || !changesState(request.method)) return;
+  const { headers, url } = request;
+  const named = headers.has('cookie') || headers.has('origin') || headers.has('sec-fetch-site');
+  if (named && !fromOwnPages(headers, url)) throw APIError.fromStatus('FORBIDDEN', { message: CROSS_ORIGIN });
+  const body = (ctx.body ?? {}) as Record<string, unknown>;
+  const query = (ctx.query ?? {}) as Record<string, unknown>;
+  for (const target of [body.callbackURL, query.callbackURL, body.errorCallbackURL, body.newUserCallbackURL, body.redirectTo]) {
+    if (target === undefined || target === null || target === '') continue;
+    if (typeof target !== 'string' || !isAllowedRedirect(target, headers, url)) {
+      throw APIError.fromStatus('FORBIDDEN', { message: 'Invalid callback URL: a path on this server, or a URL of this server or of an origin in TRUSTED_ORIGINS' });
+    }
+  }
+});
+
 async function createAuth(database: Database) {
   const { oidc, adminEmail, adminPassword } = getAccessConfig();
   const auth = buildAuth(database, oidc, await authSecret(database.sql));
@@ -52,6 +76,7 @@ function buildAuth(database: Database, oidc: OidcConfig | undefined, secret: str
     baseURL: { allowedHosts: ['*'], protocol: 'auto', fallback: 'http://localhost' },
     database: prismaAdapter(database.prisma, { provider: 'postgresql' }),
     telemetry: { enabled: false },
+    hooks: { before: ownOriginsOnly },
     logger: {
       // A wrong key is an expected 401, not a server error worth a log line each time.
       log: (level, message, ...args) => {

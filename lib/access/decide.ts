@@ -14,6 +14,8 @@
 //   person, a key with ingest, anyone in open mode (the viewer there has no people).
 // - An Authorization header that names no key is a 401 whatever the mode. A request for
 //   ingest always authenticates by key: a session cookie does not count there.
+// - A session cookie on a change from anywhere but the app's own pages is a 403, on a
+//   body not declared as JSON a 415, whatever the scope (lib/access/origin.ts).
 import { AppError } from '@/lib/errors';
 import type { AccessMode } from './mode';
 import type { KeyScope, Role, Scope } from './scopes';
@@ -41,6 +43,8 @@ export type Credential =
   | { kind: 'key'; identity: KeyIdentity | null }
   /** A session cookie; identity null when it names no live session (signed out, expired, user removed, forged). */
   | { kind: 'session'; identity: UserIdentity | null }
+  /** A live session cookie on a change that did not come from the app's own pages, or not as JSON (lib/access/origin.ts). */
+  | { kind: 'refused'; code: 'FORBIDDEN' | 'UNSUPPORTED_MEDIA_TYPE'; message: string }
   /** The server's own housekeeping (retention, indexing), never a request. */
   | { kind: 'system'; task: string };
 
@@ -67,6 +71,7 @@ export function decide(principal: Principal, scope: Scope): Actor {
   const { mode, credential } = principal;
   if (credential.kind === 'system') return { kind: 'system', task: credential.task };
   if (credential.kind === 'malformed') throw new AppError('UNAUTHENTICATED', credential.message);
+  if (credential.kind === 'refused') throw new AppError(credential.code, credential.message);
 
   // Nobody is an admin in open mode, so the admin scope is decided as if protected: the
   // "any key" of open mode must never make the first admin.

@@ -6,13 +6,18 @@ import { getAuth } from './auth';
 import { bearerKey, bearerOrBasicKey, isConfiguredKey } from './credentials';
 import type { Credential, KeyIdentity, Principal, UserIdentity } from './decide';
 import { accessMode } from './mode';
+import { changesState, cookieWriteRefusal } from './origin';
 import { CONFIGURED_KEY_SCOPES, isRole, scopesOf } from './scopes';
 import { isAppError } from '@/lib/errors';
 
 /** How a transport presents credentials. */
 export type Transport =
-  /** A route handler: an Authorization header (Bearer, or Basic with the key as password where `basic`), else the session cookie. */
-  | { kind: 'http'; basic?: boolean }
+  /**
+   * A route handler: an Authorization header (Bearer, or Basic with the key as password
+   * where `basic`), else the session cookie, which counts for a change (any method but
+   * GET, HEAD, OPTIONS) only from the app's own pages with a JSON body (origin.ts).
+   */
+  | { kind: 'http'; method: string; url: string; basic?: boolean }
   /** A page: the session cookie only (browsers sign in; keys are for machines). */
   | { kind: 'page' }
   /** SOAP: the envelope's callContext.password, then the Authorization header; never a cookie. */
@@ -62,8 +67,9 @@ async function soapCredential(keys: string[], headers: Headers, open: boolean): 
   return { kind: 'key', identity: null };
 }
 
-async function httpCredential(headers: Headers, basic: boolean, open: boolean): Promise<Credential> {
+async function httpCredential(headers: Headers, transport: Extract<Transport, { kind: 'http' }>, open: boolean): Promise<Credential> {
   const authorization = headers.get('authorization');
+  const basic = transport.basic ?? false;
   if (authorization !== null) {
     let key: string;
     try {
@@ -75,7 +81,10 @@ async function httpCredential(headers: Headers, basic: boolean, open: boolean): 
     // In open mode no key is stored or configured, so there is nothing to look up.
     return { kind: 'key', identity: open ? null : await keyIdentity(key, headers) };
   }
-  return sessionCredential(headers, open);
+  const session = await sessionCredential(headers, open);
+  if (session.kind !== 'session' || !session.identity || !changesState(transport.method)) return session;
+  const refusal = cookieWriteRefusal(headers, transport.url);
+  return refusal ? { kind: 'refused', ...refusal } : session;
 }
 
 async function sessionCredential(headers: Headers, open: boolean): Promise<Credential> {
@@ -90,7 +99,7 @@ export async function resolvePrincipal(headers: Headers, transport: Transport): 
   const open = mode === 'open';
   switch (transport.kind) {
     case 'http':
-      return { mode, keysOnly: false, credential: await httpCredential(headers, transport.basic ?? false, open) };
+      return { mode, keysOnly: false, credential: await httpCredential(headers, transport, open) };
     case 'page':
       return { mode, keysOnly: false, credential: await sessionCredential(headers, open) };
     case 'soap':

@@ -129,7 +129,7 @@ type Handler<P> = (req: Request, params: P, ctx: ServiceContext, actor: Actor) =
 export function route<P>(rule: AccessRule, handler: Handler<P>): (req: Request, params?: P) => Promise<Response> {
   return async (req, params) => {
     try {
-      const ctx = await requestContext(req.headers, { kind: 'http', basic: rule.basic });
+      const ctx = await requestContext(req.headers, { kind: 'http', method: req.method, url: req.url, basic: rule.basic });
       return await handler(req, params as P, ctx, requireAnyScope(ctx, ruleScopes(rule)).actor);
     } catch (err) {
       return toHttpResponse(err);

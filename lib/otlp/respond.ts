@@ -64,7 +64,7 @@ function exportRoute<R>(
       return otlpFailure('json', err);
     }
     try {
-      const ctx = await requestContext(req.headers, { kind: 'http', basic: rule.basic });
+      const ctx = await requestContext(req.headers, { kind: 'http', method: req.method, url: req.url, basic: rule.basic });
       requireAnyScope(ctx, ruleScopes(rule));
       return success(format, await handler(req, format, ctx));
     } catch (err) {

@@ -39,14 +39,15 @@ describe.each(testDatabases())('API keys on $name', ({ open }) => {
   });
 
   const json = (method: string, url: string, body: unknown) =>
-    new Request(`${ORIGIN}${url}`, { method, body: JSON.stringify(body), headers: { 'content-type': 'application/json', cookie: admin.cookie } });
+    new Request(`${ORIGIN}${url}`, { method, body: JSON.stringify(body), headers: { 'content-type': 'application/json', cookie: admin.cookie, origin: ORIGIN } });
   const create = async (scopes: string[], name = 'ci reader') => {
     const res = await createKeyRoute(json('POST', '/api/api-keys', { name, scopes }));
     expect(res.status).toBe(201);
     return (await res.json()) as ApiKeyRecord & { key: string };
   };
   const list = async () => ((await (await listKeysRoute(new Request(`${ORIGIN}/api/api-keys`, { headers: { cookie: admin.cookie } }))).json()) as { apiKeys: ApiKeyRecord[] }).apiKeys;
-  const revoke = (id: string) => deleteKeyRoute(new Request(`${ORIGIN}/api/api-keys/${id}`, { method: 'DELETE', headers: { cookie: admin.cookie } }), { params: Promise.resolve({ id }) });
+  const revoke = (id: string) =>
+    deleteKeyRoute(new Request(`${ORIGIN}/api/api-keys/${id}`, { method: 'DELETE', headers: { cookie: admin.cookie, origin: ORIGIN } }), { params: Promise.resolve({ id }) });
   const read = (key: string) => listRoute(new Request(`${ORIGIN}/api/traces`, { headers: bearer(key) }));
 
   it('a new key is shown once, then listed by name, first characters and scopes, never in full', async () => {

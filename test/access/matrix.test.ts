@@ -447,8 +447,9 @@ describe.each(testDatabases())('access matrix on $name', ({ open }) => {
       'read-only key': bearer(read.key),
       'delete-only key': bearer(deleter.key),
       'API_KEYS key': bearer(ENV_KEY),
-      'viewer session': { cookie: await signIn(viewer.email, viewer.password) },
-      'admin session': { cookie: await signIn(admin.email, admin.password) },
+      // From the app's own pages, as the viewer sends them (test/access/cross-origin.test.ts has the rest).
+      'viewer session': { cookie: await signIn(viewer.email, viewer.password), origin: ORIGIN },
+      'admin session': { cookie: await signIn(admin.email, admin.password), origin: ORIGIN },
     });
     const traceId = uid('matrix');
     const adminCookie = headers['admin session'];

@@ -11,7 +11,8 @@ import { testDatabases } from '@/test/support/databases';
 import { makeTrace, uid } from '@/test/support/fixtures';
 
 type Headers = Record<string, string>;
-const del = (url: string, headers: Headers) => new Request(`${ORIGIN}${url}`, { method: 'DELETE', headers });
+// As the viewer sends it: from its own page (a cookie's change from elsewhere is refused).
+const del = (url: string, headers: Headers) => new Request(`${ORIGIN}${url}`, { method: 'DELETE', headers: { origin: ORIGIN, ...headers } });
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 const store = async (traces: Record<string, unknown>[], key = 'env-key-1') => {
   const res = await ingest(
