@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ENVELOPE_LIMITS, checkEnvelope } from './envelope';
+import { STYLES, keys, str, type Ctx } from '@/test/support/soap';
+import { normalizeArgs } from './args';
+import { ENVELOPE_LIMITS, checkEnvelope, readCaller } from './envelope';
 import { SoapFault } from './fault';
+import { dispatchWithNodeSoap } from './node-soap';
+import { joinSurrogateReferences } from './xml';
 
 const ENV = 'http://schemas.xmlsoap.org/soap/envelope/';
 const env = (body: string, header = '') => `<e:Envelope xmlns:e="${ENV}" xmlns:w="urn:crossroads:wss">${header}<e:Body>${body}</e:Body></e:Envelope>`;
@@ -74,5 +78,46 @@ describe('checkEnvelope', () => {
       expect(fault.faultCode).toBe('Client');
       expect(fault.message).toMatch(new RegExp(`^Envelope over a limit: ${message.replace(/[()]/g, '\\$&')} at offset \\d+$`));
     });
+  });
+});
+
+describe('readCaller', () => {
+  const parts = [str('publicName', 'TRACE'), keys('objectKeys', [['id', 't-1']])];
+
+  // The key decides whether node-soap runs at all, so it must be the key node-soap reads.
+  it.each(Object.entries(STYLES))('reads the key node-soap reads from a %s envelope', async (_, style) => {
+    const contexts: Ctx[] = [
+      { password: 'cr_key0123', codeUser: 'erp', requestConfig: 'adxwss.trace.on=on' },
+      { password: '' },
+      { password: null },
+      { password: '  cr_padded  ' },
+      { password: 'a&b<c>"\'😀' },
+    ];
+    for (const ctx of contexts) {
+      const xml = joinSurrogateReferences(style('read', ctx, parts));
+      const caller = readCaller(checkEnvelope(xml));
+      const { callContext, publicName } = normalizeArgs('read', (await dispatchWithNodeSoap(xml)).args);
+      expect(caller, JSON.stringify(ctx)).toEqual({ key: callContext.password, codeUser: callContext.codeUser, requestConfig: callContext.requestConfig, publicName });
+    }
+  });
+
+  it.each([
+    ['a key with inner whitespace', (k: string) => `<password>${k} x</password>`],
+    ['a typed key', (k: string) => `<password xsi:type="xsd:int">${k}</password>`],
+    ['two keys', (k: string) => `<password>${k}</password><password>${k}</password>`],
+    ['a key that is a structure', (k: string) => `<password><v>${k}</v></password>`],
+  ])('leaves %s to node-soap', (_, password) => {
+    const xml =
+      `<e:Envelope xmlns:e="${ENV}" xmlns:w="urn:crossroads:wss" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">` +
+      `<e:Body><w:read><callContext>${password('1')}</callContext><publicName>TRACE</publicName></w:read></e:Body></e:Envelope>`;
+    expect(readCaller(checkEnvelope(xml))).toBeUndefined();
+  });
+
+  it('leaves an unresolved or ambiguous reference, and a call that is not the first body entry, to node-soap', () => {
+    const ref = (targets: string) => env(`<w:read><callContext href="#c"/></w:read>${targets}`);
+    expect(readCaller(checkEnvelope(ref('')))).toBeUndefined();
+    expect(readCaller(checkEnvelope(ref('<x id="c"/><y id="c"/>')))).toBeUndefined();
+    expect(readCaller(checkEnvelope(ref('<x id="c"><password>k</password></x>')))).toMatchObject({ key: 'k' });
+    expect(readCaller(checkEnvelope(env('<m id="a" soapenc:root="0" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/"/><w:read><callContext/></w:read>')))).toBeUndefined();
   });
 });

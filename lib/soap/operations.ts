@@ -9,10 +9,12 @@ import { AppError, isAppError } from '@/lib/errors';
 import type { SoapCall } from './args';
 import { readParamXml, writeDocument } from './codec';
 import { callerName, logSafe } from './credentials';
+import type { EnvelopeCaller } from './envelope';
 import type { Meter } from './meter';
 import { callWrites, checkKeys, describeAll, findObject, type ObjectContext, type Payload, type PublicObject } from './registry';
 import { parseRequestConfig, type RequestConfig } from './request-config';
 import { MESSAGE_TYPE, failure, toSoapResult, type SoapMessage, type SoapResult } from './result';
+import type { OperationName } from './namespaces';
 
 export interface ServiceDeps {
   /** The call's context from its headers and its envelope's key (lib/context.ts requestContext, transport soap). */
@@ -63,10 +65,37 @@ function render(payload: Payload, config: RequestConfig): string {
   return writeDocument(payload.xml, config.beautify);
 }
 
-export async function executeCall(deps: ServiceDeps, call: SoapCall, headers: Headers, meter: Meter): Promise<SoapResult> {
+/** A caller authenticated from the envelope before node-soap ran: its key and the context built from it. */
+export interface KnownCaller {
+  key: string;
+  context: ServiceContext;
+}
+
+/**
+ * Authenticates the caller the envelope names, before node-soap reads the parts: a call
+ * without a valid key is answered here (Authentication failed). Otherwise the caller,
+ * whose context executeCall reuses.
+ */
+export async function authenticateCaller(
+  deps: ServiceDeps,
+  operation: OperationName,
+  caller: EnvelopeCaller,
+  headers: Headers,
+  meter: Meter,
+): Promise<{ refused: SoapResult } | { known: KnownCaller }> {
+  const context = await deps.context(headers, caller.key);
+  const refusal = soapAccessRefusal(context, callWrites(operation, caller.publicName) ? 'ingest' : 'read');
+  if (refusal !== AUTHENTICATION_FAILED) return { known: { key: caller.key, context } };
+  const result = failure(refusal);
+  result.technicalInfos = meter.infos(parseRequestConfig(caller.requestConfig).trace);
+  logCall(operation, caller.publicName, null, caller.codeUser, result);
+  return { refused: result };
+}
+
+export async function executeCall(deps: ServiceDeps, call: SoapCall, headers: Headers, meter: Meter, known?: KnownCaller): Promise<SoapResult> {
   const config = parseRequestConfig(call.callContext.requestConfig);
   const warnings: SoapMessage[] = [];
-  const service = await deps.context(headers, call.callContext.password);
+  const service = known && known.key === call.callContext.password ? known.context : await deps.context(headers, call.callContext.password);
   const refusal = soapAccessRefusal(service, callWrites(call.operation, call.publicName) ? 'ingest' : 'read');
   const caller = refusal === null ? callerName(call.callContext, headers) : null;
 
@@ -88,13 +117,19 @@ export async function executeCall(deps: ServiceDeps, call: SoapCall, headers: He
     }
   }
   result.technicalInfos = meter.infos(config.trace);
-
-  console.info(
-    `[soap] ${call.operation} ${logSafe(call.publicName) || '-'} user=${caller ? logSafe(caller) : logSafe(call.callContext.codeUser) || '-'}` +
-      ` status=${result.status}${caller ? '' : ' (authentication failed)'} ${result.technicalInfos[0].message}ms`,
-  );
+  logCall(call.operation, call.publicName, caller, call.callContext.codeUser, result);
   return result;
 }
+
+/** One log line per call; caller is null when the call was refused (codeUser is then what the envelope claims). */
+function logCall(operation: OperationName, publicName: string, caller: string | null, codeUser: string, result: SoapResult): void {
+  console.info(
+    `[soap] ${operation} ${logSafe(publicName) || '-'} user=${caller ? logSafe(caller) : logSafe(codeUser) || '-'}` +
+      ` status=${result.status}${caller ? '' : ' (authentication failed)'} ${result.technicalInfos[0].message}ms`,
+  );
+}
+
+const AUTHENTICATION_FAILED = 'Authentication failed';
 
 /**
  * The business failure of a call its caller may not make, or null. The operations check
@@ -107,6 +142,6 @@ export function soapAccessRefusal(ctx: ServiceContext, scope: 'ingest' | 'read')
     return null;
   } catch (err) {
     if (!isAppError(err)) throw err;
-    return err.code === 'FORBIDDEN' ? err.message : 'Authentication failed';
+    return err.code === 'FORBIDDEN' ? err.message : AUTHENTICATION_FAILED;
   }
 }

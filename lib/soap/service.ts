@@ -1,13 +1,13 @@
 // The SOAP service as plain functions over a request's text and headers, so the route
-// stays thin and tests can run it on any database: envelope check, node-soap dispatch,
-// argument normalising, the call, the typed response or a fault.
+// stays thin and tests can run it on any database: envelope check, the caller's key,
+// node-soap dispatch, argument normalising, the call, the typed response or a fault.
 import 'server-only';
-import { checkEnvelope } from './envelope';
+import { checkEnvelope, readCaller } from './envelope';
 import { INTERNAL_FAULT, SoapFault, faultResponse, type SoapHttpResponse } from './fault';
 import { normalizeArgs } from './args';
 import { Meter } from './meter';
 import { dispatchWithNodeSoap } from './node-soap';
-import { executeCall, type ServiceDeps } from './operations';
+import { authenticateCaller, executeCall, type KnownCaller, type ServiceDeps } from './operations';
 import { endpointAddress } from './origin';
 import { resultResponse } from './response';
 import { SOAPENC_XSD } from './soapenc-xsd';
@@ -21,13 +21,22 @@ export async function handleSoapPost(deps: ServiceDeps, body: string, headers: H
   const meter = new Meter();
   try {
     const xml = joinSurrogateReferences(body);
-    const { operation } = checkEnvelope(xml);
+    const envelope = checkEnvelope(xml);
+    const { operation } = envelope;
+    // node-soap and the parts are for callers with a key; the envelope's own tree names it.
+    const caller = readCaller(envelope);
+    let known: KnownCaller | undefined;
+    if (caller) {
+      const authenticated = await authenticateCaller(deps, operation, caller, headers, meter);
+      if ('refused' in authenticated) return resultResponse(operation, authenticated.refused);
+      known = authenticated.known;
+    }
     const dispatched = await dispatchWithNodeSoap(xml);
     if (dispatched.operation !== operation) {
       throw new Error(`node-soap dispatched ${dispatched.operation}, the envelope calls ${operation}`);
     }
     const call = normalizeArgs(operation, dispatched.args);
-    return resultResponse(operation, await executeCall(deps, call, headers, meter));
+    return resultResponse(operation, await executeCall(deps, call, headers, meter, known));
   } catch (err) {
     if (err instanceof SoapFault) return faultResponse(err);
     console.error('[soap] internal error:', err);

@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { POST } from '@/app/api/soap/route';
 import { useDatabase } from '@/lib/db';
-import { int, keys, parseResult, phpEnvelope, str, type Ctx, type Part } from '@/test/support/soap';
+import { STYLES, int, keys, parseFault, parseResult, phpEnvelope, str, type Ctx, type Part } from '@/test/support/soap';
 import type { Database } from '@/lib/storage/open';
 import { testDatabases } from '@/test/support/databases';
 import { makeTrace, uid } from '@/test/support/fixtures';
@@ -89,6 +89,21 @@ describe.each(testDatabases())('SOAP scopes on $name', ({ open }) => {
     const query = parseResult(await (await soap('query', { password: readKey }, [str('publicName', 'TRACE'), keys('objectKeys', []), int('listSize', 10)])).text());
     expect(query.status).toBe(1);
     expect(query.resultXml).toContain(traceId);
+  });
+
+  // The parts are read by node-soap, the costly step; a caller without a key never gets there.
+  it('without a valid key, a call is refused before its parts are read, in every client style', async () => {
+    const mistyped = [str('publicName', 'TRACE'), keys('objectKeys', []), str('listSize', 'ten')];
+    for (const [name, style] of Object.entries(STYLES)) {
+      for (const password of ['', 'cr_unknownKey0123456789abcdefghijklmnopqrstuvwxyz']) {
+        const res = await POST(new Request(`${ORIGIN}/api/soap`, { method: 'POST', body: style('query', { password }, mistyped), headers: { 'content-type': 'text/xml' } }));
+        expect(res.status, `${name} ${password}`).toBe(200);
+        expect(parseResult(await res.text())).toMatchObject(refusal('Authentication failed'));
+      }
+    }
+    const known = await soap('query', { password: readKey }, mistyped);
+    expect(known.status).toBe(500);
+    expect(parseFault(await known.text())).toMatchObject({ faultcode: { local: 'Client' }, faultstring: expect.stringContaining('listSize') });
   });
 
   it('an unknown key, and no key, fail authentication', async () => {

@@ -109,6 +109,16 @@ describe('POST /api/soap', () => {
     expect(text).not.toMatch(/\n\s+at |node_modules|\.ts:\d+/);
   });
 
+  it.each([
+    ['50,000 attributes on the operation', (a: string) => `<w:read xmlns:w="urn:crossroads:wss"${a}/>`, /^Envelope over a limit: Element <w:read> has more than 64 attributes \(the limit per element\) at offset \d+$/],
+    ['4,000 nested namespace declarations', () => `<w:read xmlns:w="urn:crossroads:wss">${'<a xmlns:p="urn:p">'.repeat(4000)}${'</a>'.repeat(4000)}</w:read>`, /^Envelope over a limit: Elements nest deeper than 64 levels \(the limit\) at offset \d+$/],
+  ])('answers an anonymous envelope of %s with a Client fault naming the limit', async (_, call, message) => {
+    const attrs = Array.from({ length: 50_000 }, (_, i) => ` a${i}="v"`).join('');
+    const res = await post(`<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/"><e:Body>${call(attrs)}</e:Body></e:Envelope>`);
+    expect(res.status).toBe(500);
+    expect(parseFault(await res.text())).toMatchObject({ faultcode: { local: 'Client' }, faultstring: expect.stringMatching(message) });
+  });
+
   it('refuses a body over MAX_BODY_BYTES with a Client fault', async () => {
     process.env.MAX_BODY_BYTES = '1000';
     try {
