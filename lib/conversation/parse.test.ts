@@ -9,7 +9,8 @@ import { spanPayloadOf } from '@/lib/otlp/logs';
 import { planOtlpRequest } from '@/lib/otlp/map';
 import type { SpanInput } from '@/lib/traces/validate';
 import type { JsonValue } from '@/lib/traces/types';
-import { offeredTools, toConversation, type Message } from './parse';
+import { toConversation, type Message } from './parse';
+import { requestDetails } from './request';
 
 /** The model-call spans of a recorded fixture as ingest stores them, in start order. */
 function modelCalls(fixture: string): SpanInput[] {
@@ -49,7 +50,7 @@ describe('OTLP fixtures (payloads as stored)', () => {
     expect(toConversation(io(second, 'output'), 'output')).toEqual([
       { role: 'assistant', name: null, parts: [{ kind: 'text', text: 'It is sunny and 21°C in Paris.' }] },
     ]);
-    expect(offeredTools(io(first, 'input'))).toEqual(['get_weather', 'get_time']);
+    expect(requestDetails(io(first, 'input'), null).tools.map((t) => t.name)).toEqual(['get_weather', 'get_time']);
   });
 
   it('OpenInference: llm.input_messages / llm.output_messages rebuilt, with tool_calls', () => {
@@ -68,7 +69,7 @@ describe('OTLP fixtures (payloads as stored)', () => {
         ],
       },
     ]);
-    expect(offeredTools(io(call, 'input'))).toEqual(['get_weather', 'search_docs']);
+    expect(requestDetails(io(call, 'input'), null).tools.map((t) => t.name)).toEqual(['get_weather', 'search_docs']);
   });
 
   it('GenAI semantic conventions: parts with text, tool_call and tool_call_response', () => {

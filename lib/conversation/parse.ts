@@ -4,6 +4,7 @@
 // trace viewer and the sessions page render what it returns; anything it does not
 // recognise is null, and the caller shows the JSON instead.
 import type { JsonValue } from '@/lib/traces/types';
+import { REQUEST_TOOL_KEYS } from './parameters';
 
 export type Part =
   | { kind: 'text'; text: string }
@@ -33,7 +34,7 @@ const str = (v: JsonValue | undefined): string | null => (typeof v === 'string' 
 const text = (t: string): Part => ({ kind: 'text', text: t });
 
 /** Tool arguments and results often travel as JSON text: parsed when they are JSON, kept otherwise. */
-function jsonish(v: JsonValue | undefined): JsonValue {
+export function jsonish(v: JsonValue | undefined): JsonValue {
   if (typeof v !== 'string') return v ?? null;
   const t = v.trim();
   if (!(t.startsWith('{') || t.startsWith('['))) return v;
@@ -253,6 +254,48 @@ function resultMessage(v: Obj): Message | null {
   return { role: 'assistant', name: null, parts };
 }
 
+/**
+ * A request object: it names a model or offers tools (every provider's request does). Not
+ * any known parameter: `user` or `metadata` beside a prompt may be an app's own record.
+ */
+function isRequest(v: Obj): boolean {
+  return typeof v.model === 'string' || REQUEST_TOOL_KEYS.some((k) => Array.isArray(v[k]));
+}
+
+/**
+ * {messages, tools, toolChoice, value, system}: OpenInference, GenAI, the AI SDK, Langfuse,
+ * Anthropic's request; {system, prompt}: the AI SDK's ai.prompt; {input, instructions}: the
+ * Responses API. With the keys the conversation was read from: every other key is shown
+ * beside it (request.ts), so a string prompt beside other keys is read only when they make
+ * it a request; alone with unknown keys it may be any record, left to the JSON viewer.
+ */
+function fromRequest(v: Obj): { messages: Message[]; keys: string[] } | null {
+  const systemKey = v.system !== undefined && v.system !== null ? 'system' : 'instructions';
+  const system = systemMessage(v[systemKey]);
+  const keys = system ? [systemKey] : [];
+  const withSystem = (out: Message[]) => (system ? [system, ...out] : out);
+  const listKey = (['messages', 'input', 'prompt'] as const).find((k) => v[k] !== undefined && v[k] !== null);
+  const list = listKey ? v[listKey] : undefined;
+  if (Array.isArray(list)) {
+    const out = messages(list);
+    return out ? { messages: withSystem(out), keys: [...keys, listKey!] } : null;
+  }
+  const promptKey = typeof v.prompt === 'string' ? 'prompt' : typeof v.input === 'string' ? 'input' : null;
+  if (promptKey === null) return null;
+  const alone = Object.keys(v).every((k) => k === promptKey || k === (promptKey === 'prompt' ? 'system' : 'instructions'));
+  if (!alone && !isRequest(v)) return null;
+  return { messages: withSystem([{ role: 'user', name: null, parts: [text(v[promptKey] as string)] }]), keys: [...keys, promptKey] };
+}
+
+/**
+ * The keys of a request object its conversation is read from (system prompt, messages or
+ * prompt), or null when the value is not a request object read as a conversation.
+ */
+export function conversationKeys(value: JsonValue | undefined): string[] | null {
+  if (!isObj(value) || Array.isArray(value.choices) || typeof value.role === 'string') return null;
+  return fromRequest(value)?.keys ?? null;
+}
+
 /** A value that is not a list of messages: a wrapper around one, or one message, or text. */
 function fromObject(v: Obj): Message[] | null {
   // A chat completion response.
@@ -265,20 +308,8 @@ function fromObject(v: Obj): Message[] | null {
     const m = message(v);
     return m ? [m] : null;
   }
-  // {messages, tools, toolChoice, value, system}: OpenInference, GenAI, the AI SDK, Langfuse,
-  // Anthropic's request; {system, prompt}: the AI SDK's ai.prompt.
-  const system = systemMessage(v.system ?? v.instructions);
-  const list = v.messages ?? v.input ?? v.prompt;
-  if (Array.isArray(list)) {
-    const out = messages(list);
-    return out ? (system ? [system, ...out] : out) : null;
-  }
-  if (typeof v.prompt === 'string' && (Object.keys(v).every((k) => k === 'prompt' || k === 'system'))) {
-    return [...(system ? [system] : []), { role: 'user', name: null, parts: [text(v.prompt)] }];
-  }
-  if (typeof v.input === 'string' && Object.keys(v).every((k) => k === 'input' || k === 'instructions')) {
-    return [...(system ? [system] : []), { role: 'user', name: null, parts: [text(v.input)] }];
-  }
+  const request = fromRequest(v);
+  if (request) return request.messages;
   // The Responses API's answer: {output: [items]}.
   if (Array.isArray(v.output)) return messages(v.output);
   const result = resultMessage(v);
@@ -323,16 +354,4 @@ function nameToolResults(list: Message[]): Message[] {
     });
     return changed ? { ...m, parts } : m;
   });
-}
-
-/** The tools a model call was offered (`tools` beside its messages), by name. */
-export function offeredTools(value: JsonValue | undefined): string[] {
-  if (!isObj(value) || !Array.isArray(value.tools)) return [];
-  const names: string[] = [];
-  for (const t of value.tools) {
-    if (!isObj(t)) continue;
-    const name = isObj(t.function) ? str(t.function.name) : str(t.name);
-    if (name) names.push(name);
-  }
-  return names;
 }

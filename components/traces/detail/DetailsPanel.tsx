@@ -222,7 +222,7 @@ function SpanPayloads({ traceId, summary }: { traceId: string; summary: SpanSumm
       )}
       {span.type === 'LLM_CALL' ? (
         <>
-          <ChatPayload label="Input" value={span.input} side="input" />
+          <ChatPayload label="Input" value={span.input} side="input" metadata={span.metadata} />
           <ChatPayload label="Output" value={span.output} side="output" />
         </>
       ) : (

@@ -51,6 +51,37 @@ describe('ChatPayload', () => {
     expect(html).not.toContain('<img');
   });
 
+  it("shows a request's parameters as a table, its tools folded to name and description, and its other keys", () => {
+    const html = renderToStaticMarkup(
+      <ChatPayload
+        label="Input"
+        side="input"
+        metadata={{ 'gen_ai.request.seed': 7 }}
+        value={{
+          model: 'gpt-4o',
+          temperature: 0.2,
+          messages: [{ role: 'user', content: 'Hi' }],
+          tools: [{ type: 'function', function: { name: 'lookup_order', description: 'Find an order by id', parameters: { type: 'object' } } }],
+          experiment: 'b',
+        }}
+      />,
+    );
+    expect(html).toContain('<caption');
+    expect(html).toContain('<th scope="col"');
+    for (const name of ['model', 'temperature', 'seed']) expect(html).toMatch(new RegExp(`<th scope="row"[^>]*><code[^>]*>${name}</code>`));
+    expect(html.replaceAll('<wbr/>', '')).toContain('from <code class="font-mono">gen_ai.request.seed</code>');
+    // Folded: the name and description in the summary, the schema only once opened.
+    expect(html).toMatch(/<details[^>]*><summary[^>]*>.*lookup_order.*Find an order by id.*<\/summary>/);
+    expect(html).not.toMatch(/<details [^>]*open/);
+    expect(html).toContain('aria-label="Additional input"');
+  });
+
+  it("shows the metadata's parameters beside an input that is no conversation", () => {
+    const html = renderToStaticMarkup(<ChatPayload label="Input" side="input" value={null} metadata={{ 'gen_ai.request.model': 'gpt-4o-mini' }} />);
+    expect(html).toContain('gpt-4o-mini');
+    expect(html).not.toContain('chat-message');
+  });
+
   it('falls back to the JSON viewer for a shape it does not know', () => {
     const html = renderToStaticMarkup(<ChatPayload label="Input" side="input" value={{ query: 'x' }} />);
     expect(html).not.toContain('chat-message');

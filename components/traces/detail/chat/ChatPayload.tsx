@@ -1,20 +1,31 @@
 'use client';
 
 import { useMemo, useState } from 'react';
-import { offeredTools, toConversation, type Side } from '@/lib/conversation/parse';
+import { toConversation, type Side } from '@/lib/conversation/parse';
+import { requestDetails } from '@/lib/conversation/request';
 import type { JsonValue } from '@/lib/traces/types';
 import { JsonViewer } from '@/components/json/JsonViewer';
 import { Conversation } from './Conversation';
+import { RequestDetails } from './RequestDetails';
 
 /**
  * A model call's input or output: as a chat when its shape is a known one, with the raw
- * JSON one toggle away; anything else in the JSON viewer.
+ * JSON one toggle away; anything else in the JSON viewer. Beside an input's chat, the rest
+ * of its request (parameters, also those the span's `metadata` records, tools, other keys).
  */
-export function ChatPayload({ label, value, side }: { label: string; value: JsonValue; side: Side }) {
+export function ChatPayload({ label, value, side, metadata }: { label: string; value: JsonValue; side: Side; metadata?: JsonValue }) {
   const messages = useMemo(() => toConversation(value, side), [value, side]);
-  const tools = useMemo(() => (side === 'input' ? offeredTools(value) : []), [value, side]);
+  const request = useMemo(() => (side === 'input' ? requestDetails(value, metadata) : null), [value, side, metadata]);
   const [mode, setMode] = useState<'chat' | 'json'>('chat');
-  if (!messages) return <JsonViewer label={label} value={value} />;
+  if (!messages) {
+    // Not a conversation: the JSON shows the whole input; the metadata's parameters are shown beside it.
+    return (
+      <div className="space-y-2">
+        <JsonViewer label={label} value={value} />
+        {request && <RequestDetails details={request} label={label} />}
+      </div>
+    );
+  }
   return (
     <section aria-label={label} className="space-y-2" data-testid={`chat-${side}`}>
       <div className="flex items-center gap-2">
@@ -39,14 +50,13 @@ export function ChatPayload({ label, value, side }: { label: string; value: Json
       {mode === 'json' ? (
         <JsonViewer label={`${label} (JSON)`} value={value} />
       ) : (
-        <>
-          <Conversation messages={messages} label={`${label} messages`} />
-          {tools.length > 0 && (
-            <p className="text-xs text-muted">
-              Tools offered: <span className="font-mono">{tools.join(', ')}</span>
-            </p>
-          )}
-        </>
+        // Beside the chat when the panel is wide enough, below it when not.
+        <div className="@container">
+          <div className="grid gap-3 @3xl:grid-cols-[minmax(0,1fr)_minmax(16rem,24rem)] @3xl:items-start">
+            <Conversation messages={messages} label={`${label} messages`} />
+            {request && <RequestDetails details={request} label={label} />}
+          </div>
+        </div>
       )}
     </section>
   );
