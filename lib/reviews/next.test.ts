@@ -10,7 +10,7 @@ import { validateIngestBody } from '@/lib/traces/validate';
 import { testContext } from '@/test/support/context';
 import { testDatabases, truncateAll } from '@/test/support/databases';
 import { makeTrace } from '@/test/support/fixtures';
-import { asPerson } from '@/test/support/scores';
+import { asKey, asPerson } from '@/test/support/scores';
 import { nextReview, parseReviewFilters, parseSkips } from './index';
 
 const limits = { maxBatchTraces: 100, maxChildrenPerTrace: 100 };
@@ -54,6 +54,14 @@ describe.each(testDatabases())('the review queue on $name', (target) => {
     expect(Date.parse(first.item!.heldUntil) - Date.now()).toBeGreaterThan(4 * 60_000);
     expect(first.progress).toEqual({ reviewed: 0, total: 4 });
     expect(key((await nextReview(ada, filters())).item)).toBe('r-3/d1');
+  });
+
+  it('needs read and annotate: a key with ingest alone reads no decision and holds none; a key with both may review', async () => {
+    await expect(nextReview(asKey(db, ['ingest']), filters())).rejects.toMatchObject({ code: 'FORBIDDEN', message: 'API key lacks the read scope' });
+    await expect(nextReview(asKey(db, ['read']), filters())).rejects.toMatchObject({ code: 'FORBIDDEN', message: 'API key lacks the ingest scope' });
+    const [{ holds }] = await db.sql.query<{ holds: number }>('SELECT count(*)::int AS holds FROM "ReviewHold"');
+    expect(holds).toBe(0);
+    expect(key((await nextReview(asKey(db, ['ingest', 'read']), filters())).item)).toBe('r-3/d1');
   });
 
   it('concurrent reviewers never get the same item; a fifth finds none left', async () => {

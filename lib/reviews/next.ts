@@ -109,8 +109,13 @@ ON CONFLICT ("traceId", "decisionPointId") DO UPDATE SET "reviewer" = EXCLUDED."
  WHERE "ReviewHold"."heldUntil" <= CURRENT_TIMESTAMP OR "ReviewHold"."reviewer" = EXCLUDED."reviewer"
 RETURNING to_char("heldUntil" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "heldUntil"`;
 
-/** The reviewer's next item (held for them), or null when none is left; with the filters' progress. */
+/**
+ * The reviewer's next item (held for them), or null when none is left; with the filters' progress.
+ * An item is read data (reasoning, options, the trace's name and session) and its hold a
+ * write: the caller needs read, then annotate (a key: read and ingest).
+ */
 export async function nextReview(ctx: ServiceContext, filters: ReviewFilters, skip: readonly ReviewKey[] = []): Promise<ReviewNext> {
+  requireScope(ctx, 'read');
   const actor = requireScope(ctx, 'annotate');
   const reviewer = reviewerOf(actor);
   const db = ctx.db.prisma;

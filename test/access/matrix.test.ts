@@ -358,6 +358,8 @@ const DELETE_ROW: Expected[] = [[401, MISSING], [401, INVALID], LACKS('delete'),
 
 // Keys write scores as they ingest; every signed-in person may annotate.
 const ANNOTATE_ROW: Expected[] = [[401, MISSING], [401, INVALID], 'ok', LACKS('ingest'), LACKS('ingest'), 'ok', 'ok', 'ok'];
+// The review queue hands out decisions (read) and holds them (annotate): a key needs both.
+const REVIEW_ROW: Expected[] = [[401, MISSING], [401, INVALID], LACKS('read'), LACKS('ingest'), LACKS('read'), 'ok', 'ok', 'ok'];
 // Any score for admins and delete keys; a person only their own (the victim is a key's).
 const DELETE_SCORE_ROW: Expected[] = [
   [401, MISSING],
@@ -392,7 +394,7 @@ const EXPECTED: Record<string, Expected[]> = {
   'DELETE /api/traces/{id}': DELETE_ROW,
   'DELETE /api/traces?sessionId=': DELETE_ROW,
   'POST /api/scores': ANNOTATE_ROW,
-  'POST /api/review/next': ANNOTATE_ROW,
+  'POST /api/review/next': REVIEW_ROW,
   'GET /api/scores': READ_ROW,
   'DELETE /api/scores/{id}': DELETE_SCORE_ROW,
   'GET /api/score-configs': READ_ROW,

@@ -9,7 +9,7 @@ export const runtime = 'nodejs';
 const MAX_SKIP_BODY_BYTES = 256 * 1024;
 
 // POST /api/review/next - the next unreviewed decision point for this reviewer, held for 5 minutes (filters in the query)
-export const POST = route({ scope: 'annotate' }, async (req, _params, ctx) => {
+export const POST = route({ scope: 'read' }, async (req, _params, ctx) => {
   const filters = parseReviewFilters(new URL(req.url).searchParams);
   const skip = parseSkips(await readBodyText(req, MAX_SKIP_BODY_BYTES));
   return json(await nextReview(ctx, filters, skip));
