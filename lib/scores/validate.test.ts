@@ -32,6 +32,7 @@ describe('POST /api/scores bodies', () => {
     ['a comment of 10,001 characters', one({ traceId: 't', name: 'n', value: 1, comment: 'c'.repeat(10_001) }), 'scores[1].comment must be at most 10000 characters'],
     ['a comment that is no string', one({ traceId: 't', name: 'n', value: 1, comment: 5 }), 'scores[1].comment must be a string or null'],
     ['metadata over 64 KB', one({ traceId: 't', name: 'n', value: 1, metadata: { x: 'm'.repeat(65_536) } }), 'scores[1].metadata must be at most 65536 bytes as JSON'],
+    ['metadata nested 6,000 deep', one({ traceId: 't', name: 'n', value: 1, metadata: JSON.parse('['.repeat(6_000) + ']'.repeat(6_000)) }), 'scores[1].metadata is nested deeper than 256 levels'],
     ['a NUL in metadata', one({ traceId: 't', name: 'n', value: 1, metadata: { x: 'a\u0000b' } }), 'scores[1].metadata contains a NUL character or an unpaired surrogate, which cannot be stored'],
     ['a NUL in the name', one({ traceId: 't', name: 'a\u0000', value: 1 }), 'scores[1].name contains a NUL character or an unpaired surrogate, which cannot be stored'],
     ['an id twice', () => validateScoresBody({ scores: [{ ...ok, id: 'x' }, { ...ok, id: 'x' }] }), 'scores[1].id "x" appears more than once in this request'],

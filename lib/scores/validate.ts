@@ -3,6 +3,7 @@
 // value, and, once the configs are read, that each fits its name's config. The first
 // failure wins; messages name the field with its index (`scores[2].value`).
 import { AppError } from '@/lib/errors';
+import { FIELD_LIMITS } from '@/lib/traces/limits';
 import type { JsonValue } from '@/lib/traces/types';
 import { SCORE_LIMITS } from './limits';
 import { SCORE_DATA_TYPES, type ScoreConfigRecord, type ScoreDataType, type ScoreValue } from './types';
@@ -129,9 +130,24 @@ function optionalComment(raw: Obj, path: string): string | null {
   return value;
 }
 
+/**
+ * Refuses a value nested deeper than a trace's payloads may be: checked iteratively and
+ * before serialising, which recurses and throws on a value nested thousands deep.
+ */
+function checkDepth(value: unknown, path: string): void {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > FIELD_LIMITS.jsonDepth) fail(`${path} is nested deeper than ${FIELD_LIMITS.jsonDepth} levels`);
+    for (const item of Array.isArray(node) ? node : Object.values(node)) stack.push([item, depth + 1]);
+  }
+}
+
 function optionalMetadata(raw: Obj, path: string): JsonValue | null {
   const value = raw.metadata;
   if (value === undefined || value === null) return null;
+  checkDepth(value, `${path}.metadata`);
   const text = JSON.stringify(value);
   if (Buffer.byteLength(text, 'utf8') > SCORE_LIMITS.metadataBytes) {
     fail(`${path}.metadata must be at most ${SCORE_LIMITS.metadataBytes} bytes as JSON`);

@@ -56,6 +56,18 @@ describe.each(testDatabases())('POST /api/scores on $name', ({ open }) => {
     expect({ status: res.status, body: await res.json() }).toEqual({ status, body: { error } });
   });
 
+  it('metadata nested deeper than payloads may be is a 400 naming the field, as in a trace, and nothing is stored', async () => {
+    const nested = (depth: number) => '['.repeat(depth - 1) + '{"x":1}' + ']'.repeat(depth - 1);
+    const body = (depth: number) => `{"scores": [{"traceId": "${traceId}", "name": "deep", "value": 1, "metadata": ${nested(depth)}}]}`;
+    for (const depth of [257, 6_000, 100_000]) {
+      const res = await post(body(depth));
+      expect({ status: res.status, body: await res.json() }).toEqual({ status: 400, body: { error: 'scores[0].metadata is nested deeper than 256 levels' } });
+    }
+    const list = (await (await GET(new Request(`http://x/api/scores?traceId=${traceId}&name=deep`))).json()) as { total: number };
+    expect(list.total).toBe(0);
+    expect((await post(body(256))).status).toBe(200);
+  });
+
   it('a body over MAX_BODY_BYTES is a 413', async () => {
     process.env.MAX_BODY_BYTES = '1024';
     const res = await post({ scores: [{ traceId, name: 'n', value: 'x'.repeat(2000) }] });
