@@ -10,6 +10,7 @@ import { upsertSpanBatch } from '@/lib/traces/upsert-spans';
 import { decodeJsonLogsRequest, decodeJsonRequest, decodeProtobufLogsRequest, decodeProtobufRequest } from './decode';
 import { planLogRecords } from './logs';
 import { planOtlpRequest } from './map';
+import { markCallsRepeatedAcrossRequests } from './repeated-calls';
 import { fillPayloadsFromLogs, storeLogEvents } from './store-log-events';
 import { utf8Text } from './proto';
 
@@ -70,8 +71,13 @@ export async function receiveOtlpTraces(
   }
   // Traces are mapped as the store reads them: chunk k+1 while the database stores chunk k.
   const planned = planOtlpRequest(spans);
-  // A model call whose content came first as log records gets it from them.
-  const stored = await upsertSpanBatch(ctx.db.sql, planned, limits, { completeModelCalls: fillPayloadsFromLogs, actor });
+  // A model call whose content came first as log records gets it from them; one reported
+  // twice, its reports in different requests, is counted once.
+  const stored = await upsertSpanBatch(ctx.db.sql, planned, limits, {
+    completeModelCalls: fillPayloadsFromLogs,
+    compareModelCalls: markCallsRepeatedAcrossRequests,
+    actor,
+  });
   const rejected = [...planned.rejected, ...stored.rejected];
   const rejectedSpans = rejected.reduce((n, r) => n + r.count, 0);
   return { acceptedSpans: stored.acceptedSpans, rejectedSpans, errorMessage: rejectionMessage(rejected) };

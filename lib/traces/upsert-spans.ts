@@ -23,6 +23,10 @@
 //    locked only from this statement to commit: requests for different traces do not
 //    queue behind each other for the whole request (measured: 4 clients' OTLP requests
 //    ran one at a time when the trace row was written first, docs/benchmarks.md).
+// Between 2 and 3 the transport may compare this request's model calls with the trace's
+// other spans (a call reported twice, its reports sent apart) under a lock of its own per
+// trace, and take the copies it finds out of what step 3 adds: the trace row is written
+// once per request (its insights triggers count this transaction's children on that write).
 // A JSON batch that creates the same trace id between 1 and 3 leaves the upsert with a
 // row it must not touch: the transaction is rolled back and run again, and step 1 then
 // refuses those spans.
@@ -37,6 +41,7 @@ import { feedbackScore } from '@/lib/scores/feedback';
 import { scoreRow, upsertScoresSql, type ScoreRow } from '@/lib/scores/sql';
 import type { LazySpanBatch, SpanBatchTrace, SpanRejection } from './span-batch';
 import type { JsonValue, RunStatus } from './types';
+import type { SpanInput } from './validate';
 
 export interface SpanBatchLimits {
   /** Decision points, spans and events per trace, each, over all requests. */
@@ -49,6 +54,19 @@ export interface SpanKey {
   spanId: string;
 }
 
+/** A model call (LLM_CALL with a token count) of a request, as mapped, stored by step 2 (its payloads left out). */
+export interface StoredModelCall {
+  traceId: string;
+  span: Pick<SpanInput, 'id' | 'parentSpanId' | 'type' | 'startedAt' | 'endedAt' | 'metadata' | 'usage'>;
+}
+
+/** What a trace's totals count of the calls found to be copies of others. */
+export interface UncountedCalls {
+  tokens: number;
+  cost: number;
+  unpriced: number;
+}
+
 export interface SpanBatchOptions {
   /** Spans of this many records per statement. */
   chunkSpans?: number;
@@ -56,6 +74,8 @@ export interface SpanBatchOptions {
   completeModelCalls?: (tx: SqlExecutor, spans: SpanKey[]) => Promise<void>;
   /** Who sent the spans: the author of the scores they carry. */
   actor?: Actor;
+  /** Run in the batch's transaction before the trace rows are written: per trace, what the totals must no longer count. */
+  compareModelCalls?: (tx: SqlExecutor, calls: StoredModelCall[]) => Promise<Map<string, UncountedCalls>>;
 }
 
 export interface SpanBatchResult {
@@ -233,6 +253,7 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
   const chunkSpans = options.chunkSpans ?? STORE_CHUNK_SPANS;
   const rejected = new Map<string, number>();
   const withoutPayload: SpanKey[] = [];
+  const modelCalls: StoredModelCall[] = [];
   const prices = getModelPrices();
   const owners = await tx.query<TraceOwner>(OWNERS_SQL, [batch.traceIds], { prepared: 'otlp_trace_owners' });
   const byId = new Map(owners.map((row) => [row.id, row]));
@@ -254,7 +275,7 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
     if (inFlight) for (const row of await inFlight) inserted.set(row.traceId, row);
   };
   const send = async (chunk: SpanBatchTrace[]) => {
-    const params = chunkRows(chunk, prices, withoutPayload);
+    const params = chunkRows(chunk, prices, withoutPayload, modelCalls);
     await settle();
     inFlight = tx.query<Inserted>(STORE_CHUNK_SQL, params, { prepared: 'otlp_store_chunk' });
     // Awaited by the next send or below; a failure meanwhile must not count as unhandled.
@@ -295,6 +316,15 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
 
   const result = { acceptedSpans, rejected: [...rejected].map(([reason, count]) => ({ reason, count })) };
   if (storable.length === 0) return result;
+  if (options.compareModelCalls && modelCalls.length > 0) {
+    for (const [traceId, less] of await options.compareModelCalls(tx, modelCalls)) {
+      const row = inserted.get(traceId) ?? { traceId, spans: 0, decisions: 0, events: 0, tokens: null, cost: null, unpriced: 0, started: null };
+      row.tokens = (row.tokens ?? 0) - less.tokens;
+      if (less.cost !== 0) row.cost = (row.cost ?? 0) - less.cost;
+      row.unpriced -= less.unpriced;
+      inserted.set(traceId, row);
+    }
+  }
   const upserted = await tx.query(UPSERT_TRACES_SQL, [traceRows(storable, inserted)], { prepared: 'otlp_upsert_traces' });
   if (upserted.length !== storable.length) throw new TraceTakenMeanwhile();
   if (withoutPayload.length > 0 && options.completeModelCalls) await options.completeModelCalls(tx, withoutPayload);
@@ -345,7 +375,7 @@ function traceFieldsOf(t: SpanBatchTrace): TraceFields {
 }
 
 /** The five JSON parameters of STORE_CHUNK_SQL; each span's cost is decided here, before storage. */
-function chunkRows(traces: SpanBatchTrace[], prices: readonly CustomPrice[], withoutPayload: SpanKey[]): string[] {
+function chunkRows(traces: SpanBatchTrace[], prices: readonly CustomPrice[], withoutPayload: SpanKey[], modelCalls: StoredModelCall[]): string[] {
   const spans: object[] = [];
   const payloads: JsonValue[][] = [];
   const decisions: object[] = [];
@@ -375,6 +405,10 @@ function chunkRows(traces: SpanBatchTrace[], prices: readonly CustomPrice[], wit
       });
       payloads.push([s.input, s.output, s.metadata]);
       if (s.type === 'LLM_CALL' && (s.input === null || s.output === null)) withoutPayload.push({ traceId, spanId: s.id });
+      if (s.type === 'LLM_CALL' && s.tokenCount !== null) {
+        const { id, parentSpanId, type, startedAt, endedAt, metadata, usage } = s;
+        modelCalls.push({ traceId, span: { id, parentSpanId, type, startedAt, endedAt, metadata, usage } });
+      }
     }
     for (const d of t.decisionPoints) {
       decisions.push({

@@ -3,10 +3,15 @@
 // span for the same request, each with the same usage. Both are kept (each says
 // something: the chain's view, the wire call); the inner or later one is marked with
 // `metadata.duplicateOf` (the other's span id) so a trace's token and cost sums can
-// leave it out. Pure: marks copies of the records, within one batch of a trace.
+// leave it out. Pure: marks copies of the records, within one batch of a trace (the
+// store applies the same rule across requests, lib/otlp/repeated-calls.ts).
+import type { ModelUsage } from '@/lib/pricing/types';
 import type { JsonValue } from '@/lib/traces/types';
 import type { SpanInput } from '@/lib/traces/validate';
 import { requestModelOf, usageOf } from './tokens';
+
+/** What the rule reads of a span: a mapped record, or a stored span's row. */
+export type CallSpan = Pick<SpanInput, 'id' | 'parentSpanId' | 'type' | 'startedAt' | 'endedAt' | 'metadata'> & { usage?: ModelUsage | null };
 
 /** The metadata key naming the span a model call repeats. */
 export const DUPLICATE_OF = 'duplicateOf';
@@ -15,13 +20,13 @@ type Obj = { [key: string]: JsonValue };
 const isObj = (v: JsonValue): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 interface Call {
-  span: SpanInput;
+  span: CallSpan;
   model: string;
   input: number | undefined;
   output: number | undefined;
 }
 
-function callOf(span: SpanInput): Call | undefined {
+function callOf(span: CallSpan): Call | undefined {
   if (span.type !== 'LLM_CALL' || !isObj(span.metadata)) return undefined;
   const model = requestModelOf(span.metadata);
   // The mapper already read the usage; a span from elsewhere has it in its metadata.
@@ -31,12 +36,12 @@ function callOf(span: SpanInput): Call | undefined {
   return { span, model, input: usage.inputTokens, output: usage.outputTokens };
 }
 
-const end = (span: SpanInput): number => (span.endedAt ?? span.startedAt).getTime();
-const overlaps = (a: SpanInput, b: SpanInput): boolean =>
+const end = (span: CallSpan): number => (span.endedAt ?? span.startedAt).getTime();
+const overlaps = (a: CallSpan, b: CallSpan): boolean =>
   a.startedAt.getTime() <= end(b) && b.startedAt.getTime() <= end(a);
 const same = (a: Call, b: Call): boolean => a.model === b.model && a.input === b.input && a.output === b.output;
 /** Start time, then span id: the later of two siblings is the copy. */
-const later = (a: SpanInput, b: SpanInput): boolean =>
+const later = (a: CallSpan, b: CallSpan): boolean =>
   a.startedAt.getTime() !== b.startedAt.getTime() ? a.startedAt > b.startedAt : a.id > b.id;
 
 /**
@@ -47,7 +52,7 @@ const later = (a: SpanInput, b: SpanInput): boolean =>
  * twice; following `duplicateOf` always ends at an unmarked span (edges go up a level or
  * to an earlier sibling). Returns the same array when nothing is marked.
  */
-export function markDuplicateCalls(spans: SpanInput[]): SpanInput[] {
+export function markDuplicateCalls<T extends CallSpan>(spans: T[]): T[] {
   const calls = new Map<string, Call>();
   const byParent = new Map<string | null, Call[]>();
   for (const span of spans) {
