@@ -1,6 +1,7 @@
 // OpenLLMetry instrumenting both LangChain and the provider's client reports each model
-// call twice. LangChain is not installed here, so the two spans are built by hand, as
-// OpenLLMetry sends them: the chain's LLM span and the client's span inside or beside it.
+// call twice. The recorded pair is tested in map.fixtures.test.ts and repeated-calls.test.ts;
+// these pairs, built by hand, cover the rule's edges: the chain's LLM span and the client's
+// span inside or beside it.
 import { describe, expect, it } from 'vitest';
 import type { SpanInput } from '@/lib/traces/validate';
 import { markDuplicateCalls } from './duplicates';
