@@ -5,6 +5,7 @@ import { connection } from 'next/server';
 import { cache } from 'react';
 import { isAppError } from '@/lib/errors';
 import { pageContext } from '@/lib/http/page-context';
+import { pageParam } from '@/lib/http/page-params';
 import { getSessionOrThrow, type SessionDetail } from '@/lib/sessions';
 import { sessionHref } from '@/lib/queries/traces';
 import { HydrationMarker } from '@/components/sessions/HydrationMarker';
@@ -29,9 +30,16 @@ const loadSession = cache(async (id: string): Promise<Loaded> => {
   }
 });
 
+/** The session id the URL names (Next hands pages their segments percent-encoded); 404 when it names none. */
+async function sessionId(params: Params): Promise<string> {
+  const id = pageParam((await params).id);
+  if (id === null) notFound();
+  return id;
+}
+
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   await connection();
-  const loaded = await loadSession((await params).id);
+  const loaded = await loadSession(await sessionId(params));
   return { title: 'detail' in loaded ? `Session ${loaded.detail.session.id}` : 'Invalid session ID' };
 }
 
@@ -39,8 +47,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function SessionPage({ params }: { params: Params }) {
   // Never prerendered: the build must not open the database.
   await connection();
-  const { id } = await params;
-  const loaded = await loadSession(id);
+  const loaded = await loadSession(await sessionId(params));
   if ('invalid' in loaded) {
     return (
       <div className="mx-auto max-w-2xl py-16">

@@ -6,6 +6,7 @@ import { connection } from 'next/server';
 import { cache } from 'react';
 import { isAppError } from '@/lib/errors';
 import { pageContext } from '@/lib/http/page-context';
+import { pageParam } from '@/lib/http/page-params';
 import { traceQueries } from '@/lib/queries/traces';
 import { getTraceOutlineJsonOrThrow } from '@/lib/traces/outline';
 import type { TraceOutline, TraceRecord } from '@/lib/traces/types';
@@ -38,9 +39,16 @@ const loadTrace = cache(async (id: string): Promise<Loaded> => {
   }
 });
 
+/** The trace id the URL names (Next hands pages their segments percent-encoded); 404 when it names none. */
+async function traceId(params: Params): Promise<string> {
+  const id = pageParam((await params).id);
+  if (id === null) notFound();
+  return id;
+}
+
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   await connection();
-  const loaded = await loadTrace((await params).id);
+  const loaded = await loadTrace(await traceId(params));
   return { title: 'trace' in loaded ? loaded.trace.name : 'Invalid trace ID' };
 }
 
@@ -48,7 +56,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function TracePage({ params }: { params: Params }) {
   // Never prerendered: the build must not open the database.
   await connection();
-  const { id } = await params;
+  const id = await traceId(params);
   const loaded = await loadTrace(id);
   if ('invalid' in loaded) return <InvalidTraceId id={id} message={loaded.message} />;
 
