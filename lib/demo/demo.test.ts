@@ -12,6 +12,7 @@ import { makeTrace } from '@/test/support/fixtures';
 import { reviewFigures } from '@/lib/insights/reviews';
 import { forkId, pathReviews } from '@/lib/paths';
 import { nextReview } from '@/lib/reviews';
+import { createScoreConfig, parseConfigBody } from '@/lib/scores';
 import { asPerson } from '@/test/support/scores';
 import { demoTraces } from './dataset';
 import { countDemoTraces, DEMO_ID_PREFIX, loadDemoData, removeDemoData } from './index';
@@ -169,6 +170,24 @@ describe.each(testDatabases())('demo data on $name', ({ open }) => {
     // The derived figures follow: the per-status counts hold only the user's trace.
     const [status] = await db.sql.query<{ n: string }>(`SELECT coalesce(sum("count"), 0) AS n FROM "TraceStatusTotal"`);
     expect(Number(status.n)).toBe(1);
+  });
+
+  it("is all or nothing: scores that do not fit this server's score configs refuse the load (409), and an earlier load stays", async () => {
+    const ctx = testContext(db);
+    await loadDemoData(ctx, NOW);
+    const before = { counts: await counts(), scores: await scoresBySource() };
+    // An admin's own meaning of a name the demo uses: its tone labels are not these.
+    await createScoreConfig(ctx, parseConfigBody(JSON.stringify({ name: 'tone', dataType: 'CATEGORICAL', categories: ['polite', 'rude'] })));
+    try {
+      const refusal = { code: 'CONFLICT', message: expect.stringMatching(/^The demo data does not fit this server's score configs: .*"tone"/) };
+      await expect(loadDemoData(ctx, NOW + 3_600_000)).rejects.toMatchObject(refusal);
+      expect({ counts: await counts(), scores: await scoresBySource() }).toEqual(before);
+      await removeDemoData(ctx);
+      await expect(loadDemoData(ctx, NOW)).rejects.toMatchObject(refusal);
+      expect(await counts()).toEqual({ traces: 0, spans: 0, decisions: 0, events: 0 });
+    } finally {
+      await db.sql.exec('DELETE FROM "ScoreConfig"');
+    }
   });
 
   it("shows its reviews in insights, on the paths' branches and in the review queue", async () => {

@@ -7,14 +7,11 @@ import { DEMO_ID_PREFIX, DEMO_METADATA_KEY, DEMO_TAG } from './dataset';
 
 /** Ids of the demo traces stored: every mark must hold (id prefix, tag, metadata), so no trace of the user's goes. */
 async function demoTraceIds(ctx: ServiceContext): Promise<string[]> {
-  const rows = await ctx.db.prisma.trace.findMany({
-    where: {
-      id: { startsWith: DEMO_ID_PREFIX },
-      tags: { has: DEMO_TAG },
-      metadata: { path: [DEMO_METADATA_KEY], equals: true },
-    },
-    select: { id: true },
-  });
+  // Raw SQL, so that a load's removal reads inside the load's transaction.
+  const rows = await ctx.db.sql.query<{ id: string }>(
+    `SELECT "id" FROM "Trace" WHERE starts_with("id", $1) AND $2 = ANY ("tags") AND "metadata" -> $3 = 'true'::jsonb`,
+    [DEMO_ID_PREFIX, DEMO_TAG, DEMO_METADATA_KEY],
+  );
   return rows.map((r) => r.id);
 }
 

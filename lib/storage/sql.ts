@@ -91,3 +91,15 @@ export function pgPoolExecutor(pool: pg.Pool, pgOptions: PgExecutorOptions = { p
     },
   };
 }
+
+/**
+ * The executor of work already inside `tx`: the transactions it opens run as part of the
+ * enclosing one, so several verbs commit or roll back together.
+ */
+export function withinTransaction(tx: SqlExecutor): SqlExecutor {
+  return {
+    exec: (sql) => tx.exec(sql),
+    query: (sql, params, options) => tx.query(sql, params, options),
+    transaction: (fn) => fn(tx),
+  };
+}
