@@ -6,7 +6,7 @@
 // key, plus `otel: { kind, scope: { name, version, attributes? }, resource: {...} }`
 // (an attribute itself named `otel` moves to `otel.attribute`). Span links are not kept:
 // the domain has no place for them, and no convention we map uses them.
-import { FIELD_LIMITS } from '@/lib/traces/limits';
+import { clampNumber, clampOptional, FIELD_LIMITS } from '@/lib/traces/limits';
 import type { DecisionPointUpsert, LazySpanBatch, RootFields, SpanBatchTrace, SpanRejection } from '@/lib/traces/span-batch';
 import type { JsonValue, RunStatus } from '@/lib/traces/types';
 import type { EventInput, SpanInput } from '@/lib/traces/validate';
@@ -223,7 +223,8 @@ function mapSpan(
     // An event without a time happened, as far as anyone can tell, when its span did.
     const at = event.timeUnixNano > 0n ? dateOf(event.timeUnixNano) : startedAt;
     if (event.name === DECISION_EVENT) {
-      decisions.push(explicitDecision(event.attributes, `${spanId}:d${i}`, spanId, at));
+      const decision = explicitDecision(event.attributes, `${spanId}:d${i}`, spanId, at);
+      decisions.push({ ...decision, durationMs: clampOptional(decision.durationMs, 'duration'), costUsd: clampOptional(decision.costUsd, 'cost') });
       continue;
     }
     if (event.name === SCORE_EVENT) {
@@ -256,11 +257,12 @@ function mapSpan(
     type,
     input: io.input,
     output: io.output,
-    tokenCount: call ? call.tokenCount : null,
+    // Numbers beyond the stored bounds are clamped, not refused: the span is kept.
+    tokenCount: call ? clampOptional(call.tokenCount, 'tokens') : null,
     costUsd: costOf(attributes),
     // Priced by the store (lib/pricing) when the client sent no cost.
     usage: call ? call.usage : null,
-    durationMs: ended ? Number(span.endTimeUnixNano - span.startTimeUnixNano) / 1e6 : null,
+    durationMs: ended ? clampNumber(Number(span.endTimeUnixNano - span.startTimeUnixNano) / 1e6, 'duration') : null,
     status,
     statusMessage,
     startedAt,

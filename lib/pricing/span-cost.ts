@@ -1,6 +1,7 @@
 // A span's cost as stored, decided once per span on both ingest paths before storage
 // (lib/traces/ingest.ts, lib/traces/upsert-spans.ts): the client's cost always wins;
 // otherwise a model call (LLM_CALL with a model and tokens) is priced; otherwise none.
+import { clampNumber } from '@/lib/traces/limits';
 import type { JsonValue, SpanType } from '@/lib/traces/types';
 import { hasTokens, priceModelCall } from './price';
 import type { CostSource, CustomPrice, ModelUsage } from './types';
@@ -37,12 +38,14 @@ export function isDuplicateReport(metadata: JsonValue): boolean {
 
 export function spanCost(span: SpanCostInput, customPrices: readonly CustomPrice[]): SpanCost {
   const counted = !isDuplicateReport(span.metadata);
-  if (span.costUsd !== null) return { costUsd: span.costUsd, costSource: 'client', pricedModel: null, unpriced: false, counted };
+  // Within the stored bound whichever way it came: OTLP's attributes and a price times a
+  // reported token count are not refused, only clamped.
+  if (span.costUsd !== null) return { costUsd: clampNumber(span.costUsd, 'cost'), costSource: 'client', pricedModel: null, unpriced: false, counted };
   const usage = span.usage;
   if (span.type !== 'LLM_CALL' || !usage || !usage.model || !hasTokens(usage)) {
     return { costUsd: null, costSource: null, pricedModel: null, unpriced: false, counted };
   }
   const price = priceModelCall(usage, usage.model, usage.provider, customPrices, span.startedAt);
   if (!price) return { costUsd: null, costSource: null, pricedModel: null, unpriced: counted, counted };
-  return { costUsd: price.costUsd, costSource: price.source, pricedModel: price.pricedModel, unpriced: false, counted };
+  return { costUsd: clampNumber(price.costUsd, 'cost'), costSource: price.source, pricedModel: price.pricedModel, unpriced: false, counted };
 }

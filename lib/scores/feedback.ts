@@ -3,6 +3,7 @@
 // user_feedback on the event's span (the trace when it names none), with the metadata's
 // `comment`. The event stays as it is. Its id is derived from the event's, so the same
 // event stored again (an OTLP retry) updates the score instead of adding one.
+import { NUMBER_LIMITS } from '@/lib/traces/limits';
 import { SCORE_LIMITS } from './limits';
 import { USER_FEEDBACK_SCORE, type ScoreValue } from './types';
 import type { ScoreInput } from './validate';
@@ -17,7 +18,8 @@ interface FeedbackEvent {
 function valueOf(metadata: Record<string, unknown>): ScoreValue | null {
   for (const key of ['score', 'rating']) {
     const value = metadata[key];
-    if (typeof value === 'number' && Number.isFinite(value)) return value;
+    // Beyond a score's bound it is no rating: the event stays, without a score.
+    if (typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= NUMBER_LIMITS.score) return value;
   }
   const thumbs = metadata.thumbs;
   if (thumbs === 'up') return true;

@@ -3,7 +3,7 @@
 // value, and, once the configs are read, that each fits its name's config. The first
 // failure wins; messages name the field with its index (`scores[2].value`).
 import { AppError } from '@/lib/errors';
-import { FIELD_LIMITS } from '@/lib/traces/limits';
+import { FIELD_LIMITS, NUMBER_LIMITS } from '@/lib/traces/limits';
 import type { JsonValue } from '@/lib/traces/types';
 import { SCORE_LIMITS } from './limits';
 import { SCORE_DATA_TYPES, type ScoreConfigRecord, type ScoreDataType, type ScoreValue } from './types';
@@ -104,6 +104,7 @@ function scoreValue(raw: Obj, path: string): { value: ScoreValue; dataType: Scor
   const value = raw.value;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) fail(`${path}.value must be a finite number`);
+    if (Math.abs(value) > NUMBER_LIMITS.score) fail(`${path}.value must be from -${NUMBER_LIMITS.score} to ${NUMBER_LIMITS.score}`);
   } else if (typeof value === 'string') {
     if (value.length > SCORE_LIMITS.categoryLength) fail(`${path}.value must be at most ${SCORE_LIMITS.categoryLength} characters`);
     checkText(value, `${path}.value`);

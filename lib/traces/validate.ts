@@ -11,7 +11,7 @@ import type { ModelUsage } from '@/lib/pricing/types';
 import { SCORE_LIMITS } from '@/lib/scores/limits';
 import { checkUniqueIds, validateScore, type ScoreInput } from '@/lib/scores/validate';
 import { nestingDepth } from './json-depth';
-import { FIELD_LIMITS } from './limits';
+import { FIELD_LIMITS, NUMBER_LIMITS, type NumberKind } from './limits';
 import {
   DECISION_TYPES,
   EVENT_TYPES,
@@ -170,10 +170,12 @@ function optionalString(obj: Obj, field: string, path: string, maxLength: number
   return value;
 }
 
-function optionalNumber(obj: Obj, field: string, path: string): number | null {
+function optionalNumber(obj: Obj, field: string, path: string, kind: NumberKind): number | null {
   const value = obj[field];
   if (value === undefined || value === null) return null;
   if (typeof value !== 'number' || !Number.isFinite(value)) fail(`${path}.${field} must be a finite number or null`);
+  const bound = NUMBER_LIMITS[kind];
+  if (Math.abs(value) > bound) fail(`${path}.${field} must be from -${bound} to ${bound}`);
   return value;
 }
 
@@ -252,8 +254,8 @@ function validateDecisionPoint(raw: unknown, path: string, checkJson: PayloadChe
     reasoning: optionalString(raw, 'reasoning', path, FIELD_LIMITS.textLength),
     chosen: checkJson(raw.chosen, `${path}.chosen`),
     contextSnapshot: checkJson(raw.contextSnapshot, `${path}.contextSnapshot`),
-    durationMs: optionalNumber(raw, 'durationMs', path),
-    costUsd: optionalNumber(raw, 'costUsd', path),
+    durationMs: optionalNumber(raw, 'durationMs', path, 'duration'),
+    costUsd: optionalNumber(raw, 'costUsd', path, 'cost'),
     parentSpanId: optionalString(raw, 'parentSpanId', path, FIELD_LIMITS.idLength),
   };
 }
@@ -277,9 +279,9 @@ function validateSpan(raw: unknown, path: string, checkJson: PayloadCheck): Span
     parentSpanId: optionalString(raw, 'parentSpanId', path, FIELD_LIMITS.idLength),
     input: checkJson(raw.input, `${path}.input`),
     output: checkJson(raw.output, `${path}.output`),
-    tokenCount: optionalNumber(raw, 'tokenCount', path),
-    costUsd: optionalNumber(raw, 'costUsd', path),
-    durationMs: optionalNumber(raw, 'durationMs', path),
+    tokenCount: optionalNumber(raw, 'tokenCount', path, 'tokens'),
+    costUsd: optionalNumber(raw, 'costUsd', path, 'cost'),
+    durationMs: optionalNumber(raw, 'durationMs', path, 'duration'),
     statusMessage: optionalString(raw, 'statusMessage', path, FIELD_LIMITS.textLength),
     endedAt: optionalDate(raw, 'endedAt', path),
     metadata,
@@ -333,9 +335,9 @@ function validateTrace(
   const sessionId = optionalString(raw, 'sessionId', path, FIELD_LIMITS.idLength);
   const userId = optionalString(raw, 'userId', path, FIELD_LIMITS.idLength);
   if (userId !== null) checkId(userId, `${path}.userId`);
-  const totalCost = optionalNumber(raw, 'totalCost', path);
-  const totalTokens = optionalNumber(raw, 'totalTokens', path);
-  const totalDuration = optionalNumber(raw, 'totalDuration', path);
+  const totalCost = optionalNumber(raw, 'totalCost', path, 'cost');
+  const totalTokens = optionalNumber(raw, 'totalTokens', path, 'tokens');
+  const totalDuration = optionalNumber(raw, 'totalDuration', path, 'duration');
   const endedAt = optionalDate(raw, 'endedAt', path);
   const metadata = checkJson(raw.metadata, `${path}.metadata`);
 
