@@ -1,6 +1,7 @@
-// Stores a validated batch in ONE SQL statement on the raw driver: every table's rows
-// are inserted by data-modifying CTEs, so the batch is atomic without a transaction
-// block, costs one round trip, and a failure stores nothing.
+// Stores a validated batch on the raw driver: every table's rows are inserted by one
+// statement of data-modifying CTEs, so a failure stores nothing and a batch costs one
+// round trip. A large batch is stored as several such statements, each a run of whole
+// traces, in one transaction (see STATEMENT_CHARS).
 //
 // Why this shape (measured with `npm run bench`, 100-trace batches of 7,100 records and
 // 8.9 MB): Prisma's createMany reached ~1.2-2k records/s; one json_to_recordset INSERT
@@ -9,15 +10,15 @@
 // re-serialising the payloads it had just parsed (JSON.stringify of every row 54 ms,
 // Prisma's parameter handling 46 ms, the garbage of both 49 ms). Now:
 // - the any-JSON payloads (span input/output, metadata, decision options...) are never
-//   re-serialised: PostgreSQL reads them from the request's own JSON text, sent once as
-//   a jsonb parameter and addressed by path (`#>` walks the document in place);
+//   re-serialised: PostgreSQL reads them from the request's own JSON text (a statement's
+//   traces as written), sent once as a jsonb parameter and addressed by path (`#>` walks
+//   the document in place);
 // - the other columns (ids, names, enums, numbers, dates) travel as one small JSON
 //   array per table, written from the validated values, so dates and numbers are stored
 //   exactly as validation understood them;
 // - the raw driver (pg or PGlite) sends both as text, with no per-value processing.
-// The same SQL runs on PGlite and PostgreSQL. Measured after: the server's part fell to
-// ~210 ms of CPU a batch; where the rest goes, and why this stays below COPY, is in
-// docs/benchmarks.md ("Why ingest stays at ~0.45 of COPY").
+// The same SQL runs on PGlite and PostgreSQL. Where the time goes, and why this stays
+// below COPY, is in docs/benchmarks.md.
 import 'server-only';
 import { getModelPrices, getSearchWordsAtIngest } from '@/lib/env';
 import { AppError } from '@/lib/errors';
@@ -25,7 +26,8 @@ import { spanCost } from '@/lib/pricing/span-cost';
 import type { CustomPrice } from '@/lib/pricing/types';
 import type { SqlExecutor } from '@/lib/storage/sql';
 import { plainPayloadNumbers, traceWordsAsWritten } from './trace-words';
-import { storableJson, type ValidatedBatch } from './validate';
+import { runText, traceRanges, traceRuns, type TraceRange, type TraceRun } from './batch-chunks';
+import { storableJson, type TraceInput, type ValidatedBatch } from './validate';
 import { requireScope, type ServiceContext } from '@/lib/context';
 import type { Actor } from '@/lib/access/decide';
 import { ingestWriter } from '@/lib/scores/author';
@@ -187,9 +189,9 @@ const INGEST_WITH_WORDS_SQL = [
 // for it to convert, made this ~84 ms instead of ~10 ms for a 100-trace batch.
 const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 
-function rowsJson(batch: ValidatedBatch, prices: readonly CustomPrice[]): string[] {
+function rowsJson(traces: readonly TraceInput[], prices: readonly CustomPrice[]): string[] {
   const rows: Record<Table, object[]> = { DecisionPoint: [], Span: [], Event: [], Trace: [] };
-  batch.traces.forEach((t, i) => {
+  traces.forEach((t, i) => {
     const traceId = t.id;
     // The trace's cost is the client's totalCost when sent; else, when a span's cost was
     // computed here, the sum of its spans' costs (each model call once), as OTLP keeps it.
@@ -272,11 +274,11 @@ export function isUniqueViolation(err: unknown): boolean {
 const JSONB_INPUT_ERRORS = new Set(['22P05', '22P02', '22003']);
 
 /** The score rows of a batch: those sent with its traces (SDK) and those its USER_FEEDBACK events give (FEEDBACK). */
-function scoreRowsJson(batch: ValidatedBatch, actor: Actor): string {
+function scoreRowsJson(traces: readonly TraceInput[], actor: Actor): string {
   const rows: ScoreRow[] = [];
   const sdk = ingestWriter(actor, 'SDK');
   const feedback = ingestWriter(actor, 'FEEDBACK');
-  for (const t of batch.traces) {
+  for (const t of traces) {
     for (const score of t.scores) rows.push(scoreRow(score, sdk));
     let spanIds: Set<string> | undefined;
     for (const event of t.events) {
@@ -290,50 +292,105 @@ function scoreRowsJson(batch: ValidatedBatch, actor: Actor): string {
 }
 
 /**
- * Each trace's distinct words as written, as the words parameter; null when one of them
- * cannot be known exactly here (then the batch is queued for the indexer, as other writers are).
+ * Each trace's distinct words as written; null when one of them cannot be known exactly
+ * here (then the batch is queued for the indexer, as other writers are).
  */
-function searchWordsJson(batch: ValidatedBatch): string | null {
+function searchWords(batch: ValidatedBatch): string[] | null {
   if (!getSearchWordsAtIngest() || !plainPayloadNumbers(batch.json)) return null;
-  const rows: { traceId: string; words: string }[] = [];
+  const words: string[] = [];
   for (const t of batch.traces) {
-    const words = traceWordsAsWritten(t);
-    if (words === undefined) return null;
-    rows.push({ traceId: t.id, words });
+    const w = traceWordsAsWritten(t);
+    if (w === undefined) return null;
+    words.push(w);
   }
+  return words;
+}
+
+/** The words parameter of the run's statement. */
+function searchWordsJson(traces: readonly TraceInput[], words: readonly string[], run: TraceRun): string {
+  const rows: { traceId: string; words: string }[] = [];
+  for (let i = run.from; i < run.to; i++) rows.push({ traceId: traces[i].id, words: words[i] });
   return JSON.stringify(rows);
 }
 
+// The request text a statement carries at most (unless one trace is longer): PGlite's WASM
+// memory grows to the largest statement it has run and keeps that size for good, and
+// statements of this size leave it at its initial size. PostgreSQL frees a statement's
+// memory after it, so there this only bounds the server's parameters.
+const STATEMENT_CHARS = 1_000_000;
+
+/** One statement's parameters: the JSON text is cut from the request's as it is sent. */
+interface Statement {
+  run: TraceRun;
+  rows: string[];
+  words: string | null;
+}
+
+export interface IngestOptions {
+  /** Request text per statement (tests cut small batches into several statements). */
+  statementChars?: number;
+}
+
 /** Stores every trace of the batch with its children and scores, or none; returns how many traces were stored. */
-export async function ingestTraces(ctx: ServiceContext, batch: ValidatedBatch): Promise<number> {
+export async function ingestTraces(ctx: ServiceContext, batch: ValidatedBatch, options: IngestOptions = {}): Promise<number> {
   const actor = requireScope(ctx, 'ingest');
   const sql = ctx.db.sql;
   const sent = batch.traces.flatMap((t) => t.scores);
   if (sent.length > 0) checkScoresFitConfigs(sent, await readConfigsByName(sql, sent.map((s) => s.name)));
+  const maxChars = options.statementChars ?? STATEMENT_CHARS;
+  const found = batch.json.length > maxChars ? traceRanges(batch.json) : null;
+  // The text is the body the traces were validated from, so it has one range per trace.
+  const ranges = found?.length === batch.traces.length ? found : null;
+  const runs = ranges ? traceRuns(ranges, maxChars) : [{ from: 0, to: batch.traces.length }];
   // From here on only the text and the rows are needed, so the parsed body (~40 MB for a
-  // 100-trace batch) can be collected while PostgreSQL stores it.
-  const rows = [...rowsJson(batch, getModelPrices()), scoreRowsJson(batch, actor)];
-  return store(sql, batch.json, rows, searchWordsJson(batch), batch.traces.length);
+  // 100-trace batch) can be collected while the database stores it.
+  const prices = getModelPrices();
+  const words = searchWords(batch);
+  const statements = runs.map((run): Statement => {
+    const traces = batch.traces.slice(run.from, run.to);
+    return {
+      run,
+      rows: [...rowsJson(traces, prices), scoreRowsJson(traces, actor)],
+      words: words && searchWordsJson(batch.traces, words, run),
+    };
+  });
+  return store(sql, batch.json, ranges, statements, batch.traces.length);
 }
 
-async function store(sql: SqlExecutor, text: string, rows: string[], words: string | null, traces: number): Promise<number> {
-  const storeOnce = async (json: string, withWords: boolean) => {
+async function store(
+  sql: SqlExecutor,
+  text: string,
+  ranges: TraceRange[] | null,
+  statements: Statement[],
+  traces: number,
+): Promise<number> {
+  const storeOnce = async (exec: SqlExecutor, json: string, statement: Statement, withWords: boolean) => {
+    const { rows, words, run } = statement;
     // Prepared once per connection: planning the statement's CTEs took 10-50 ms a batch.
     const stored = withWords
-      ? await sql.query(INGEST_WITH_WORDS_SQL, [json, ...rows, words], { prepared: 'json_ingest_words' })
-      : await sql.query(INGEST_SQL, [json, ...rows], { prepared: 'json_ingest' });
-    // The statement is atomic; a short count means the driver lost the outcome (as
+      ? await exec.query(INGEST_WITH_WORDS_SQL, [json, ...rows, words], { prepared: 'json_ingest_words' })
+      : await exec.query(INGEST_SQL, [json, ...rows], { prepared: 'json_ingest' });
+    // Each statement is atomic; a short count means the driver lost the outcome (as
     // PGlite does on too-deep jsonb, see validate.ts), and a success must never be claimed for it.
-    if (stored.length !== traces) throw new Error(`ingest statement reported ${stored.length} of ${traces} traces stored`);
+    const expected = run.to - run.from;
+    if (stored.length !== expected) throw new Error(`ingest statement reported ${stored.length} of ${expected} traces stored`);
+  };
+  // Every statement from one text; several run in one transaction, so a failure in any stores nothing.
+  const storeAll = async (json: string, jsonRanges: TraceRange[] | null, withWords: boolean) => {
+    if (statements.length === 1) return storeOnce(sql, json, statements[0], withWords);
+    await sql.transaction(async (tx) => {
+      for (const statement of statements) await storeOnce(tx, runText(json, jsonRanges!, statement.run), statement, withWords);
+    });
   };
   try {
     try {
-      await storeOnce(text, words !== null);
+      await storeAll(text, ranges, statements[0].words !== null);
     } catch (err) {
       if (!JSONB_INPUT_ERRORS.has((err as { code?: string } | null)?.code ?? '')) throw err;
-      // One statement, so nothing was stored: store from the validated values instead,
-      // and leave the words to the indexer (they were read from the text refused).
-      await storeOnce(storableJson(text), false);
+      // Nothing was stored: store from the validated values instead, and leave the words
+      // to the indexer (they were read from the text refused).
+      const storable = storableJson(text);
+      await storeAll(storable, statements.length > 1 ? traceRanges(storable) : null, false);
     }
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('CONFLICT', 'Duplicate trace ID detected');
