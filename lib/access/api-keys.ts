@@ -3,7 +3,7 @@
 // characters, scopes, creation and last use, and revoked (deleted) at once.
 import 'server-only';
 import { AppError } from '@/lib/errors';
-import { API_KEY_PREFIX, getAuth } from './auth';
+import { API_KEY_NAME_MAX, API_KEY_PREFIX, getAuth } from './auth';
 import { isKeyScope, KEY_SCOPES, PERMISSION_RESOURCE, scopesOf, type KeyScope } from './scopes';
 import { requireScope, type ServiceContext } from '@/lib/context';
 
@@ -25,7 +25,7 @@ export interface NewApiKey {
 export function parseNewApiKey(body: unknown): NewApiKey {
   const b = (body ?? {}) as Record<string, unknown>;
   const name = typeof b.name === 'string' ? b.name.trim() : '';
-  if (!name || name.length > 100) throw new AppError('VALIDATION', 'name is required (at most 100 characters)');
+  if (!name || name.length > API_KEY_NAME_MAX) throw new AppError('VALIDATION', `name is required (at most ${API_KEY_NAME_MAX} characters)`);
   const scopes = Array.isArray(b.scopes) ? b.scopes : [];
   if (scopes.length === 0 || !scopes.every(isKeyScope)) {
     throw new AppError('VALIDATION', `scopes must be a non-empty list of: ${KEY_SCOPES.join(', ')}`);

@@ -22,6 +22,8 @@ import { ensureBootstrapAdmin } from './users';
 export const AUTH_BASE_PATH = '/api/auth';
 export const OIDC_PROVIDER_ID = 'oidc';
 export const API_KEY_PREFIX = 'cr_';
+/** Longest API-key name (UTF-16 code units, as the plugin counts); its own default is 32. */
+export const API_KEY_NAME_MAX = 100;
 export const SESSION_DAYS = 7;
 const SIGN_IN_PAGE = '/sign-in';
 /** How long after a failed read of the provider's discovery document it is read again. */
@@ -120,6 +122,8 @@ function buildAuth(database: Database, oidc: OidcConfig | undefined, secret: str
       apiKey({
         defaultPrefix: API_KEY_PREFIX,
         startingCharactersConfig: { shouldStore: true, charactersLength: 10 },
+        // lib/access/api-keys.ts refuses longer names with a 400 before the plugin sees them.
+        maximumNameLength: API_KEY_NAME_MAX,
         rateLimit: { enabled: false },
         enableMetadata: false,
         // Keys authenticate machines on our routes, not Better Auth sessions.

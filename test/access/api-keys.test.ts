@@ -74,6 +74,18 @@ describe.each(testDatabases())('API keys on $name', ({ open }) => {
     expect(await list()).toEqual([]);
   });
 
+  it('takes names up to 100 characters (as JavaScript counts them) and refuses longer ones with a 400 naming the limit', async () => {
+    for (const name of ['k'.repeat(32), 'k'.repeat(33), 'k'.repeat(64), 'k'.repeat(100), '🔑'.repeat(50), `  ${'k'.repeat(100)}  `]) {
+      const made = await create(['read'], name);
+      expect(made.name).toBe(name.trim());
+    }
+    expect((await list()).map((k) => k.name.length).sort((x, y) => x - y)).toEqual([32, 33, 64, 100, 100, 100]);
+    for (const name of ['k'.repeat(101), '🔑'.repeat(51), 'k'.repeat(10_000)]) {
+      await expectError(await createKeyRoute(json('POST', '/api/api-keys', { name, scopes: ['read'] })), 400, 'name is required (at most 100 characters)');
+    }
+    expect(await list()).toHaveLength(6);
+  });
+
   it('revoking takes effect at once: the next request with the key is 401', async () => {
     const made = await create(['read']);
     expect((await read(made.key)).status).toBe(200);
