@@ -109,6 +109,8 @@ export function toKeyValues(raw: Raw, path: string): KeyValue[] {
     .filter((kv) => kv.key !== '' || kv.value !== '');
 }
 
+export const missingPart = (part: string, operation: OperationName) => new SoapFault('Client', `Missing part ${part} in ${operation}`);
+
 // A nil or empty objectKeys/objectXml/inputXml is a legitimate "nothing"; an absent
 // callContext, publicName or listSize is not: the call cannot be understood without it.
 const REQUIRED = new Set(['callContext', 'publicName', 'listSize']);
@@ -118,7 +120,7 @@ export function normalizeArgs(operation: OperationName, raw: Raw): SoapCall {
   const parts: readonly PartDef[] = OPERATIONS[operation];
   for (const part of parts) {
     if (REQUIRED.has(part.name) && args[part.name] === undefined) {
-      throw new SoapFault('Client', `Missing part ${part.name} in ${operation}`);
+      throw missingPart(part.name, operation);
     }
   }
   const has = (name: string) => parts.some((p) => p.name === name);

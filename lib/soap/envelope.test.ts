@@ -53,16 +53,24 @@ describe('checkEnvelope', () => {
   describe('limits', () => {
     const attrs = (n: number, name: (i: number) => string) => Array.from({ length: n }, (_, i) => ` ${name(i)}="urn:v"`).join('');
     const nested = (n: number) => '<a xmlns:p="urn:p">'.repeat(n) + '</a>'.repeat(n);
-    const { maxDepth, maxAttributesPerElement, maxNamespacesPerElement, maxElements, maxNamespaces } = ENVELOPE_LIMITS;
+    const { maxDepth, maxAttributesPerElement, maxNamespacesPerElement, maxElements, maxAttributes, maxNamespaces } = ENVELOPE_LIMITS;
 
     it('reads an envelope at every limit', () => {
-      // Envelope and Body declare 2 namespaces; <w:read> is the third level and element.
+      // Envelope and Body: 2 namespaces, 2 elements; <w:read> is the third level and element.
       const declaring = maxNamespaces - 2 - maxNamespacesPerElement - (maxDepth - 3);
+      const plain = maxElements - maxDepth - declaring;
+      let attributesLeft = maxAttributes - maxNamespaces - (maxAttributesPerElement - maxNamespacesPerElement);
+      const plainElements = Array.from({ length: plain }, (_, i) => {
+        const n = Math.min(attributesLeft, maxAttributesPerElement);
+        attributesLeft -= n;
+        return `<b${i}${attrs(n, (k) => `a${k}`)}/>`;
+      });
+      expect(attributesLeft).toBe(0);
       const atLimits =
         `<w:read${attrs(maxAttributesPerElement - maxNamespacesPerElement, (i) => `a${i}`)}${attrs(maxNamespacesPerElement, (i) => `xmlns:p${i}`)}>` +
         nested(maxDepth - 3) +
         '<c xmlns:q="urn:q"/>'.repeat(declaring) +
-        '<b/>'.repeat(maxElements - maxDepth - declaring) +
+        plainElements.join('') +
         '</w:read>';
       expect(checkEnvelope(env(atLimits)).operation).toBe('read');
     });
@@ -73,6 +81,7 @@ describe('checkEnvelope', () => {
       ['4,000 nested namespace declarations', `<w:read>${nested(4000)}</w:read>`, `Elements nest deeper than ${maxDepth} levels (the limit)`],
       ['more elements than the limit', `<w:read>${'<b/>'.repeat(maxElements)}</w:read>`, `The document has more than ${maxElements} elements (the limit)`],
       ['more namespace declarations than the limit', `<w:read>${'<c xmlns:q="urn:q"/>'.repeat(maxNamespaces)}</w:read>`, `The document declares more than ${maxNamespaces} namespaces (the limit)`],
+      ['more attributes than the limit', `<w:read>${`<b${attrs(10, (i) => `a${i}`)}/>`.repeat(maxAttributes / 10 + 1)}</w:read>`, `The document has more than ${maxAttributes} attributes (the limit)`],
     ])('answers %s with a Client fault naming the limit', (_, body, message) => {
       const fault = faultOf(env(body));
       expect(fault.faultCode).toBe('Client');
@@ -101,23 +110,33 @@ describe('readCaller', () => {
     }
   });
 
+  // Each of these is a fault or a failed authentication on node-soap's reading too.
   it.each([
-    ['a key with inner whitespace', (k: string) => `<password>${k} x</password>`],
-    ['a typed key', (k: string) => `<password xsi:type="xsd:int">${k}</password>`],
-    ['two keys', (k: string) => `<password>${k}</password><password>${k}</password>`],
-    ['a key that is a structure', (k: string) => `<password><v>${k}</v></password>`],
-  ])('leaves %s to node-soap', (_, password) => {
-    const xml =
-      `<e:Envelope xmlns:e="${ENV}" xmlns:w="urn:crossroads:wss" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">` +
-      `<e:Body><w:read><callContext>${password('1')}</callContext><publicName>TRACE</publicName></w:read></e:Body></e:Envelope>`;
-    expect(readCaller(checkEnvelope(xml))).toBeUndefined();
+    ['two keys', '<callContext><password>k</password><password>k</password></callContext>', ''],
+    ['a key that is a structure', '<callContext><password><v>k</v></password></callContext>', ''],
+    ['a nil key with text', '<callContext><password xsi:nil="true">k</password></callContext>', ''],
+    ['two callContexts', '<callContext><password>k</password></callContext><callContext/>', ''],
+    ['a reference to nothing', '<callContext href="#c"><password>k</password></callContext>', 'k'],
+  ])('reads no key, or the one node-soap would, from %s', (_, context, key) => {
+    const xml = env(`<w:read xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">${context}<publicName>TRACE</publicName></w:read>`);
+    expect(readCaller(checkEnvelope(xml))).toMatchObject({ key, publicName: 'TRACE' });
   });
 
-  it('leaves an unresolved or ambiguous reference, and a call that is not the first body entry, to node-soap', () => {
-    const ref = (targets: string) => env(`<w:read><callContext href="#c"/></w:read>${targets}`);
-    expect(readCaller(checkEnvelope(ref('')))).toBeUndefined();
-    expect(readCaller(checkEnvelope(ref('<x id="c"/><y id="c"/>')))).toBeUndefined();
-    expect(readCaller(checkEnvelope(ref('<x id="c"><password>k</password></x>')))).toMatchObject({ key: 'k' });
-    expect(readCaller(checkEnvelope(env('<m id="a" soapenc:root="0" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/"/><w:read><callContext/></w:read>')))).toBeUndefined();
+  it('takes the members of a referenced callContext over its own, from the last element with that id to close', () => {
+    const ref = (targets: string) => readCaller(checkEnvelope(env(`<w:read><callContext href="#c"><codeUser>own</codeUser></callContext></w:read>${targets}`)));
+    expect(ref('<x id="c"><password>k</password></x>')).toMatchObject({ key: 'k', codeUser: 'own' });
+    expect(ref('<x id="c"><password>k1</password></x><y id="c"><password>k2</password></y>')).toMatchObject({ key: 'k2' });
+    expect(ref('<x id="c"><password>outer</password><y id="c"><codeUser>inner</codeUser></y></x>')).toMatchObject({ key: 'outer', codeUser: 'own' });
+  });
+
+  it('answers a call without callContext with the fault node-soap and args.ts give it', () => {
+    let fault: unknown;
+    try {
+      readCaller(checkEnvelope(env('<w:getDescription><publicName>TRACE</publicName></w:getDescription>')));
+    } catch (err) {
+      fault = err;
+    }
+    expect(fault).toBeInstanceOf(SoapFault);
+    expect(fault).toMatchObject({ faultCode: 'Client', message: 'Missing part callContext in getDescription' });
   });
 });

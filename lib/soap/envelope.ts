@@ -1,14 +1,15 @@
 // Checks an envelope before node-soap sees it, so that every malformed request gets a
 // proper SOAP 1.1 fault (node-soap answers some with faultcode "500" or a stack trace),
 // and reads the key it carries, so that node-soap only ever runs for a known caller.
+import { missingPart } from './args';
 import { SoapFault } from './fault';
-import { OPERATIONS, SOAP12_ENV_NS, SOAP_ENV_NS, WSS_NS, XSD_NS, XSI_NS, isOperationName, type OperationName } from './namespaces';
-import { XML_LIMITS, XmlLimitError, XmlSyntaxError, elementChildren, getAttr, parseXml, resolveQName, textContent, type XmlElement, type XmlLimits } from './xml';
+import { OPERATIONS, SOAP12_ENV_NS, SOAP_ENV_NS, XSI_NS, isOperationName, type OperationName } from './namespaces';
+import { XML_LIMITS, XmlLimitError, XmlSyntaxError, elementChildren, getAttr, parseXml, textContent, type XmlElement, type XmlLimits } from './xml';
 
-// An envelope is read before its caller is known. Real ones hold tens of elements (the
-// documents travel as text), and node-soap, which reads it next, costs elements times
-// namespace prefixes: both are bounded here.
-export const ENVELOPE_LIMITS: Readonly<XmlLimits> = { ...XML_LIMITS, maxElements: 1000, maxNamespaces: 128 };
+// An envelope is read before its caller is known. Real ones hold tens of elements and
+// attributes (the documents travel as text), and node-soap, which reads a known caller's
+// next, costs elements times namespace prefixes: all are bounded here.
+export const ENVELOPE_LIMITS: Readonly<XmlLimits> = { ...XML_LIMITS, maxElements: 1000, maxAttributes: 4000, maxNamespaces: 128 };
 
 export interface CheckedEnvelope {
   operation: OperationName;
@@ -65,79 +66,62 @@ export function checkEnvelope(xml: string): CheckedEnvelope {
 
 /** Who the envelope says is calling, read from the checked tree before node-soap reads the parts. */
 export interface EnvelopeCaller {
-  /** callContext.password, as node-soap reads it. */
+  /** callContext.password. */
   key: string;
-  /** For the log line and the answer of a refused call only: best effort, '' when unclear. */
+  /** For the log line and the answer of a refused call. */
   codeUser: string;
   requestConfig: string;
   publicName: string;
 }
 
-const isType = (el: XmlElement, ns: string, local: string): boolean => {
-  const type = getAttr(el, 'type', XSI_NS);
-  if (type === undefined) return true;
-  const q = resolveQName(el, type);
-  return q.ns === ns && q.local === local;
-};
+// The elements named `local` among el's children, by local name as node-soap matches them.
+const childrenNamed = (el: XmlElement, local: string) => elementChildren(el).filter((c) => c.local === local);
 
-// The one element named `local` among el's children (by local name, as node-soap matches
-// them); null when there is none, undefined when several.
-function onlyChild(el: XmlElement, local: string): XmlElement | null | undefined {
-  const found = elementChildren(el).filter((c) => c.local === local);
-  return found.length > 1 ? undefined : (found[0] ?? null);
-}
-
-// A string member as node-soap and args.ts read it: absent or nil is ''; undefined when the
-// two readings could differ (a structure, a reference, another type, inner whitespace).
-function stringMember(struct: XmlElement, local: string): string | undefined {
-  const el = onlyChild(struct, local);
-  if (el === null) return '';
-  if (el === undefined || elementChildren(el).length > 0 || getAttr(el, 'href', '') !== undefined || !isType(el, XSD_NS, 'string')) return undefined;
-  const text = textContent(el).trim();
-  const nil = getAttr(el, 'nil', XSI_NS)?.trim();
-  if (nil === 'true' || nil === '1') return text === '' ? '' : undefined;
-  return /\s/.test(text) ? undefined : text;
+// A string member as args.ts reads node-soap's value: trimmed text (node-soap trims each
+// run of text and CDATA on its own, which differs only for inner spaces, never in a key);
+// '' when absent or nil, and where node-soap's is no string (several, a structure: a fault).
+function stringMember(structs: XmlElement[], local: string): string {
+  for (const struct of structs) {
+    const found = childrenNamed(struct, local);
+    if (found.length === 0) continue;
+    const [el] = found;
+    const nil = getAttr(el, 'nil', XSI_NS)?.trim();
+    if (found.length > 1 || elementChildren(el).length > 0 || nil === 'true' || nil === '1') return '';
+    return textContent(el).trim();
+  }
+  return '';
 }
 
 /**
- * The caller the envelope names, so that a call without a valid key is refused before
- * node-soap and the operation run. Undefined when only node-soap can tell which key the
- * call carries (several callContexts, an unresolved reference, a typed or spaced key):
- * such a call takes the ordinary path.
+ * The caller the envelope names, read the way node-soap and args.ts read callContext, so
+ * that a call without a valid key is refused before they run. A call without callContext
+ * is the fault args.ts would give it.
  */
-export function readCaller(envelope: CheckedEnvelope): EnvelopeCaller | undefined {
-  // node-soap dispatches the Body's first element.
-  if (elementChildren(envelope.body)[0] !== envelope.call) return undefined;
-  const context = onlyChild(envelope.call, 'callContext');
-  if (!context) return undefined;
-  let struct = context;
-  const href = getAttr(context, 'href', '');
-  if (href !== undefined) {
-    // A multiRef (Axis, .NET): node-soap merges the element whose id the reference names.
-    if (elementChildren(context).length > 0) return undefined;
-    const targets = elementsWithId(envelope.root, href.slice(1));
-    if (targets.length !== 1 || getAttr(targets[0], 'href', '') !== undefined) return undefined;
-    struct = targets[0];
-  }
-  if (!isType(context, WSS_NS, 'CSvcCallContext') || !isType(struct, WSS_NS, 'CSvcCallContext')) return undefined;
-  const key = stringMember(struct, 'password');
-  if (key === undefined) return undefined;
+export function readCaller(envelope: CheckedEnvelope): EnvelopeCaller {
+  const contexts = childrenNamed(envelope.call, 'callContext');
+  if (contexts.length === 0) throw missingPart('callContext', envelope.operation);
+  // Several callContexts are a fault in args.ts: no key to read.
+  const structs = contexts.length === 1 ? memberSources(envelope.root, contexts[0]) : [];
   return {
-    key,
-    codeUser: stringMember(struct, 'codeUser') ?? '',
-    requestConfig: textOf(onlyChild(struct, 'requestConfig')),
-    publicName: textOf(onlyChild(envelope.call, 'publicName')),
+    key: stringMember(structs, 'password'),
+    codeUser: stringMember(structs, 'codeUser'),
+    requestConfig: stringMember(structs, 'requestConfig'),
+    publicName: stringMember([envelope.call], 'publicName'),
   };
 }
 
-const textOf = (el: XmlElement | null | undefined): string => (el ? textContent(el).trim() : '');
-
-function elementsWithId(root: XmlElement, id: string): XmlElement[] {
-  const found: XmlElement[] = [];
+// Where callContext's members are, first found first: with href="#id" (Axis and .NET
+// multiRefs) node-soap copies the referenced element's members over the element's own,
+// taking the last element with that id to close.
+function memberSources(root: XmlElement, context: XmlElement): XmlElement[] {
+  const href = getAttr(context, 'href', '');
+  if (href === undefined) return [context];
+  const id = href.slice(1);
+  let target: XmlElement | undefined;
   const visit = (el: XmlElement) => {
-    if (getAttr(el, 'id', '') === id) found.push(el);
     for (const child of elementChildren(el)) visit(child);
+    if (getAttr(el, 'id', '') === id) target = el;
   };
   visit(root);
-  return found;
+  return target ? [target, context] : [context];
 }

@@ -7,7 +7,7 @@ import { INTERNAL_FAULT, SoapFault, faultResponse, type SoapHttpResponse } from 
 import { normalizeArgs } from './args';
 import { Meter } from './meter';
 import { dispatchWithNodeSoap } from './node-soap';
-import { authenticateCaller, executeCall, type KnownCaller, type ServiceDeps } from './operations';
+import { authenticateCaller, executeCall, type ServiceDeps } from './operations';
 import { endpointAddress } from './origin';
 import { resultResponse } from './response';
 import { SOAPENC_XSD } from './soapenc-xsd';
@@ -24,19 +24,14 @@ export async function handleSoapPost(deps: ServiceDeps, body: string, headers: H
     const envelope = checkEnvelope(xml);
     const { operation } = envelope;
     // node-soap and the parts are for callers with a key; the envelope's own tree names it.
-    const caller = readCaller(envelope);
-    let known: KnownCaller | undefined;
-    if (caller) {
-      const authenticated = await authenticateCaller(deps, operation, caller, headers, meter);
-      if ('refused' in authenticated) return resultResponse(operation, authenticated.refused);
-      known = authenticated.known;
-    }
+    const authenticated = await authenticateCaller(deps, operation, readCaller(envelope), headers, meter);
+    if ('refused' in authenticated) return resultResponse(operation, authenticated.refused);
     const dispatched = await dispatchWithNodeSoap(xml);
     if (dispatched.operation !== operation) {
       throw new Error(`node-soap dispatched ${dispatched.operation}, the envelope calls ${operation}`);
     }
     const call = normalizeArgs(operation, dispatched.args);
-    return resultResponse(operation, await executeCall(deps, call, headers, meter, known));
+    return resultResponse(operation, await executeCall(deps, call, headers, meter, authenticated.known));
   } catch (err) {
     if (err instanceof SoapFault) return faultResponse(err);
     console.error('[soap] internal error:', err);

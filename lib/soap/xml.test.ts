@@ -93,10 +93,11 @@ describe('parseXml limits', () => {
     expect(offsetOf(() => parseXml(deep))).toBeLessThan(20 * (XML_LIMITS.maxDepth + 1));
   });
 
-  it('refuses more elements, or namespace declarations, in the document than a caller-given limit', () => {
-    const xml = `<r>${'<a xmlns:p="urn:p"/>'.repeat(10)}</r>`;
-    expect(elementChildren(parseXml(xml, { maxElements: 11, maxNamespaces: 10 }))).toHaveLength(10);
+  it('refuses more elements, attributes or namespace declarations in the document than a caller-given limit', () => {
+    const xml = `<r>${'<a xmlns:p="urn:p" b="c"/>'.repeat(10)}</r>`;
+    expect(elementChildren(parseXml(xml, { maxElements: 11, maxAttributes: 20, maxNamespaces: 10 }))).toHaveLength(10);
     expect(() => parseXml(xml, { maxElements: 10 })).toThrow('The document has more than 10 elements (the limit)');
+    expect(() => parseXml(xml, { maxAttributes: 19 })).toThrow('The document has more than 19 attributes (the limit)');
     expect(() => parseXml(xml, { maxNamespaces: 9 })).toThrow('The document declares more than 9 namespaces (the limit)');
   });
 

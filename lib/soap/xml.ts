@@ -29,6 +29,8 @@ export interface XmlLimits {
   maxNamespacesPerElement: number;
   /** Elements in the whole document. */
   maxElements: number;
+  /** Attributes in the whole document, namespace declarations included. */
+  maxAttributes: number;
   /** Namespace declarations in the whole document. */
   maxNamespaces: number;
 }
@@ -40,6 +42,7 @@ export const XML_LIMITS: Readonly<XmlLimits> = {
   maxAttributesPerElement: 64,
   maxNamespacesPerElement: 32,
   maxElements: Number.POSITIVE_INFINITY,
+  maxAttributes: Number.POSITIVE_INFINITY,
   maxNamespaces: Number.POSITIVE_INFINITY,
 };
 
@@ -155,6 +158,7 @@ export function parseXml(input: string, overrides: Partial<XmlLimits> = {}): Xml
   let pos = 0;
   let root: XmlElement | undefined;
   let elements = 0;
+  let attributes = 0;
   let namespaces = 0;
   const stack: XmlElement[] = [];
   const rootScope = new NamespaceScope(null, new Map([['xml', XML_NS]]));
@@ -259,6 +263,7 @@ export function parseXml(input: string, overrides: Partial<XmlLimits> = {}): Xml
         if (rawAttrs.length >= limits.maxAttributesPerElement) {
           overLimit(`Element <${name}> has more than ${limits.maxAttributesPerElement} attributes (the limit per element)`);
         }
+        if (++attributes > limits.maxAttributes) overLimit(`The document has more than ${limits.maxAttributes} attributes (the limit)`);
         if (seen.has(attrName)) fail(`Duplicate attribute ${attrName}`);
         seen.add(attrName);
         if (isDeclaration(attrName)) {
