@@ -4,7 +4,8 @@
 import 'server-only';
 import { runWithEndpointContext, type AuthEndpointContext } from '@better-auth/core/context';
 import { AppError } from '@/lib/errors';
-import type { Db } from '@/lib/db';
+import { getDatabase } from '@/lib/db';
+import type { SqlExecutor } from '@/lib/storage/sql';
 import { getAuth, type Auth } from './auth';
 import { isRole, type Role } from './scopes';
 import { requireScope, type ServiceContext } from '@/lib/context';
@@ -82,19 +83,28 @@ export async function createUser(auth: Auth, input: NewUser): Promise<{ id: stri
 
 /**
  * The first admin, from the environment: created when no user has ADMIN_EMAIL, never
- * changed afterwards (a password changed since stays changed). Concurrent starts: the
- * unique email index lets one win; the other finds it.
+ * changed afterwards (a password changed since stays changed), except that when no admin
+ * is left at all, that person is made admin again, so a server can always be managed.
+ * While any admin exists, their choice stands (an admin may demote ADMIN_EMAIL's person).
+ * Concurrent starts: the unique email index lets one create it; the other finds it.
  */
 export async function ensureBootstrapAdmin(auth: Auth, email: string | undefined, password: string | undefined): Promise<void> {
   if (!email || !password) return;
   try {
     await createUser(auth, { email, name: email.split('@')[0], password, role: 'admin' });
     console.info(`[crossroads] created the admin account ${email} from ADMIN_EMAIL`);
+    return;
   } catch (err) {
-    if (err instanceof AppError && err.code === 'CONFLICT') return;
-    if ((err as { code?: string }).code === 'P2002') return;
-    throw err;
+    const exists = (err instanceof AppError && err.code === 'CONFLICT') || (err as { code?: string }).code === 'P2002';
+    if (!exists) throw err;
   }
+  const { sql } = await getDatabase();
+  const restored = await sql.query(
+    `UPDATE "User" SET "role" = 'admin', "updatedAt" = now()
+      WHERE "email" = $1 AND NOT EXISTS (SELECT 1 FROM "User" WHERE "role" = 'admin') RETURNING "id"`,
+    [email],
+  );
+  if (restored.length > 0) console.warn(`[crossroads] no admin was left: ${email} (ADMIN_EMAIL) is an admin again`);
 }
 
 export async function listUsers(ctx: ServiceContext): Promise<UserRecord[]> {
@@ -114,30 +124,50 @@ export async function listUsers(ctx: ServiceContext): Promise<UserRecord[]> {
   }));
 }
 
-async function adminCount(db: Db): Promise<number> {
-  return db.user.count({ where: { role: 'admin' } });
+/**
+ * Runs a change to one person under a lock on every admin row, and refuses it (409) when
+ * it would take away the last admin. Two admins demoting or removing each other at once
+ * take turns here: the second counts the admins the first left (READ COMMITTED re-reads
+ * locked rows, so one demoted meanwhile no longer counts).
+ */
+async function changeKeepingAnAdmin(
+  ctx: ServiceContext,
+  id: string,
+  takesAdmin: (role: string) => boolean,
+  lastAdmin: string,
+  change: (tx: SqlExecutor) => Promise<unknown>,
+): Promise<void> {
+  await ctx.db.sql.transaction(async (tx) => {
+    const admins = await tx.query<{ id: string }>(`SELECT "id" FROM "User" WHERE "role" = 'admin' ORDER BY "id" FOR UPDATE`);
+    const [user] = await tx.query<{ role: string }>(`SELECT "role" FROM "User" WHERE "id" = $1`, [id]);
+    if (!user) throw new AppError('NOT_FOUND', 'User not found');
+    if (takesAdmin(user.role) && admins.length <= 1) throw new AppError('CONFLICT', lastAdmin);
+    await change(tx);
+  });
 }
 
 /** Changes a role; an admin cannot demote the last admin (nobody could manage the server). */
 export async function setUserRole(ctx: ServiceContext, id: string, role: unknown): Promise<void> {
   requireScope(ctx, 'admin');
-  const db = ctx.db.prisma;
   if (!isRole(role)) throw new AppError('VALIDATION', 'role must be admin or viewer');
-  const user = await db.user.findUnique({ where: { id }, select: { role: true } });
-  if (!user) throw new AppError('NOT_FOUND', 'User not found');
-  if (user.role === 'admin' && role !== 'admin' && (await adminCount(db)) <= 1) {
-    throw new AppError('CONFLICT', 'The last admin cannot be made a viewer');
-  }
-  await db.user.update({ where: { id }, data: { role } });
+  await changeKeepingAnAdmin(
+    ctx,
+    id,
+    (current) => current === 'admin' && role !== 'admin',
+    'The last admin cannot be made a viewer',
+    (tx) => tx.query(`UPDATE "User" SET "role" = $2, "updatedAt" = now() WHERE "id" = $1`, [id, role]),
+  );
 }
 
 /** Removes a person and their sessions; not oneself, not the last admin. */
 export async function deleteUser(ctx: ServiceContext, id: string): Promise<void> {
   const actor = requireScope(ctx, 'admin');
-  const db = ctx.db.prisma;
   if (actor.kind === 'user' && id === actor.userId) throw new AppError('CONFLICT', 'You cannot remove your own account');
-  const user = await db.user.findUnique({ where: { id }, select: { role: true } });
-  if (!user) throw new AppError('NOT_FOUND', 'User not found');
-  if (user.role === 'admin' && (await adminCount(db)) <= 1) throw new AppError('CONFLICT', 'The last admin cannot be removed');
-  await db.user.delete({ where: { id } });
+  await changeKeepingAnAdmin(
+    ctx,
+    id,
+    (current) => current === 'admin',
+    'The last admin cannot be removed',
+    (tx) => tx.query(`DELETE FROM "User" WHERE "id" = $1`, [id]),
+  );
 }
