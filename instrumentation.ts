@@ -4,6 +4,9 @@
 // anyone, and starts housekeeping (with retention, when RETENTION_DAYS is set).
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  // First, so that every request from here on carries its socket address (the sign-in throttle's per-address count).
+  const { recordSocketAddresses } = await import('./lib/access/client-address');
+  recordSocketAddresses();
   const { validateConfigOrStop } = await import('./lib/startup');
   validateConfigOrStop();
   const { getAccessConfig, getRetentionDays } = await import('./lib/env');

@@ -1,5 +1,6 @@
 // Reads and validates configuration. Every variable is documented in .env.example.
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import pkg from '@/package.json';
 import { parseCustomPrices } from '@/lib/pricing/custom-prices';
@@ -188,6 +189,35 @@ export function getTrustedOrigins(): string[] {
     });
 }
 
+export interface TrustedProxy {
+  address: string;
+  /** Leading bits that must match: 32 (IPv4) or 128 (IPv6) for a single address. */
+  prefix: number;
+  family: 'ipv4' | 'ipv6';
+}
+
+/**
+ * TRUSTED_PROXIES: the proxies in front of this server whose X-Forwarded-For is believed,
+ * comma-separated, each an IPv4 or IPv6 address or a CIDR range. Unset: the client is the
+ * socket's address (lib/access/client-address.ts).
+ */
+export function getTrustedProxies(): TrustedProxy[] {
+  return (process.env.TRUSTED_PROXIES ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [address, bits, ...rest] = entry.split('/');
+      const version = isIP(address);
+      const max = version === 6 ? 128 : 32;
+      const prefix = bits === undefined ? max : /^\d{1,3}$/.test(bits) ? Number(bits) : NaN;
+      if (version === 0 || rest.length > 0 || !(prefix >= 0 && prefix <= max)) {
+        throw new Error(`TRUSTED_PROXIES entries must be IP addresses or CIDR ranges such as 10.0.0.0/8 or fd00::/8, got "${entry}"`);
+      }
+      return { address, prefix, family: version === 6 ? 'ipv6' : 'ipv4' };
+    });
+}
+
 /** AUTH_SECRET: the session signing secret; unset: one kept in the database (lib/access/secret.ts). */
 export function getAuthSecret(): string | undefined {
   return process.env.AUTH_SECRET?.trim() || undefined;
@@ -231,6 +261,7 @@ export function validateConfig(): void {
   getModelPrices();
   getAccessConfig();
   getTrustedOrigins();
+  getTrustedProxies();
   getPgliteDataDir();
   getDatabaseUrl();
 }

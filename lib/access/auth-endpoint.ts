@@ -1,12 +1,10 @@
 // Better Auth's own HTTP endpoints under /api/auth, narrowed to what Crossroads uses:
-// email sign-in (throttled, throttle.ts), sign-out, the session, and SSO's redirect and
-// callback. Everything else the library would serve (sign-up, key management by any
+// email sign-in (throttled by a plugin of the library, throttle.ts), sign-out, the
+// session, and SSO's redirect and callback. Everything else the library would serve (sign-up, key management by any
 // signed-in user, password reset without mail) answers 404: accounts and keys are made
 // by admins through /api/users and /api/api-keys.
 import 'server-only';
-import { getDatabase } from '@/lib/db';
 import { getAuth } from './auth';
-import { assertSignInAllowed, clearAccountFailures, recordSignInFailure, throttleKeys } from './throttle';
 
 // Better Auth 1.7 serves generic-OAuth providers through its core social endpoints:
 // POST /sign-in/social {provider: 'oidc'} and /callback/oidc (no /sign-in/oauth2 any more).
@@ -19,35 +17,12 @@ const ALLOWED: readonly RegExp[] = [
   /^\/error$/,
 ];
 
-/** The client's address: the first X-Forwarded-For hop (set by Next and by proxies), else X-Real-IP. */
-export function clientAddress(headers: Headers): string {
-  const forwarded = headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-  return forwarded || headers.get('x-real-ip')?.trim() || 'unknown';
-}
-
-async function signInWithEmail(req: Request, handle: (req: Request) => Promise<Response>): Promise<Response> {
-  let email = '';
-  try {
-    const body = (await req.clone().json()) as { email?: unknown };
-    if (typeof body.email === 'string') email = body.email;
-  } catch {
-    // Better Auth answers the malformed body itself.
-  }
-  const { sql } = await getDatabase();
-  const keys = throttleKeys(email, clientAddress(req.headers));
-  await assertSignInAllowed(sql, keys);
-  const res = await handle(req);
-  if (res.status === 401 || res.status === 403) await recordSignInFailure(sql, keys);
-  else if (res.ok) await clearAccountFailures(sql, keys);
-  return res;
-}
-
 export async function handleAuthRequest(req: Request, path: string): Promise<Response> {
   if (!ALLOWED.some((pattern) => pattern.test(path))) {
     return Response.json({ error: 'Not found' }, { status: 404, headers: { 'Cache-Control': 'no-store' } });
   }
   const auth = await getAuth();
-  const res = req.method === 'POST' && path === '/sign-in/email' ? await signInWithEmail(req, auth.handler) : await auth.handler(req);
+  const res = await auth.handler(req);
   return secureCookies(req, await withoutSessionToken(res));
 }
 

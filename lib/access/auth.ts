@@ -16,6 +16,7 @@ import { getDatabase, type Database } from '@/lib/db';
 import { getAccessConfig, type OidcConfig } from '@/lib/env';
 import { changesState, CROSS_ORIGIN, fromOwnPages, isAllowedRedirect } from './origin';
 import { authSecret } from './secret';
+import { signInThrottle } from './throttle';
 import { ensureBootstrapAdmin } from './users';
 
 /** Where Better Auth's own endpoints live (sign-in, sign-out, OAuth callbacks). */
@@ -107,7 +108,7 @@ function buildAuth(database: Database, oidc: OidcConfig | undefined, secret: str
     // stale state) and named no errorCallbackURL comes back to the sign-in page with
     // ?error=<code>, not to the library's bare error page.
     onAPIError: { errorURL: SIGN_IN_PAGE },
-    // Sign-in is throttled per account and per address by lib/access/throttle.ts.
+    // Sign-in is throttled per account and per address by lib/access/throttle.ts (a plugin below).
     rateLimit: { enabled: false },
     // Secure is set per request, over HTTPS only (auth-endpoint.ts): by default Better Auth
     // makes every cookie Secure in production, and plain HTTP on a LAN could not sign in.
@@ -119,6 +120,7 @@ function buildAuth(database: Database, oidc: OidcConfig | undefined, secret: str
       accountLinking: { enabled: true },
     },
     plugins: [
+      signInThrottle(database.sql),
       apiKey({
         defaultPrefix: API_KEY_PREFIX,
         startingCharactersConfig: { shouldStore: true, charactersLength: 10 },

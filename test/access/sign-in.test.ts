@@ -3,14 +3,14 @@
 // first admin from the environment (never overwritten), and the session secret kept in
 // the database when AUTH_SECRET is unset (sessions survive a restart).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { GET as authGet } from '@/app/api/auth/[...all]/route';
+import { GET as authGet, POST as authPost } from '@/app/api/auth/[...all]/route';
 import { GET as listRoute } from '@/app/api/traces/route';
 import { GET as listUsersRoute } from '@/app/api/users/route';
 import { useDatabase } from '@/lib/db';
 import type { Database } from '@/lib/storage/open';
 import { testDatabases } from '@/test/support/databases';
 import { getAuth, resetAuth, SESSION_DAYS } from '@/lib/access/auth';
-import { cookieHeader, makeUser, ORIGIN, resetAccess, sessionSetCookie, signIn, signInRequest, truncateAccess } from '@/test/support/access';
+import { cookieHeader, makeUser, ORIGIN, peer, resetAccess, sessionSetCookie, signIn, signInRequest, truncateAccess } from '@/test/support/access';
 import { SIGN_IN_WINDOW_SECONDS } from '@/lib/access/throttle';
 
 const TOO_MANY = JSON.stringify({ error: 'Too many sign-in attempts; try again later' });
@@ -31,6 +31,8 @@ function attributes(setCookie: string): Map<string, string> {
       }),
   );
 }
+
+const SIGN_IN_PARAMS = { params: Promise.resolve({ all: ['sign-in', 'email'] }) };
 
 const readTraces = (cookie: string) => listRoute(new Request(`${ORIGIN}/api/traces`, { headers: { cookie } }));
 
@@ -172,6 +174,38 @@ describe.each(testDatabases())('sign-in on $name', ({ open }) => {
         }
         expect((await signInRequest(person.email, person.password, { address })).status).toBe(200);
       }
+    });
+
+    it('counts the account sign-in reads: a body that is both JSON and a form is held back like any other', async () => {
+      const person = await makeUser('viewer');
+      // As JSON it names a decoy; as a form (what its Content-Type says) it names the person.
+      const both = (i: number, password: string) =>
+        JSON.stringify({ email: `decoy-${i}@example.test`, x: `=&email=${person.email}&password=${password}&` });
+      const statuses: number[] = [];
+      for (let i = 0; i <= MAX_FAILURES_PER_ACCOUNT; i++) {
+        const res = await authPost(
+          new Request(`${ORIGIN}/api/auth/sign-in/email`, {
+            method: 'POST',
+            body: both(i, WRONG.replaceAll(' ', '-')),
+            headers: { 'content-type': 'application/x-www-form-urlencoded', ...peer(freshAddress()) },
+          }),
+          SIGN_IN_PARAMS,
+        );
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([...Array<number>(MAX_FAILURES_PER_ACCOUNT).fill(401), 429]);
+      expect((await signInRequest(person.email, person.password, { address: freshAddress() })).status).toBe(429);
+    });
+
+    it("a client's own X-Forwarded-For does not choose its address: the socket's does", async () => {
+      const person = await makeUser('viewer');
+      const address = freshAddress();
+      for (let i = 0; i < MAX_FAILURES_PER_ADDRESS; i++) {
+        const forged = { 'x-forwarded-for': `192.0.2.${i + 1}`, 'x-real-ip': `192.0.2.${i + 1}` };
+        expect((await signInRequest(`spray-${i}@example.test`, WRONG, { address, headers: forged })).status).toBe(401);
+      }
+      const held = await signInRequest(person.email, person.password, { address, headers: { 'x-forwarded-for': '192.0.2.250' } });
+      expect(held.status).toBe(429);
     });
 
     it('counts an email however it is typed as one account', async () => {

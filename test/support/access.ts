@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
 import type { Database } from '@/lib/storage/open';
 import { createApiKey } from '@/lib/access/api-keys';
+import { PEER_HEADER, peerHeaderValue } from '@/lib/access/client-address';
 import { getDatabase } from '@/lib/db';
 import { contextAs } from './context';
 import { getAuth, resetAuth } from '@/lib/access/auth';
@@ -40,6 +41,11 @@ export async function truncateAccess(db: Database): Promise<void> {
 
 export const ORIGIN = 'http://crossroads.test:3000';
 
+/** Headers that make a request come from this socket address, as the server notes it (lib/access/client-address.ts). */
+export function peer(address: string): Record<string, string> {
+  return { [PEER_HEADER]: peerHeaderValue(address) };
+}
+
 /** POST /api/auth/sign-in/email through the real route, as the sign-in page sends it. */
 export function signInRequest(
   email: string,
@@ -53,7 +59,7 @@ export function signInRequest(
     headers: {
       'content-type': 'application/json',
       origin,
-      'x-forwarded-for': opts.address ?? '198.51.100.7',
+      ...peer(opts.address ?? '198.51.100.7'),
       ...opts.headers,
     },
   });
