@@ -58,6 +58,6 @@ async function fitConfigs<T>(write: () => Promise<T>): Promise<T> {
 
 function writerOf(author: DemoScoreSet['author']): ScoreWriter {
   return author.kind === 'user'
-    ? { source: 'ANNOTATION', authorKind: 'user', authorName: author.name, authorUserId: null }
-    : { source: 'API', authorKind: 'key', authorName: author.name, authorUserId: null };
+    ? { source: 'ANNOTATION', authorKind: 'user', authorName: author.name, authorUserId: null, authorKey: null }
+    : { source: 'API', authorKind: 'key', authorName: author.name, authorUserId: null, authorKey: null };
 }

@@ -302,10 +302,14 @@ describe.each(testDatabases())('score insights from rollups on $name', ({ open }
         scores: [
           { id: a.id, traceId: a.traceId, decisionPointId: a.decisionPointId, name: 'decision.correct', value: false },
           { id: b.id, traceId: b.traceId, decisionPointId: b.decisionPointId, name: 'decision.better_option', value: 'mail' },
-          { id: c.id, traceId: other.traceId, decisionPointId: other.id, name: 'decision.correct', value: true },
-          { id: `otlp-review-${otlpIds[0]}`, traceId: otlpIds[0], name: 'quality', value: 3 },
         ],
       }),
+    );
+    // The API never moves a score to another target (a 409); the triggers follow any UPDATE all the same.
+    await db.sql.query(`UPDATE "Score" SET "traceId" = $1, "decisionPointId" = $2, "value" = 1 WHERE "id" = $3`, [other.traceId, other.id, c.id]);
+    await db.sql.query(
+      `UPDATE "Score" SET "decisionPointId" = NULL, "name" = 'quality', "dataType" = 'NUMERIC', "value" = 3, "stringValue" = NULL WHERE "id" = $1`,
+      [`otlp-review-${otlpIds[0]}`],
     );
     await checkAll();
 

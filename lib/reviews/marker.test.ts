@@ -151,8 +151,8 @@ describe.each(testDatabases())('the review marker on $name', (target) => {
     expect(await pick()).toEqual({ item: 'm-3/d1', progress: { reviewed: 0, total: 8 } });
     await saveScores(ada, validateScoresBody({ scores: [correct('m-3', 'd1', true, 'r1')] }));
     expect(await pick()).toEqual({ item: 'm-3/d2', progress: { reviewed: 1, total: 8 } });
-    // The same id now scores another decision: the first is unreviewed again.
-    await saveScores(ada, validateScoresBody({ scores: [correct('m-3', 'd2', false, 'r1')] }));
+    // The same id now scores another decision (by hand: the API never moves a score): the first is unreviewed again.
+    await db.sql.query(`UPDATE "Score" SET "decisionPointId" = 'd2', "value" = 0 WHERE "id" = 'r1'`);
     expect(await pick()).toEqual({ item: 'm-3/d1', progress: { reviewed: 1, total: 8 } });
     // Renamed: no longer a review.
     await saveScores(ada, validateScoresBody({ scores: [{ id: 'r1', traceId: 'm-3', decisionPointId: 'd2', name: 'decision.note', value: 'x' }] }));

@@ -18,6 +18,7 @@ import { requireScope, type ServiceContext } from '@/lib/context';
 import type { SqlExecutor } from '@/lib/storage/sql';
 import { apiWriter, type ScoreWriter } from './author';
 import { readConfigsByName } from './configs/read';
+import { checkRewrites, REWRITE_RULE, rewritesAnyScore } from './rewrite';
 import { scoreJsonSql, scoreRow, upsertScoresSql } from './sql';
 import type { ScoreRecord } from './types';
 import { checkScoresFitConfigs, type ScoreInput } from './validate';
@@ -119,8 +120,10 @@ async function write(ctx: ServiceContext, scores: readonly ScoreInput[], writer:
   const configs = await readConfigsByName(ctx.db.sql, scores.map((s) => s.name));
   checkScoresFitConfigs(scores, configs);
   const rows = JSON.stringify(scores.map((s) => scoreRow(s, writer)));
+  const anyAuthor = rewritesAnyScore(ctx);
   return ctx.db.sql.transaction(async (tx) => {
     await lockTargets(tx, scores);
-    return tx.query<{ score: string }>(`${upsertScoresSql(1)}${returning}`, [rows]);
+    await checkRewrites(tx, scores, { authorKey: writer.authorKey, anyAuthor, rule: REWRITE_RULE }, true);
+    return tx.query<{ score: string }>(`${upsertScoresSql(1, { anyAuthor })}${returning}`, [rows]);
   });
 }

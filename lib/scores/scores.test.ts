@@ -112,10 +112,10 @@ describe.each(testDatabases())('scores on $name', (target) => {
     const key = asKey(db);
     await save(key, [{ id: 'same', traceId, name: 'quality', value: 1 }]);
     const [first] = (await listScores(testContext(db), parseScoreListParams(new URLSearchParams('')))).scores;
-    expect(await save(key, [{ id: 'same', traceId, spanId: 's1', name: 'quality', value: 3, comment: 'second look' }])).toBe(1);
+    expect(await save(key, [{ id: 'same', traceId, name: 'quality', value: 3, comment: 'second look' }])).toBe(1);
     const { scores, total } = await listScores(testContext(db), parseScoreListParams(new URLSearchParams('')));
     expect(total).toBe(1);
-    expect(scores[0]).toMatchObject({ id: 'same', spanId: 's1', value: 3, comment: 'second look', createdAt: first.createdAt });
+    expect(scores[0]).toMatchObject({ id: 'same', spanId: null, value: 3, comment: 'second look', createdAt: first.createdAt });
     expect(Date.parse(scores[0].updatedAt)).toBeGreaterThanOrEqual(Date.parse(first.updatedAt));
     // Without an id every write is a new score.
     await save(key, [{ traceId, name: 'quality', value: 1 }]);

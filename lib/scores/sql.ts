@@ -21,6 +21,7 @@ export interface ScoreRow {
   authorKind: string;
   authorName: string;
   authorUserId: string | null;
+  authorKey: string | null;
 }
 
 const COLUMNS: ReadonlyArray<readonly [keyof ScoreRow, string]> = [
@@ -39,6 +40,7 @@ const COLUMNS: ReadonlyArray<readonly [keyof ScoreRow, string]> = [
   ['authorKind', 'text'],
   ['authorName', 'text'],
   ['authorUserId', 'text'],
+  ['authorKey', 'text'],
 ];
 
 /** The stored row of a validated score written by `writer`; a score without a client id gets a new one. */
@@ -66,14 +68,24 @@ const UPDATES = COLUMNS.filter(([name]) => name !== 'id')
   .map(([name]) => `"${name}" = EXCLUDED."${name}"`)
   .join(', ');
 
+// A stored score keeps its target; by default only its own author rewrites it. The rules
+// are checked before writing with messages (rewrite.ts); this holds them for every writer
+// and race: a row refused here is left as it was.
+const SAME_TARGET = ['traceId', 'spanId', 'decisionPointId', 'sessionId']
+  .map((name) => `"Score"."${name}" IS NOT DISTINCT FROM EXCLUDED."${name}"`)
+  .join(' AND ');
+
 /**
  * Upserts the score rows of JSON array parameter $n: a known id is updated in place (the
- * same score, written again), never stored twice; createdAt stays, updatedAt moves.
+ * same score, written again), never stored twice; createdAt stays, updatedAt moves. Only a
+ * score of the same target, and of the same author unless `anyAuthor`, is updated.
  */
-export function upsertScoresSql(param: number): string {
+export function upsertScoresSql(param: number, { anyAuthor = false } = {}): string {
+  const author = anyAuthor ? '' : ` AND "Score"."authorKey" IS NOT DISTINCT FROM EXCLUDED."authorKey"`;
   return `INSERT INTO "Score" (${NAMES})
   SELECT ${NAMES} FROM json_to_recordset($${param}::json) AS r(${RECORD})
-  ON CONFLICT ("id") DO UPDATE SET ${UPDATES}, "updatedAt" = CURRENT_TIMESTAMP`;
+  ON CONFLICT ("id") DO UPDATE SET ${UPDATES}, "updatedAt" = CURRENT_TIMESTAMP
+  WHERE ${SAME_TARGET}${author}`;
 }
 
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

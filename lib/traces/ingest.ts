@@ -29,11 +29,12 @@ import { plainPayloadNumbers, traceWordsAsWritten } from './trace-words';
 import { runText, traceRanges, traceRuns, type TraceRange, type TraceRun } from './batch-chunks';
 import { storableJson, type TraceInput, type ValidatedBatch } from './validate';
 import { requireScope, type ServiceContext } from '@/lib/context';
-import type { Actor } from '@/lib/access/decide';
+import { actorKey, type Actor } from '@/lib/access/decide';
 import { ingestWriter } from '@/lib/scores/author';
 import { readConfigsByName } from '@/lib/scores/configs/read';
 import { feedbackScore } from '@/lib/scores/feedback';
 import { scoreRow, upsertScoresSql, type ScoreRow } from '@/lib/scores/sql';
+import { BATCH_REWRITE_RULE, checkRewrites } from '@/lib/scores/rewrite';
 import { checkScoresFitConfigs } from '@/lib/scores/validate';
 
 type Column = readonly [name: string, sqlType: string];
@@ -337,6 +338,7 @@ export async function ingestTraces(ctx: ServiceContext, batch: ValidatedBatch, o
   const sql = ctx.db.sql;
   const sent = batch.traces.flatMap((t) => t.scores);
   if (sent.length > 0) checkScoresFitConfigs(sent, await readConfigsByName(sql, sent.map((s) => s.name)));
+  await checkRewrites(sql, sent, { authorKey: actorKey(actor), anyAuthor: false, rule: BATCH_REWRITE_RULE });
   const maxChars = options.statementChars ?? STATEMENT_CHARS;
   const found = batch.json.length > maxChars ? traceRanges(batch.json) : null;
   // The text is the body the traces were validated from, so it has one range per trace.
