@@ -16,6 +16,7 @@ import { getDatabase, type Database } from '@/lib/db';
 import { getAccessConfig, type OidcConfig } from '@/lib/env';
 import { changesState, CROSS_ORIGIN, fromOwnPages, isAllowedRedirect } from './origin';
 import { authSecret } from './secret';
+import { withHashedSessionTokens } from './session-tokens';
 import { signInThrottle } from './throttle';
 import { ensureBootstrapAdmin } from './users';
 
@@ -77,7 +78,8 @@ function buildAuth(database: Database, oidc: OidcConfig | undefined, secret: str
     // Any host and port, as the WSDL: links and callbacks are built from the request.
     // (The fallback only serves calls made without a request's Host, e.g. in tests.)
     baseURL: { allowedHosts: ['*'], protocol: 'auto', fallback: 'http://localhost' },
-    database: prismaAdapter(database.prisma, { provider: 'postgresql' }),
+    // Session tokens are stored as SHA-256 digests (session-tokens.ts).
+    database: withHashedSessionTokens(prismaAdapter(database.prisma, { provider: 'postgresql' })),
     telemetry: { enabled: false },
     hooks: { before: ownOriginsOnly },
     logger: {

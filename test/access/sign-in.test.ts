@@ -2,6 +2,7 @@
 // throttle per account and per address (which never tells whether an email exists), the
 // first admin from the environment (never overwritten), and the session secret kept in
 // the database when AUTH_SECRET is unset (sessions survive a restart).
+import { createHash, createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GET as authGet, POST as authPost } from '@/app/api/auth/[...all]/route';
 import { GET as listRoute } from '@/app/api/traces/route';
@@ -12,6 +13,7 @@ import { testDatabases } from '@/test/support/databases';
 import { getAuth, resetAuth, SESSION_DAYS } from '@/lib/access/auth';
 import { cookieHeader, makeUser, ORIGIN, peer, resetAccess, sessionSetCookie, signIn, signInRequest, truncateAccess } from '@/test/support/access';
 import { SIGN_IN_WINDOW_SECONDS } from '@/lib/access/throttle';
+import { readMigrations } from '@/lib/storage/migrate';
 
 const TOO_MANY = JSON.stringify({ error: 'Too many sign-in attempts; try again later' });
 const WRONG = 'not the password';
@@ -80,6 +82,64 @@ describe.each(testDatabases())('sign-in on $name', ({ open }) => {
       const text = await session.text();
       expect(JSON.parse(text)).toMatchObject({ user: { email: person.email }, session: { userId: person.id } });
       expect(text).not.toContain(token);
+    });
+
+    it('is stored only as its SHA-256 hash: the stored value is no session, the cookie is, until sign-out', async () => {
+      const person = await makeUser('viewer');
+      const res = await signInRequest(person.email, person.password);
+      expect(res.status).toBe(200);
+      const cookie = cookieHeader(res);
+      const token = decodeURIComponent(sessionSetCookie(res).split(';')[0].split('=')[1]).split('.')[0];
+      const [stored] = await db.prisma.session.findMany({ where: { userId: person.id } });
+      expect(stored.token).toBe(createHash('sha256').update(token).digest('hex'));
+      expect(JSON.stringify(await db.prisma.session.findMany())).not.toContain(token);
+      expect((await readTraces(cookie)).status).toBe(200);
+      // A copy of the table signs nobody in, even with the secret: the stored value, signed as a cookie, is no session.
+      const { secret } = await (await getAuth()).$context;
+      const forged = `${stored.token}.${createHmac('sha256', secret).update(stored.token).digest('base64')}`;
+      expect((await readTraces(`crossroads.session_token=${encodeURIComponent(forged)}`)).status).toBe(401);
+      const resigned = `${token}.${createHmac('sha256', secret).update(token).digest('base64')}`;
+      expect((await readTraces(`crossroads.session_token=${encodeURIComponent(resigned)}`)).status).toBe(200);
+      const out = await authPost(
+        new Request(`${ORIGIN}/api/auth/sign-out`, { method: 'POST', headers: { cookie, origin: ORIGIN, 'content-type': 'application/json' }, body: '{}' }),
+        { params: Promise.resolve({ all: ['sign-out'] }) },
+      );
+      expect(out.status).toBe(200);
+      expect(await db.prisma.session.count({ where: { userId: person.id } })).toBe(0);
+      expect((await readTraces(cookie)).status).toBe(401);
+    });
+
+    it('a session past updateAge is renewed under the same cookie, still stored as its hash', async () => {
+      const person = await makeUser('viewer');
+      const res = await signInRequest(person.email, person.password);
+      const cookie = cookieHeader(res);
+      const token = decodeURIComponent(sessionSetCookie(res).split(';')[0].split('=')[1]).split('.')[0];
+      // Two days old: Better Auth extends it at the next read.
+      const aged = new Date(Date.now() + (SESSION_DAYS - 2) * 24 * 3600 * 1000);
+      await db.prisma.session.updateMany({ where: { userId: person.id }, data: { expiresAt: aged } });
+      const renewed = await authGet(new Request(`${ORIGIN}/api/auth/get-session`, { headers: { cookie } }), { params: Promise.resolve({ all: ['get-session'] }) });
+      expect(renewed.status).toBe(200);
+      expect(decodeURIComponent(sessionSetCookie(renewed).split(';')[0].split('=')[1]).split('.')[0]).toBe(token);
+      const [stored] = await db.prisma.session.findMany({ where: { userId: person.id } });
+      expect(stored.expiresAt.getTime()).toBeGreaterThan(aged.getTime());
+      expect(stored.token).toBe(createHash('sha256').update(token).digest('hex'));
+      expect((await readTraces(cookie)).status).toBe(200);
+    });
+
+    it('a session stored before tokens were digested still signs in once its migration has run', async () => {
+      const person = await makeUser('viewer');
+      const token = 'a0B1c2D3e4F5g6H7i8J9k0L1m2N3o4P5';
+      const now = new Date();
+      await db.sql.query(
+        `INSERT INTO "Session" ("id", "token", "userId", "expiresAt", "createdAt", "updatedAt") VALUES ('old-session', $1, $2, $3, $4, $4)`,
+        [token, person.id, new Date(now.getTime() + 24 * 3600 * 1000), now],
+      );
+      const { secret } = await (await getAuth()).$context;
+      const cookie = `crossroads.session_token=${encodeURIComponent(`${token}.${createHmac('sha256', secret).update(token).digest('base64')}`)}`;
+      const [migration] = (await readMigrations()).filter((m) => m.name.endsWith('_hashed_session_tokens'));
+      await db.sql.exec(migration.sql);
+      expect((await db.prisma.session.findUniqueOrThrow({ where: { id: 'old-session' } })).token).toBe(createHash('sha256').update(token).digest('hex'));
+      expect((await readTraces(cookie)).status).toBe(200);
     });
 
     it('is HttpOnly, SameSite=Lax, expires with the session, and not Secure over plain HTTP', async () => {
