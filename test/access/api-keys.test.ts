@@ -1,41 +1,22 @@
 // API keys as an admin manages them through /api/api-keys and a machine uses them: shown
 // once, stored as a hash, listed without the secret, last use recorded, revoked at once.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DELETE as deleteKeyRoute } from '@/app/api/api-keys/[id]/route';
 import { GET as listKeysRoute, POST as createKeyRoute } from '@/app/api/api-keys/route';
 import { POST as soapRoute } from '@/app/api/soap/route';
 import { GET as listRoute } from '@/app/api/traces/route';
 import { POST as createUserRoute } from '@/app/api/users/route';
-import { useDatabase } from '@/lib/db';
 import { keys, parseResult, phpEnvelope, str } from '@/test/support/soap';
-import type { Database } from '@/lib/storage/open';
 import { testDatabases } from '@/test/support/databases';
 import type { ApiKeyRecord } from '@/lib/access/api-keys';
-import { bearer, expectError, makeUser, ORIGIN, resetAccess, signIn, signInRequest, truncateAccess } from '@/test/support/access';
+import { bearer, expectError, makeUser, ORIGIN, signIn, signInRequest, accessSuite } from '@/test/support/access';
 
 describe.each(testDatabases())('API keys on $name', ({ open }) => {
-  let db: Database;
+  const suite = accessSuite(open);
   let admin: { cookie: string };
-  const savedEnv = { ...process.env };
-
-  beforeAll(async () => {
-    db = await open();
-    vi.spyOn(console, 'info').mockImplementation(() => undefined);
-  });
-  afterAll(async () => {
-    await db.close();
-    vi.restoreAllMocks();
-  });
   beforeEach(async () => {
-    useDatabase(db);
-    resetAccess();
-    await truncateAccess(db);
     const person = await makeUser('admin');
     admin = { cookie: await signIn(person.email, person.password) };
-  });
-  afterEach(() => {
-    process.env = { ...savedEnv };
-    resetAccess();
   });
 
   const json = (method: string, url: string, body: unknown) =>
@@ -59,7 +40,7 @@ describe.each(testDatabases())('API keys on $name', ({ open }) => {
     expect(listed).toMatchObject({ id: made.id, name: 'nightly export', start: made.key.slice(0, 10), lastUsedAt: null });
     expect(JSON.stringify(await list())).not.toContain(made.key);
     // Stored as a hash: the database never holds the key itself.
-    const row = await db.prisma.apikey.findUniqueOrThrow({ where: { id: made.id } });
+    const row = await suite.db.prisma.apikey.findUniqueOrThrow({ where: { id: made.id } });
     expect(row.key).not.toBe(made.key);
     expect(JSON.stringify(row)).not.toContain(made.key);
   });
@@ -120,7 +101,7 @@ describe.each(testDatabases())('API keys on $name', ({ open }) => {
   it('an admin adds a person who can then sign in with the role given', async () => {
     const res = await createUserRoute(json('POST', '/api/users', { email: 'New.Person@Example.test', password: 'a long password', role: 'viewer' }));
     expect(res.status).toBe(201);
-    const row = await db.prisma.user.findFirstOrThrow({ where: { email: 'new.person@example.test' } });
+    const row = await suite.db.prisma.user.findFirstOrThrow({ where: { email: 'new.person@example.test' } });
     expect(row.role).toBe('viewer');
     expect((await signInRequest('new.person@example.test', 'a long password')).status).toBe(200);
     await expectError(

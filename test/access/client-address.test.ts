@@ -2,47 +2,26 @@
 // address as Node receives it (recordSocketAddresses, which the server process calls at
 // start), so a client's own X-Forwarded-For or a forged copy of that note counts for
 // nothing, unless the socket is a proxy listed in TRUSTED_PROXIES.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
 import { PEER_HEADER, recordSocketAddresses } from '@/lib/access/client-address';
-import { useDatabase } from '@/lib/db';
-import type { Database } from '@/lib/storage/open';
 import { testDatabases } from '@/test/support/databases';
-import { makeUser, resetAccess, truncateAccess } from '@/test/support/access';
+import { makeUser, accessSuite } from '@/test/support/access';
 import { serveRoutes, type RouteServer } from '@/test/support/route-server';
 
 // The limit the issue sets, not read from throttle.ts: a change there must show here.
 const MAX_FAILURES_PER_ADDRESS = 20;
 
 describe.each(testDatabases())('the client address over real sockets on $name', ({ open }) => {
-  let db: Database;
+  const suite = accessSuite(open, ['info', 'error', 'warn']);
   let server: RouteServer;
-  const savedEnv = { ...process.env };
-
   beforeAll(async () => {
-    db = await open();
     recordSocketAddresses();
     server = await serveRoutes({
       '/api/auth/sign-in/email': (req) => authPost(req, { params: Promise.resolve({ all: ['sign-in', 'email'] }) }),
     });
-    vi.spyOn(console, 'info').mockImplementation(() => undefined);
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
   });
-  afterAll(async () => {
-    await server.close();
-    await db.close();
-    vi.restoreAllMocks();
-  });
-  beforeEach(async () => {
-    useDatabase(db);
-    resetAccess();
-    await truncateAccess(db);
-  });
-  afterEach(() => {
-    process.env = { ...savedEnv };
-    resetAccess();
-  });
+  afterAll(() => server.close());
 
   const signIn = (email: string, password: string, headers: Record<string, string> = {}) =>
     fetch(`${server.origin}/api/auth/sign-in/email`, {
@@ -64,7 +43,7 @@ describe.each(testDatabases())('the client address over real sockets on $name', 
     const held = await signIn(person.email, person.password, { 'x-forwarded-for': '192.0.2.250' });
     expect(held.status).toBe(429);
     expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(0);
-    const rows = await db.sql.query<{ key: string }>(`SELECT "key" FROM "SignInThrottle" WHERE "key" LIKE 'ip:%'`);
+    const rows = await suite.db.sql.query<{ key: string }>(`SELECT "key" FROM "SignInThrottle" WHERE "key" LIKE 'ip:%'`);
     expect(rows.map((r) => r.key)).toEqual(['ip:127.0.0.1']);
   });
 

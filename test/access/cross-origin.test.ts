@@ -2,17 +2,15 @@
 // cookie along with any page's request, so a page elsewhere must not be able to change
 // anything (a `no-cors` fetch, a form). Keys are unaffected: a page cannot send one.
 // Better Auth's own endpoints follow the same rule, and their callback URLs too.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DELETE as deleteKeyRoute } from '@/app/api/api-keys/[id]/route';
 import { GET as listKeysRoute, POST as createKeyRoute } from '@/app/api/api-keys/route';
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
 import { POST as saveScoresRoute } from '@/app/api/scores/route';
 import { POST as ingestRoute } from '@/app/api/traces/route';
 import { GET as listUsersRoute, POST as createUserRoute } from '@/app/api/users/route';
-import { useDatabase } from '@/lib/db';
 import { validateConfig } from '@/lib/env';
-import type { Database } from '@/lib/storage/open';
-import { bearer, cookieHeader, expectError, makeUser, ORIGIN, resetAccess, sessionSetCookie, signIn, truncateAccess } from '@/test/support/access';
+import { bearer, cookieHeader, expectError, makeUser, ORIGIN, sessionSetCookie, signIn, accessSuite } from '@/test/support/access';
 import { testDatabases } from '@/test/support/databases';
 import { makeTrace } from '@/test/support/fixtures';
 
@@ -54,30 +52,12 @@ describe('TRUSTED_ORIGINS', () => {
 });
 
 describe.each(testDatabases())('cookie-authenticated writes on $name', ({ open }) => {
-  let db: Database;
+  accessSuite(open, ['info', 'error']);
   let cookie: string;
-  const savedEnv = { ...process.env };
-
-  beforeAll(async () => {
-    db = await open();
-    vi.spyOn(console, 'info').mockImplementation(() => undefined);
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  });
-  afterAll(async () => {
-    await db.close();
-    vi.restoreAllMocks();
-  });
   beforeEach(async () => {
-    useDatabase(db);
-    resetAccess();
-    await truncateAccess(db);
     process.env.API_KEYS = ENV_KEY;
     const admin = await makeUser('admin');
     cookie = await signIn(admin.email, admin.password);
-  });
-  afterEach(() => {
-    process.env = { ...savedEnv };
-    resetAccess();
   });
 
   const keyCount = async () =>
@@ -170,29 +150,11 @@ describe.each(testDatabases())('cookie-authenticated writes on $name', ({ open }
 });
 
 describe.each(testDatabases())("Better Auth's endpoints on $name", ({ open }) => {
-  let db: Database;
+  accessSuite(open, ['info', 'error']);
   let email: string;
   let password: string;
-  const savedEnv = { ...process.env };
-
-  beforeAll(async () => {
-    db = await open();
-    vi.spyOn(console, 'info').mockImplementation(() => undefined);
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  });
-  afterAll(async () => {
-    await db.close();
-    vi.restoreAllMocks();
-  });
   beforeEach(async () => {
-    useDatabase(db);
-    resetAccess();
-    await truncateAccess(db);
     ({ email, password } = await makeUser('viewer'));
-  });
-  afterEach(() => {
-    process.env = { ...savedEnv };
-    resetAccess();
   });
 
   const auth = (path: string, headers: HeaderMap, body: unknown) =>

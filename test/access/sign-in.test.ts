@@ -3,15 +3,13 @@
 // first admin from the environment (never overwritten), and the session secret kept in
 // the database when AUTH_SECRET is unset (sessions survive a restart).
 import { createHash, createHmac } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { GET as authGet, POST as authPost } from '@/app/api/auth/[...all]/route';
 import { GET as listRoute } from '@/app/api/traces/route';
 import { GET as listUsersRoute } from '@/app/api/users/route';
-import { useDatabase } from '@/lib/db';
-import type { Database } from '@/lib/storage/open';
 import { testDatabases } from '@/test/support/databases';
 import { getAuth, resetAuth, SESSION_DAYS } from '@/lib/access/auth';
-import { cookieHeader, makeUser, ORIGIN, peer, resetAccess, sessionSetCookie, signIn, signInRequest, truncateAccess } from '@/test/support/access';
+import { cookieHeader, makeUser, ORIGIN, peer, sessionSetCookie, signIn, signInRequest, accessSuite } from '@/test/support/access';
 import { SIGN_IN_WINDOW_SECONDS } from '@/lib/access/throttle';
 import { readMigrations } from '@/lib/storage/migrate';
 
@@ -43,28 +41,7 @@ let addresses = 0;
 const freshAddress = () => `203.0.113.${++addresses}`;
 
 describe.each(testDatabases())('sign-in on $name', ({ open }) => {
-  let db: Database;
-  const savedEnv = { ...process.env };
-  beforeAll(async () => {
-    db = await open();
-    vi.spyOn(console, 'info').mockImplementation(() => undefined);
-    // Better Auth logs every wrong password and unknown email; expected here.
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-  });
-  afterAll(async () => {
-    await db.close();
-    vi.restoreAllMocks();
-  });
-  beforeEach(async () => {
-    useDatabase(db);
-    resetAccess();
-    await truncateAccess(db);
-  });
-  afterEach(() => {
-    process.env = { ...savedEnv };
-    resetAccess();
-  });
+  const suite = accessSuite(open, ['info', 'error', 'warn']);
 
   describe('the session cookie', () => {
     it('is the only place the session token travels: sign-in and get-session bodies leave it out', async () => {
@@ -90,9 +67,9 @@ describe.each(testDatabases())('sign-in on $name', ({ open }) => {
       expect(res.status).toBe(200);
       const cookie = cookieHeader(res);
       const token = decodeURIComponent(sessionSetCookie(res).split(';')[0].split('=')[1]).split('.')[0];
-      const [stored] = await db.prisma.session.findMany({ where: { userId: person.id } });
+      const [stored] = await suite.db.prisma.session.findMany({ where: { userId: person.id } });
       expect(stored.token).toBe(createHash('sha256').update(token).digest('hex'));
-      expect(JSON.stringify(await db.prisma.session.findMany())).not.toContain(token);
+      expect(JSON.stringify(await suite.db.prisma.session.findMany())).not.toContain(token);
       expect((await readTraces(cookie)).status).toBe(200);
       // A copy of the table signs nobody in, even with the secret: the stored value, signed as a cookie, is no session.
       const { secret } = await (await getAuth()).$context;
@@ -105,7 +82,7 @@ describe.each(testDatabases())('sign-in on $name', ({ open }) => {
         { params: Promise.resolve({ all: ['sign-out'] }) },
       );
       expect(out.status).toBe(200);
-      expect(await db.prisma.session.count({ where: { userId: person.id } })).toBe(0);
+      expect(await suite.db.prisma.session.count({ where: { userId: person.id } })).toBe(0);
       expect((await readTraces(cookie)).status).toBe(401);
     });
 
@@ -116,11 +93,11 @@ describe.each(testDatabases())('sign-in on $name', ({ open }) => {
       const token = decodeURIComponent(sessionSetCookie(res).split(';')[0].split('=')[1]).split('.')[0];
       // Two days old: Better Auth extends it at the next read.
       const aged = new Date(Date.now() + (SESSION_DAYS - 2) * 24 * 3600 * 1000);
-      await db.prisma.session.updateMany({ where: { userId: person.id }, data: { expiresAt: aged } });
+      await suite.db.prisma.session.updateMany({ where: { userId: person.id }, data: { expiresAt: aged } });
       const renewed = await authGet(new Request(`${ORIGIN}/api/auth/get-session`, { headers: { cookie } }), { params: Promise.resolve({ all: ['get-session'] }) });
       expect(renewed.status).toBe(200);
       expect(decodeURIComponent(sessionSetCookie(renewed).split(';')[0].split('=')[1]).split('.')[0]).toBe(token);
-      const [stored] = await db.prisma.session.findMany({ where: { userId: person.id } });
+      const [stored] = await suite.db.prisma.session.findMany({ where: { userId: person.id } });
       expect(stored.expiresAt.getTime()).toBeGreaterThan(aged.getTime());
       expect(stored.token).toBe(createHash('sha256').update(token).digest('hex'));
       expect((await readTraces(cookie)).status).toBe(200);
@@ -130,15 +107,15 @@ describe.each(testDatabases())('sign-in on $name', ({ open }) => {
       const person = await makeUser('viewer');
       const token = 'a0B1c2D3e4F5g6H7i8J9k0L1m2N3o4P5';
       const now = new Date();
-      await db.sql.query(
+      await suite.db.sql.query(
         `INSERT INTO "Session" ("id", "token", "userId", "expiresAt", "createdAt", "updatedAt") VALUES ('old-session', $1, $2, $3, $4, $4)`,
         [token, person.id, new Date(now.getTime() + 24 * 3600 * 1000), now],
       );
       const { secret } = await (await getAuth()).$context;
       const cookie = `crossroads.session_token=${encodeURIComponent(`${token}.${createHmac('sha256', secret).update(token).digest('base64')}`)}`;
       const [migration] = (await readMigrations()).filter((m) => m.name.endsWith('_hashed_session_tokens'));
-      await db.sql.exec(migration.sql);
-      expect((await db.prisma.session.findUniqueOrThrow({ where: { id: 'old-session' } })).token).toBe(createHash('sha256').update(token).digest('hex'));
+      await suite.db.sql.exec(migration.sql);
+      expect((await suite.db.prisma.session.findUniqueOrThrow({ where: { id: 'old-session' } })).token).toBe(createHash('sha256').update(token).digest('hex'));
       expect((await readTraces(cookie)).status).toBe(200);
     });
 
@@ -153,7 +130,7 @@ describe.each(testDatabases())('sign-in on $name', ({ open }) => {
       expect(attrs.get('path')).toBe('/');
       expect(Number(attrs.get('max-age'))).toBe(SESSION_DAYS * 24 * 3600);
       expect(attrs.has('secure')).toBe(false);
-      const session = await db.prisma.session.findFirstOrThrow({ where: { userId: person.id } });
+      const session = await suite.db.prisma.session.findFirstOrThrow({ where: { userId: person.id } });
       expect(session.expiresAt.getTime() - before).toBeGreaterThan((SESSION_DAYS * 24 * 3600 - 60) * 1000);
       expect(session.expiresAt.getTime() - before).toBeLessThan((SESSION_DAYS * 24 * 3600 + 60) * 1000);
     });
@@ -286,7 +263,7 @@ describe.each(testDatabases())('sign-in on $name', ({ open }) => {
 
     it('is created at start, as an admin who can sign in', async () => {
       await getAuth();
-      const users = await db.prisma.user.findMany({ select: { email: true, role: true } });
+      const users = await suite.db.prisma.user.findMany({ select: { email: true, role: true } });
       expect(users).toEqual([{ email: 'boss@example.test', role: 'admin' }]);
       const cookie = await signIn('boss@example.test', 'first password 1');
       expect((await listUsersRoute(new Request(`${ORIGIN}/api/users`, { headers: { cookie } }))).status).toBe(200);
@@ -294,19 +271,19 @@ describe.each(testDatabases())('sign-in on $name', ({ open }) => {
 
     it('is never overwritten: a password changed since survives the next start', async () => {
       const auth = await getAuth();
-      const user = await db.prisma.user.findUniqueOrThrow({ where: { email: 'boss@example.test' } });
+      const user = await suite.db.prisma.user.findUniqueOrThrow({ where: { email: 'boss@example.test' } });
       const ctx = await auth.$context;
-      await db.prisma.account.updateMany({
+      await suite.db.prisma.account.updateMany({
         where: { userId: user.id, providerId: 'credential' },
         data: { password: await ctx.password.hash('changed password 2') },
       });
-      await db.prisma.user.update({ where: { id: user.id }, data: { name: 'Renamed Boss' } });
+      await suite.db.prisma.user.update({ where: { id: user.id }, data: { name: 'Renamed Boss' } });
 
       resetAuth(); // a new process start
       await getAuth();
 
-      expect(await db.prisma.user.count()).toBe(1);
-      expect(await db.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({ name: 'Renamed Boss', role: 'admin' });
+      expect(await suite.db.prisma.user.count()).toBe(1);
+      expect(await suite.db.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({ name: 'Renamed Boss', role: 'admin' });
       expect((await signInRequest('boss@example.test', 'first password 1')).status).toBe(401);
       expect((await signInRequest('boss@example.test', 'changed password 2')).status).toBe(200);
     });
@@ -316,12 +293,12 @@ describe.each(testDatabases())('sign-in on $name', ({ open }) => {
       const first = getAuth();
       resetAuth();
       await Promise.all([first, getAuth()]);
-      expect(await db.prisma.user.count({ where: { email: 'boss@example.test' } })).toBe(1);
+      expect(await suite.db.prisma.user.count({ where: { email: 'boss@example.test' } })).toBe(1);
     });
   });
 
   describe('the session secret', () => {
-    const stored = () => db.prisma.appSetting.findMany({ where: { key: 'auth_secret' } });
+    const stored = () => suite.db.prisma.appSetting.findMany({ where: { key: 'auth_secret' } });
 
     it('without AUTH_SECRET, is made once, kept in the database, and sessions survive a restart', async () => {
       const person = await makeUser('viewer');

@@ -1,37 +1,16 @@
 // People as admins manage them: there is always an admin. Demoting or removing admins at
 // the same moment leaves one, and a start with ADMIN_EMAIL makes that person admin again
 // when nobody is.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { PATCH as patchUserRoute, DELETE as deleteUserRoute } from '@/app/api/users/[id]/route';
 import { getAuth, resetAuth } from '@/lib/access/auth';
-import { useDatabase } from '@/lib/db';
-import type { Database } from '@/lib/storage/open';
 import { testDatabases } from '@/test/support/databases';
-import { makeUser, ORIGIN, resetAccess, signIn, truncateAccess, type TestUser } from '@/test/support/access';
+import { makeUser, ORIGIN, signIn, type TestUser, truncateAccess, accessSuite } from '@/test/support/access';
 
 describe.each(testDatabases())('admins on $name', ({ open }) => {
-  let db: Database;
-  const savedEnv = { ...process.env };
+  const suite = accessSuite(open);
 
-  beforeAll(async () => {
-    db = await open();
-    vi.spyOn(console, 'info').mockImplementation(() => undefined);
-  });
-  afterAll(async () => {
-    await db.close();
-    vi.restoreAllMocks();
-  });
-  beforeEach(async () => {
-    useDatabase(db);
-    resetAccess();
-    await truncateAccess(db);
-  });
-  afterEach(() => {
-    process.env = { ...savedEnv };
-    resetAccess();
-  });
-
-  const admins = () => db.prisma.user.count({ where: { role: 'admin' } });
+  const admins = () => suite.db.prisma.user.count({ where: { role: 'admin' } });
   const demote = (cookie: string, id: string) =>
     patchUserRoute(
       new Request(`${ORIGIN}/api/users/${id}`, {
@@ -63,7 +42,7 @@ describe.each(testDatabases())('admins on $name', ({ open }) => {
 
   it('two admins demoting each other at once: one change wins, the other is 409, one admin is left', async () => {
     for (let round = 0; round < 5; round++) {
-      await truncateAccess(db);
+      await truncateAccess(suite.db);
       const [a, b] = await twoAdmins();
       const answers = await Promise.all([demote(a.cookie, b.id), demote(b.cookie, a.id)]);
       expectOneWins(answers);
@@ -84,7 +63,7 @@ describe.each(testDatabases())('admins on $name', ({ open }) => {
     const answers = await Promise.all([remove(a.cookie, b.id), demote(b.cookie, a.id)]);
     expectOneWins(answers);
     expect(await admins()).toBe(1);
-    expect(await db.prisma.user.count({ where: { id: c.id } })).toBe(1);
+    expect(await suite.db.prisma.user.count({ where: { id: c.id } })).toBe(1);
   });
 
   it('the last admin is never demoted or removed, and the answer says why', async () => {
@@ -103,26 +82,26 @@ describe.each(testDatabases())('admins on $name', ({ open }) => {
 
     it('is made admin again at start when no admin is left', async () => {
       await getAuth();
-      await db.prisma.user.updateMany({ data: { role: 'viewer' } });
+      await suite.db.prisma.user.updateMany({ data: { role: 'viewer' } });
       expect(await admins()).toBe(0);
 
       resetAuth(); // a new process start
       await getAuth();
 
-      expect(await db.prisma.user.findUniqueOrThrow({ where: { email: 'boss@example.test' }, select: { role: true } })).toEqual({ role: 'admin' });
+      expect(await suite.db.prisma.user.findUniqueOrThrow({ where: { email: 'boss@example.test' }, select: { role: true } })).toEqual({ role: 'admin' });
       expect(await admins()).toBe(1);
     });
 
     it('stays a viewer when another admin demoted it: admins decide while there are any', async () => {
       await getAuth();
       const other = await makeUser('admin');
-      await db.prisma.user.update({ where: { email: 'boss@example.test' }, data: { role: 'viewer' } });
+      await suite.db.prisma.user.update({ where: { email: 'boss@example.test' }, data: { role: 'viewer' } });
 
       resetAuth();
       await getAuth();
 
-      expect(await db.prisma.user.findUniqueOrThrow({ where: { email: 'boss@example.test' }, select: { role: true } })).toEqual({ role: 'viewer' });
-      expect(await db.prisma.user.findUniqueOrThrow({ where: { id: other.id }, select: { role: true } })).toEqual({ role: 'admin' });
+      expect(await suite.db.prisma.user.findUniqueOrThrow({ where: { email: 'boss@example.test' }, select: { role: true } })).toEqual({ role: 'viewer' });
+      expect(await suite.db.prisma.user.findUniqueOrThrow({ where: { id: other.id }, select: { role: true } })).toEqual({ role: 'admin' });
     });
   });
 });

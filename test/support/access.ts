@@ -1,12 +1,12 @@
 // Test support for access control: a clean access configuration per test, people signed
 // in through the real /api/auth route (cookies as a browser would get them), and keys
 // made through the api-key plugin as an admin would.
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
 import type { Database } from '@/lib/storage/open';
 import { createApiKey } from '@/lib/access/api-keys';
 import { PEER_HEADER, peerHeaderValue } from '@/lib/access/client-address';
-import { getDatabase } from '@/lib/db';
+import { getDatabase, useDatabase } from '@/lib/db';
 import { contextAs } from './context';
 import { getAuth, resetAuth } from '@/lib/access/auth';
 import { resetAccessMode } from '@/lib/access/mode';
@@ -37,6 +37,37 @@ export function resetAccess(): void {
 export async function truncateAccess(db: Database): Promise<void> {
   await db.sql.exec('TRUNCATE "Trace", "User", "Apikey", "AppSetting", "SignInThrottle", "Verification" CASCADE');
   resetAccessMode();
+}
+
+type ConsoleLevel = 'info' | 'warn' | 'error';
+
+/**
+ * The hooks every access suite needs, registered in the calling describe: one database for
+ * the suite, and before each test the access configuration unset, the access tables empty
+ * (open mode) and the environment restored after it. `quiet` silences the console levels
+ * the auth library logs to on purpose (wrong passwords, refusals).
+ */
+export function accessSuite(open: () => Promise<Database>, quiet: ConsoleLevel[] = ['info']): { readonly db: Database } {
+  const state = {} as { db: Database };
+  const savedEnv = { ...process.env };
+  beforeAll(async () => {
+    state.db = await open();
+    for (const level of quiet) vi.spyOn(console, level).mockImplementation(() => undefined);
+  });
+  afterAll(async () => {
+    await state.db.close();
+    vi.restoreAllMocks();
+  });
+  beforeEach(async () => {
+    useDatabase(state.db);
+    resetAccess();
+    await truncateAccess(state.db);
+  });
+  afterEach(() => {
+    process.env = { ...savedEnv };
+    resetAccess();
+  });
+  return state;
 }
 
 export const ORIGIN = 'http://crossroads.test:3000';

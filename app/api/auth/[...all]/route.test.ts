@@ -1,36 +1,17 @@
 // Better Auth's endpoints are public by nature (sign-in is how a caller becomes known), so
 // their bodies are read before anyone is authenticated: bounded, and refused once over.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
-import { useDatabase } from '@/lib/db';
-import type { Database } from '@/lib/storage/open';
-import { expectError, makeUser, ORIGIN, resetAccess, truncateAccess } from '@/test/support/access';
+import { expectError, makeUser, ORIGIN, accessSuite } from '@/test/support/access';
 import { testDatabases } from '@/test/support/databases';
 
 const KiB = 1024;
 const params = { params: Promise.resolve({ all: ['sign-in', 'email'] }) };
 
 describe.each(testDatabases())('POST /api/auth/* bodies on $name', ({ open }) => {
-  let db: Database;
-  const savedEnv = { ...process.env };
-
-  beforeAll(async () => {
-    db = await open();
-    vi.spyOn(console, 'info').mockImplementation(() => undefined);
-  });
-  afterAll(async () => {
-    await db.close();
-    vi.restoreAllMocks();
-  });
-  beforeEach(async () => {
-    useDatabase(db);
-    resetAccess();
-    await truncateAccess(db);
+  accessSuite(open);
+  beforeEach(() => {
     process.env.API_KEYS = 'env-key-1';
-  });
-  afterEach(() => {
-    process.env = { ...savedEnv };
-    resetAccess();
   });
 
   const signInBody = (email: string, password: string, padding: number) => JSON.stringify({ email, password, pad: 'x'.repeat(padding) });
