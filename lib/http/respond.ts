@@ -41,17 +41,18 @@ export function jsonText(body: string, status = 200): Response {
 }
 
 /**
- * A 200 whose body is JSON text sent piece by piece as the pieces come; a failure after
- * the first piece can only cut the body short (logged, the client sees a broken body).
+ * A 200 whose body is JSON sent piece by piece as the pieces come (text, or UTF-8 bytes sent
+ * as they are); a failure after the first piece can only cut the body short (logged, the
+ * client sees a broken body).
  */
-export function jsonChunks(chunks: AsyncIterable<string>): Response {
+export function jsonChunks(chunks: AsyncIterable<string | Uint8Array>): Response {
   const iterator = chunks[Symbol.asyncIterator]();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const next = await iterator.next();
         if (next.done) controller.close();
-        else controller.enqueue(utf8(next.value));
+        else controller.enqueue(typeof next.value === 'string' ? utf8(next.value) : next.value);
       } catch (err) {
         console.error('response body failed after it started', err);
         controller.error(err);

@@ -8,7 +8,8 @@ import { saveScores, validateScoresBody } from '@/lib/scores';
 import { testDatabases } from '@/test/support/databases';
 import { makeTrace, uid } from '@/test/support/fixtures';
 import { asKey } from '@/test/support/scores';
-import { getTraceJsonOrThrow, streamTraceJsonOrThrow, type TraceJsonOptions } from './detail';
+import { jsonChunks } from '@/lib/http/respond';
+import { getTraceJsonOrThrow, streamTraceJsonOrThrow, type StoredPagesOutcome, type TraceJsonOptions } from './detail';
 import { ingestTraces } from './ingest';
 import { validateIngestBody } from './validate';
 import { testContext } from '@/test/support/context';
@@ -107,9 +108,11 @@ describe.each(testDatabases())('trace detail on $name', (target) => {
 
   it('streams a varied trace in pieces that join to the one-statement JSON, with and without scores', async () => {
     const chunks: string[] = [];
-    for await (const chunk of await streamTraceJsonOrThrow(testContext(database), varied, PAGED)) chunks.push(chunk);
-    // 40 spans in pages of 7: the head, 6 pages, the tail.
-    expect(chunks).toHaveLength(8);
+    for await (const chunk of await streamTraceJsonOrThrow(testContext(database), varied, PAGED)) {
+      chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    }
+    // 40 spans in pages of 7: the head, 6 pages with a comma between each, the tail.
+    expect(chunks).toHaveLength(13);
     const whole = JSON.parse(await read(varied, WHOLE)) as { spans: unknown[]; decisionPoints: Array<{ id: string }> };
     expect(JSON.parse(chunks.join(''))).toEqual(whole);
     expect(whole.spans).toHaveLength(40);
@@ -154,13 +157,18 @@ describe.each(testDatabases())('trace detail on $name', (target) => {
     const before = JSON.parse(await read(doomed, WHOLE)) as { spans: unknown[] };
     // The trace is deleted, from another connection, just before the third page is read.
     let pagesRead = 0;
+    const beforePage = async (text: string) => {
+      if (text.includes('string_agg') && text.includes('$5') && ++pagesRead === 3) await deleteOutside(doomed);
+    };
     const spy = (sql: SqlExecutor): SqlExecutor => ({
       ...sql,
       async query(text, params = []) {
-        if (text.includes('string_agg') && text.includes('$5') && ++pagesRead === 3) {
-          await deleteOutside(doomed);
-        }
+        await beforePage(text);
         return sql.query(text, params);
+      },
+      async queryBytes(text, params = []) {
+        await beforePage(text);
+        return sql.queryBytes(text, params);
       },
       transaction: (fn) => sql.transaction((tx) => fn(spy(tx))),
     });
@@ -176,6 +184,41 @@ describe.each(testDatabases())('trace detail on $name', (target) => {
     expect(pagesRead).toBe(6);
     expect(got).toEqual(before);
     await expect(read(doomed, WHOLE)).rejects.toThrow('Trace not found');
+  });
+
+  it('sends a large trace\'s body byte for byte as the driver\'s strings would, built or stored', async () => {
+    const settled = uid('bytes');
+    const spans = Array.from({ length: 30 }, (_, k) => ({
+      id: `b${String(k).padStart(2, '0')}`,
+      name: `span ${k} é 🙂`,
+      type: 'CUSTOM',
+      status: 'COMPLETED',
+      startedAt: `2026-01-02T03:04:${String(10 + (k % 13)).padStart(2, '0')}.000Z`,
+      input: payloads[k % payloads.length],
+      output: payloads[(k + 2) % payloads.length],
+    }));
+    await ingestTraces(testContext(database), validateIngestBody({ traces: [makeTrace({ id: settled, status: 'COMPLETED', spans })] }, limits));
+    // Every value as the string the driver decodes, encoded again: how pages were read before bytes.
+    const viaStrings = (sql: SqlExecutor): SqlExecutor => ({
+      ...sql,
+      queryBytes: async (text, params) => (await sql.query(text, params)).map((row) => Object.values(row).map((v) => (v === null ? null : Buffer.from(String(v))))),
+      transaction: (fn) => sql.transaction((tx) => fn(viaStrings(tx))),
+    });
+    const body = async (sql: SqlExecutor) => {
+      let settle!: (outcome: StoredPagesOutcome) => void;
+      const outcome = new Promise<StoredPagesOutcome>((resolve) => (settle = resolve));
+      const chunks = await streamTraceJsonOrThrow(testContext({ ...database, sql }), settled, { ...PAGED, onSettled: settle });
+      const bytes = Buffer.from(await jsonChunks(chunks).arrayBuffer());
+      return { bytes, outcome: await outcome };
+    };
+    const built = await body(database.sql);
+    expect(built.outcome).toBe('stored');
+    expect(JSON.parse(built.bytes.toString('utf8'))).toEqual(JSON.parse(await read(settled, WHOLE)));
+    const reads = [await body(database.sql), await body(viaStrings(database.sql))];
+    await database.sql.query(`DELETE FROM "StoredSpanPages" WHERE "traceId" = $1`, [settled]);
+    reads.push(await body(viaStrings(database.sql)), await body(database.sql));
+    expect(reads.map((r) => r.outcome)).toEqual(['sent stored', 'sent stored', 'stored', 'sent stored']);
+    for (const r of reads) expect(r.bytes.equals(built.bytes)).toBe(true);
   });
 
   it('answers 404 and 400 before the first piece', async () => {

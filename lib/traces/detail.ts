@@ -163,8 +163,8 @@ interface Head {
 
 type PageStart = { startedAt: Date; id: string };
 
-/** The trace's JSON text in pieces, in order; joined, they are a TraceDetail. */
-export type TraceJsonChunks = AsyncIterable<string>;
+/** The trace's JSON in pieces, text or its UTF-8 bytes, in order; joined, they are a TraceDetail. */
+export type TraceJsonChunks = AsyncIterable<string | Uint8Array>;
 
 /** A large read sent stored pages, built and stored them, or built them only. */
 export type StoredPagesOutcome = 'sent stored' | 'stored' | 'built';
@@ -196,7 +196,8 @@ export async function getTraceJsonOrThrow(ctx: ServiceContext, id: string, optio
 
 async function joinChunks(chunks: TraceJsonChunks): Promise<string> {
   const parts: string[] = [];
-  for await (const part of chunks) parts.push(part);
+  // Each chunk of bytes is whole values' text, so it decodes on its own.
+  for await (const part of chunks) parts.push(typeof part === 'string' ? part : Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString('utf8'));
   return parts.join('');
 }
 
@@ -253,14 +254,14 @@ async function claimStoredPages(db: Database, id: string): Promise<string | null
 }
 
 /** Stores the pages a claimed read built, if no span writer has deleted the claim since. */
-async function storePages(db: Database, id: string, token: string, pages: string[]): Promise<boolean> {
+async function storePages(db: Database, id: string, token: string, pages: Uint8Array[]): Promise<boolean> {
   return db.sql.transaction(async (tx) => {
     const claimed = await tx.query(`UPDATE "StoredSpanPages" SET "token" = NULL WHERE "traceId" = $1 AND "token" = $2 RETURNING 1 AS claimed`, [id, token]);
     if (claimed.length === 0) return false;
     // A statement per page: PGlite's WASM memory grows to the largest message it is sent
     // and never shrinks, so one 16 MB INSERT would stay in the server's memory for good.
     for (const [page, spans] of pages.entries()) {
-      await tx.query(`INSERT INTO "StoredSpanPage" ("traceId", "page", "spans") VALUES ($1, $2, $3)`, [id, page, spans]);
+      await tx.queryBytes(`INSERT INTO "StoredSpanPage" ("traceId", "page", "spans") VALUES ($1, $2, $3)`, [id, page, spans]);
     }
     return true;
   });
@@ -277,8 +278,8 @@ async function* oneChunk(text: string): TraceJsonChunks {
 
 interface PagedRead {
   head: Head;
-  /** Each page's spans as JSON objects joined by commas, in order. */
-  pages: Array<Promise<string>>;
+  /** Each page's spans as JSON objects joined by commas (UTF-8), in order. */
+  pages: Array<Promise<Uint8Array>>;
   /** Settles when every page has been read and the snapshot released. */
   done: Promise<void>;
 }
@@ -290,9 +291,10 @@ async function* pagedChunks(read: PagedRead, scores: ScoresOfTrace | undefined):
   yield `${head.trace.slice(0, -1)}, "decisionPoints": ${decisionPoints}, "spans": [`;
   let first = true;
   for (const page of read.pages) {
-    const text = await page;
-    if (text === '') continue;
-    yield first ? text : `,${text}`;
+    const bytes = await page;
+    if (bytes.byteLength === 0) continue;
+    if (!first) yield ',';
+    yield bytes;
     first = false;
   }
   const traceScores = scores && scores.trace.length > 0 ? `, "scores": ${JSON.stringify(scores.trace)}` : '';
@@ -315,7 +317,7 @@ function readInPages(
 ): Promise<PagedRead | null> {
   const lanes = db.kind === 'postgres' ? 2 : 1;
   return new Promise((resolveRead, rejectRead) => {
-    const pages: Array<Deferred<string>> = [];
+    const pages: Array<Deferred<Uint8Array>> = [];
     let started = false;
     let built = false;
     const read = db.sql.transaction(async (tx) => {
@@ -327,7 +329,7 @@ function readInPages(
         for (let i = 0; i < stored.pages; i++) pages.push(deferred());
         started = true;
         resolveRead({ head, pages: pages.map((p) => p.promise), done });
-        for (let i = 0; i < stored.pages; i++) pages[i].resolve((await tx.query<{ spans: string }>(STORED_PAGE_SQL, [id, i]))[0].spans);
+        for (let i = 0; i < stored.pages; i++) pages[i].resolve(firstValue(await tx.queryBytes(STORED_PAGE_SQL, [id, i])));
         return;
       }
       built = true;
@@ -360,8 +362,8 @@ function readInPages(
           return 'sent stored';
         }
         if (claim === null) return 'built';
-        const text = await Promise.all(pages.map((p) => p.promise));
-        return (await storePages(db, id, claim, text.filter((page) => page !== ''))) ? 'stored' : 'built';
+        const bytes = await Promise.all(pages.map((p) => p.promise));
+        return (await storePages(db, id, claim, bytes.filter((page) => page.byteLength > 0))) ? 'stored' : 'built';
       })
       .then((outcome) => options.onSettled?.(outcome));
     read.catch((err: unknown) => {
@@ -372,11 +374,18 @@ function readInPages(
   });
 }
 
-async function readPage(sql: SqlExecutor, id: string, from: PageStart, to: PageStart | undefined, scores: ScoresOfTrace | undefined): Promise<string> {
+async function readPage(sql: SqlExecutor, id: string, from: PageStart, to: PageStart | undefined, scores: ScoresOfTrace | undefined): Promise<Uint8Array> {
   const params = [id, from.startedAt, from.id, to?.startedAt ?? null, to?.id ?? null];
-  if (!scores) return (await sql.query<{ spans: string }>(PAGE_SQL, params))[0].spans;
+  if (!scores) return firstValue(await sql.queryBytes(PAGE_SQL, params));
   const rows = await sql.query<{ id: string; span: string }>(PAGE_ROWS_SQL, params);
-  return rows.map((row) => withScoresOn(row.span, scores.spans.get(row.id))).join(',');
+  return Buffer.from(rows.map((row) => withScoresOn(row.span, scores.spans.get(row.id))).join(','), 'utf8');
+}
+
+/** The first row's first value of a statement that always answers one non-NULL value. */
+function firstValue(rows: Array<Array<Uint8Array | null>>): Uint8Array {
+  const value = rows[0]?.[0];
+  if (!value) throw new Error('expected one value');
+  return value;
 }
 
 /** A JSON object's text with a `scores` key appended, when there are any. */

@@ -133,16 +133,23 @@ describe.each(testDatabases())('stored span pages on $name', (target) => {
     const id = await addTrace();
     let pagesRead = 0;
     let written: Promise<void> | undefined;
+    const beforePage = async (text: string) => {
+      if (text.includes('string_agg') && text.includes('$5') && ++pagesRead === 3) {
+        // From another connection; PGlite runs one transaction at a time, so there the
+        // write waits for the read's snapshot to end, and commits before the store.
+        written = db.sql.exec(`UPDATE "Span" SET "name" = 'changed' WHERE "traceId" = '${id}' AND "id" = 's020'`);
+        if (target.name === 'postgres') await written;
+      }
+    };
     const spy = (sql: SqlExecutor): SqlExecutor => ({
       ...sql,
       async query(text, params = [], options) {
-        if (text.includes('string_agg') && text.includes('$5') && ++pagesRead === 3) {
-          // From another connection; PGlite runs one transaction at a time, so there the
-          // write waits for the read's snapshot to end, and commits before the store.
-          written = db.sql.exec(`UPDATE "Span" SET "name" = 'changed' WHERE "traceId" = '${id}' AND "id" = 's020'`);
-          if (target.name === 'postgres') await written;
-        }
+        await beforePage(text);
         return sql.query(text, params, options);
+      },
+      async queryBytes(text, params = []) {
+        await beforePage(text);
+        return sql.queryBytes(text, params);
       },
       transaction: (fn) => sql.transaction((tx) => fn(spy(tx))),
     });
