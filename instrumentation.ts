@@ -7,6 +7,9 @@ export async function register(): Promise<void> {
   // First, so that every request from here on carries its socket address (the sign-in throttle's per-address count).
   const { recordSocketAddresses } = await import('./lib/access/client-address');
   recordSocketAddresses();
+  // Also first: a path segment that is not valid percent-encoding would make Next's router answer a bare 500.
+  const { repairRequestPaths } = await import('./lib/http/request-path');
+  repairRequestPaths();
   const { validateConfigOrStop } = await import('./lib/startup');
   validateConfigOrStop();
   const { getAccessConfig, getRetentionDays } = await import('./lib/env');

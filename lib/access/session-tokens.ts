@@ -47,8 +47,14 @@ function hashData(data: Record<string, unknown>, tokens: Map<string, string>): R
   return typeof data.token === 'string' ? { ...data, token: remember(data.token, tokens) } : data;
 }
 
-/** Wraps the adapter's methods in place (Better Auth keys per-adapter state on the object itself). */
+// Adapters already wrapped: a transaction may hand back the adapter it was called on, and
+// wrapping that again would hash tokens twice from then on (everyone signed out).
+const wrapped = new WeakSet<object>();
+
+/** Wraps the adapter's methods in place (Better Auth keys per-adapter state on the object itself), once. */
 function hashSessionTokens<A extends DBTransactionAdapter<BetterAuthOptions>>(adapter: A): A {
+  if (wrapped.has(adapter)) return adapter;
+  wrapped.add(adapter);
   const { create, findOne, findMany, count, update, updateMany, delete: remove, deleteMany, consumeOne, incrementOne } = adapter;
   const session = (model: string) => model === SESSION;
   Object.assign(adapter, {

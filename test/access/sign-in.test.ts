@@ -103,6 +103,19 @@ describe.each(testDatabases())('sign-in on $name', ({ open }) => {
       expect((await readTraces(cookie)).status).toBe(200);
     });
 
+    it('still signs in after the auth library ran a transaction (the adapter it hands back is not digested twice)', async () => {
+      const person = await makeUser('viewer');
+      const cookie = cookieHeader(await signInRequest(person.email, person.password));
+      const { adapter } = await (await getAuth()).$context;
+      // Without a transaction of its own the Prisma adapter hands the callback itself; SSO sign-ins run there.
+      for (let i = 0; i < 2; i++) await adapter.transaction((trx) => trx.count({ model: 'session', where: [{ field: 'userId', value: person.id }] }));
+      expect((await readTraces(cookie)).status).toBe(200);
+      const later = cookieHeader(await signInRequest(person.email, person.password));
+      expect((await readTraces(later)).status).toBe(200);
+      const token = decodeURIComponent(later.split('=')[1]).split('.')[0];
+      expect(await suite.db.prisma.session.count({ where: { token: createHash('sha256').update(token).digest('hex') } })).toBe(1);
+    });
+
     it('a session stored before tokens were digested still signs in once its migration has run', async () => {
       const person = await makeUser('viewer');
       const token = 'a0B1c2D3e4F5g6H7i8J9k0L1m2N3o4P5';
