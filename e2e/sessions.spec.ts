@@ -182,7 +182,9 @@ test('an LLM call’s input and output are a chat in the details panel, which op
   const input = panel.getByTestId('chat-input');
   await expect(input.locator('[data-role="system"]')).toContainText('System');
   await expect(input.locator('[data-role="system"]')).toContainText('You are a support agent.');
-  await expect(input).toContainText('Tools offered: lookup_order');
+  // The tools offered are beside the chat, folded to their names.
+  await expect(panel.getByTestId('request-details')).toContainText('Tools offered');
+  await expect(panel.getByTestId('request-tool').filter({ hasText: 'lookup_order' })).toBeVisible();
   const call = panel.getByTestId('chat-output').getByTestId('chat-tool-call');
   await expect(call).toContainText('Tool call');
   await expect(call).toContainText('lookup_order');
