@@ -97,7 +97,11 @@ describe.each(testDatabases())('search words written at ingest on $name', ({ ope
       await tx.query(`INSERT INTO "Span" ("traceId", "id", "name", "type", "status", "startedAt", "output")
                       VALUES ('t1', 's9', 'later', 'TOOL_CALL', 'COMPLETED', now(), '"added afterwards"')`);
     });
-    expect(await searchBacklog(db.sql)).toMatchObject({ traces: 1 });
+    // t1 is queued for the span added afterwards. t2 may be queued too: the batch's own rows
+    // skip the queue only when the clock moved during its statement (indexed twice, never missed).
+    const queued = await db.sql.query<{ traceId: string }>('SELECT DISTINCT "traceId" FROM "SearchQueue"');
+    expect(queued.map((r) => r.traceId)).toContain('t1');
+    expect((await searchBacklog(db.sql)).traces).toBeLessThanOrEqual(2);
     await expectSearchWordsExact(db);
     await indexSearchBacklog(db.sql);
     expect((await doc('t1'))!.split(' ')).toContain('afterwards"');
