@@ -9,13 +9,13 @@ const config = [
   },
   {
     // Client code must never reach server modules or the generated Prisma runtime.
-    files: ['components/**/*.{ts,tsx}', 'lib/queries/**/*.ts'],
+    files: ['components/**/*.{ts,tsx}', 'lib/client/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['@/lib/db', '@/lib/storage/*', '@/lib/generated/prisma/client', 'pg', '@electric-sql/*', 'soap'], message: 'Client code must not import server modules.' },
+            { group: ['@/lib/db', '@/lib/db/*', '@/lib/generated/prisma/client', 'pg', '@electric-sql/*', 'soap'], message: 'Client code must not import server modules.' },
           ],
         },
       ],

@@ -5,18 +5,18 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   // First, so that every request from here on carries its socket address (the sign-in throttle's per-address count).
-  const { recordSocketAddresses } = await import('./lib/access/client-address');
+  const { recordSocketAddresses } = await import('./lib/features/access/client-address');
   recordSocketAddresses();
   // Also first: a path segment that is not valid percent-encoding would make Next's router answer a bare 500.
-  const { repairRequestPaths } = await import('./lib/http/request-path');
+  const { repairRequestPaths } = await import('./lib/transports/http/request-path');
   repairRequestPaths();
-  const { validateConfigOrStop } = await import('./lib/startup');
+  const { validateConfigOrStop } = await import('./lib/core/startup');
   validateConfigOrStop();
-  const { getAccessConfig, getRetentionDays } = await import('./lib/env');
-  const { configuredProtected } = await import('./lib/access/configured');
+  const { getAccessConfig, getRetentionDays } = await import('./lib/core/config');
+  const { configuredProtected } = await import('./lib/features/access/configured');
   if (configuredProtected()) {
     if (getAccessConfig().adminEmail) {
-      const { getAuth } = await import('./lib/access/auth');
+      const { getAuth } = await import('./lib/features/access/auth');
       // Building the auth instance creates the ADMIN_EMAIL account when missing.
       await getAuth().catch((err) => console.error('[crossroads] could not prepare sign-in:', err));
     }
@@ -29,6 +29,6 @@ export async function register(): Promise<void> {
   const retentionDays = getRetentionDays();
   if (retentionDays !== undefined) console.info(`[crossroads] retention: traces older than ${retentionDays} days are deleted, checked every 10 minutes`);
   // Closes OTLP traces whose root span never came, even when no more spans arrive; runs retention now and periodically.
-  const { startHousekeepingTimer } = await import('./lib/housekeeping');
+  const { startHousekeepingTimer } = await import('./lib/upkeep');
   startHousekeepingTimer();
 }

@@ -1,14 +1,14 @@
 // A convenience in front of access control, not the protection: in protected mode, an
 // anonymous request for a page is sent to /sign-in (and comes back after). It runs for
 // pages only: API routes refuse anonymous requests themselves. It only looks for credentials;
-// checking them is lib/context.ts's, through which every page, route handler and verb
+// checking them is lib/core/context.ts's, through which every page, route handler and verb
 // reads. A proxy must not rely on the app's modules or globals (Next runs it apart), so
 // it knows protection from configuration alone; a server protected only by users in its
 // database (no variable set) is guarded by the pages' and routes' own contexts.
 import { getSessionCookie } from 'better-auth/cookies';
 import { NextResponse, type NextRequest } from 'next/server';
-import { configuredProtected } from '@/lib/access/configured';
-import { REQUEST_PATH_HEADER, signInPath } from '@/lib/access/pages';
+import { configuredProtected } from '@/lib/features/access/configured';
+import { REQUEST_PATH_HEADER, signInPath } from '@/lib/transports/pages/sign-in';
 
 /** Pages anyone may see. */
 const PUBLIC_PATHS: readonly RegExp[] = [/^\/sign-in$/];
@@ -34,6 +34,6 @@ export const config = {
   // Pages only: not Next's own assets, the icons or any API route. For a request the proxy
   // runs on, Next reads the whole body into memory before the proxy or the route starts
   // (next.config.ts keeps that copy small), even for a caller the route then refuses; API
-  // routes authenticate before they read a body (lib/http/respond.ts route()).
+  // routes authenticate before they read a body (lib/transports/http/respond.ts route()).
   matcher: ['/((?!_next/static|_next/image|favicon.ico|icon.svg|api(?:/|$)).*)'],
 };

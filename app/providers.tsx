@@ -2,7 +2,7 @@
 
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { isRetryable } from '@/lib/queries/traces';
+import { isRetryable } from '@/lib/client/traces';
 
 function makeQueryClient(): QueryClient {
   return new QueryClient({

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { E2E_ADMIN, E2E_API_KEY, OPEN_MODE_PORT } from '../playwright.config';
-import { signInPath } from '../lib/access/pages';
+import { signInPath } from '@/lib/transports/pages/sign-in';
 import { appPages, knownPages } from './app-pages';
 import { agentTrace, runId, simpleTrace } from './fixtures';
 import { contrastProblems, expect, hydrated, open, postTraces, shotPath, test } from './viewer-helpers';

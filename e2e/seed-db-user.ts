@@ -3,8 +3,8 @@
 // (and migrates) the embedded database at PGLITE_DATA_DIR, creates an admin with that
 // password through the app's own code, and closes the database so its lock is released
 // before `next start` opens it.
-import { getAuth } from '@/lib/access/auth';
-import { ensureBootstrapAdmin } from '@/lib/access/users';
+import { getAuth } from '@/lib/features/access/auth';
+import { ensureBootstrapAdmin } from '@/lib/features/access/users';
 import { getDatabase } from '@/lib/db';
 
 const [email, password] = process.argv.slice(2);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { E2E_API_KEY } from '../playwright.config';
-import { elementChildren, getAttr, parseXml, textContent, type XmlElement } from '../lib/soap/xml';
+import { elementChildren, getAttr, parseXml, textContent, type XmlElement } from '@/lib/transports/soap/xml';
 
 const run = promisify(execFile);
 // Playwright runs from the repository root.

@@ -49,7 +49,7 @@ test.beforeAll(async () => {
   });
   expect(ingest.status(), await ingest.text()).toBe(200);
   // The server read the provider's discovery document at start, before this provider
-  // was up, and reads it again on a later request (lib/access/auth.ts): wait for that.
+  // was up, and reads it again on a later request (lib/features/access/auth.ts): wait for that.
   await expect
     .poll(
       async () => {

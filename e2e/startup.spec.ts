@@ -1,5 +1,5 @@
 // A production server with a bad configuration value stops at start, naming the variable,
-// instead of answering 500 to its first request (instrumentation.ts, lib/startup.ts).
+// instead of answering 500 to its first request (instrumentation.ts, lib/core/startup.ts).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

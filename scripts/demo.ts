@@ -3,11 +3,11 @@
 // is one process's: while the server runs, send the request to it instead:
 //   npm run demo -- --url http://localhost:3000 [--key <API key>]   (any key in open mode)
 import { parseArgs } from 'node:util';
-import { systemContext } from '@/lib/context';
-import { getDatabaseUrl } from '@/lib/env';
-import { loadDemoData, removeDemoData } from '@/lib/demo';
-import { openDatabase } from '@/lib/storage/open';
-import { DatabaseLockedError } from '@/lib/storage/pglite';
+import { systemContext } from '@/lib/core/context';
+import { getDatabaseUrl } from '@/lib/core/config';
+import { loadDemoData, removeDemoData } from '@/lib/features/demo';
+import { openDatabase } from '@/lib/db/open';
+import { DatabaseLockedError } from '@/lib/db/pglite';
 
 const { values } = parseArgs({
   options: {

@@ -1,7 +1,7 @@
 // npm run db:migrate - applies pending SQL migrations to DATABASE_URL (or the embedded
 // database). The release step of a deployment; the embedded database also migrates itself.
-import { openDatabase } from '@/lib/storage/open';
-import { migrate, readMigrations } from '@/lib/storage/migrate';
+import { openDatabase } from '@/lib/db/open';
+import { migrate, readMigrations } from '@/lib/db/migrate';
 
 const db = await openDatabase(process.env.DATABASE_URL);
 try {

@@ -3,8 +3,8 @@ import { AppHeader } from '@/components/app/AppHeader';
 import { FirstRunProvider, type FirstRunInfo } from '@/components/app/FirstRun';
 import { OpenModeBanner } from '@/components/app/OpenModeBanner';
 import { CanDeleteProvider } from '@/components/traces/delete/CanDelete';
-import { mayDeleteTraces } from '@/lib/access/decide';
-import { pageContext } from '@/lib/http/page-context';
+import { mayDeleteTraces } from '@/lib/core/access/decide';
+import { pageContext } from '@/lib/transports/pages/context';
 
 // The app's frame: the header and who is signed in. Its redirect to sign-in is a
 // convenience for document requests; the protection is each page's own pageContext()

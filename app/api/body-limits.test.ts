@@ -8,7 +8,7 @@ import { POST as postOtlp } from '@/app/api/otel/v1/traces/route';
 import { POST as postSoap } from '@/app/api/soap/route';
 import { POST as postTraces } from '@/app/api/traces/route';
 import { useDatabase } from '@/lib/db';
-import type { Database } from '@/lib/storage/open';
+import type { Database } from '@/lib/db/open';
 import nextConfig from '@/next.config';
 import { testDatabases, truncateAll } from '@/test/support/databases';
 import { makeTrace } from '@/test/support/fixtures';

@@ -6,11 +6,11 @@ import { connection } from 'next/server';
 import { Logo } from '@/components/app/Logo';
 import { SignInForm } from '@/components/sign-in/SignInForm';
 import { ssoErrorMessage } from '@/components/sign-in/sso-errors';
-import { OIDC_PROVIDER_ID } from '@/lib/access/auth';
-import { sessionIdentity } from '@/lib/access/principal';
-import { accessMode } from '@/lib/access/mode';
-import { safeNext, signInPath } from '@/lib/access/pages';
-import { getAccessConfig } from '@/lib/env';
+import { OIDC_PROVIDER_ID } from '@/lib/features/access/auth';
+import { sessionIdentity } from '@/lib/features/access/principal';
+import { accessMode } from '@/lib/features/access/mode';
+import { safeNext, signInPath } from '@/lib/transports/pages/sign-in';
+import { getAccessConfig } from '@/lib/core/config';
 
 export const metadata: Metadata = { title: 'Sign in' };
 

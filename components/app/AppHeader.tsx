@@ -1,5 +1,5 @@
 import { HoverPrefetchLink } from '@/components/ui/HoverPrefetchLink';
-import type { Actor } from '@/lib/access/decide';
+import type { Actor } from '@/lib/core/access/decide';
 import { Logo } from './Logo';
 import { SignOutButton } from './SignOutButton';
 

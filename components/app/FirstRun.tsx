@@ -1,7 +1,7 @@
 'use client';
 
 import { createContext, useContext, type ReactNode } from 'react';
-import type { DemoCaller } from '@/lib/queries/demo';
+import type { DemoCaller } from '@/lib/client/demo';
 
 // What the empty states say and offer, decided on the server by the app layout from who
 // is looking: the server's mode, whether they are an admin, and whether (and how) they

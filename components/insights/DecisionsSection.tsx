@@ -1,10 +1,10 @@
 'use client';
 
 import Link from 'next/link';
-import { bucketWindow } from '@/lib/insights/buckets';
-import type { DecisionInsights } from '@/lib/insights/types';
-import { drillDownHref, type InsightsRequest } from '@/lib/queries/insights';
-import { formatCompact, formatCost, formatDuration, formatTokens, plural } from '@/lib/format';
+import { bucketWindow } from '@/lib/features/insights/buckets';
+import type { DecisionInsights } from '@/lib/features/insights/types';
+import { drillDownHref, type InsightsRequest } from '@/lib/client/insights';
+import { formatCompact, formatCost, formatDuration, formatTokens, plural } from '@/lib/core/format';
 import { DECISION_LABEL, DecisionGlyph } from '@/components/ui/badges';
 import { TimeSeriesChart, type SeriesRow } from './TimeSeriesChart';
 import { formatShare, typeColor } from './theme';

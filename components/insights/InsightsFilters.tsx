@@ -1,8 +1,8 @@
 'use client';
 
 import { useState, type FormEvent } from 'react';
-import { INSIGHTS_FILTER_KEYS, type InsightsFilters as Filters, type InsightsUrlState } from '@/lib/queries/insights';
-import { RUN_STATUSES, type RunStatus } from '@/lib/traces/types';
+import { INSIGHTS_FILTER_KEYS, type InsightsFilters as Filters, type InsightsUrlState } from '@/lib/client/insights';
+import { RUN_STATUSES, type RunStatus } from '@/lib/features/traces/types';
 import { statusLabel } from '@/components/ui/badges';
 
 type State = Omit<InsightsUrlState, 'problem'>;

@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { insightsQueries, insightsQueryString, resolveInsightsRequest } from '@/lib/queries/insights';
+import { insightsQueries, insightsQueryString, resolveInsightsRequest } from '@/lib/client/insights';
 import { ErrorState, Skeleton, Spinner } from '@/components/ui/states';
 import { DateTime, useHydrationMarker, useNow, useTimeZone } from '@/components/ui/time';
 import { DecisionsSection } from './DecisionsSection';
@@ -17,7 +17,7 @@ import { useInsightsUrl } from './useInsightsUrl';
 
 export function InsightsView({ serverNow }: { serverNow: number }) {
   const { navigate, ...state } = useInsightsUrl();
-  // The shared clock: a preset window moves on each minute (lib/queries/insights.ts).
+  // The shared clock: a preset window moves on each minute (lib/client/insights.ts).
   const now = useNow(serverNow);
   const resolved = state.problem ? { problem: state.problem } : resolveInsightsRequest(state, now);
   const req = 'problem' in resolved ? null : resolved;

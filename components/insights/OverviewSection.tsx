@@ -1,9 +1,9 @@
 'use client';
 
-import { bucketWindow } from '@/lib/insights/buckets';
-import type { OverviewInsights } from '@/lib/insights/types';
-import { drillDownHref, type InsightsRequest } from '@/lib/queries/insights';
-import { formatCompact, formatCost, formatDuration, formatTokens, plural } from '@/lib/format';
+import { bucketWindow } from '@/lib/features/insights/buckets';
+import type { OverviewInsights } from '@/lib/features/insights/types';
+import { drillDownHref, type InsightsRequest } from '@/lib/client/insights';
+import { formatCompact, formatCost, formatDuration, formatTokens, plural } from '@/lib/core/format';
 import { Tile } from './Tile';
 import { TimeSeriesChart, type SeriesRow } from './TimeSeriesChart';
 import { color, formatShare } from './theme';

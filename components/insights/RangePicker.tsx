@@ -1,7 +1,7 @@
 'use client';
 
 import { useState, type FormEvent } from 'react';
-import { RANGE_PRESETS, type InsightsUrlState, type RangePreset } from '@/lib/queries/insights';
+import { RANGE_PRESETS, type InsightsUrlState, type RangePreset } from '@/lib/client/insights';
 import { useHydrated } from '@/components/ui/time';
 
 type State = Omit<InsightsUrlState, 'problem'>;

@@ -2,9 +2,9 @@
 
 import Link from 'next/link';
 import { useState } from 'react';
-import type { DecisionInsights } from '@/lib/insights/types';
-import { drillDownHref, type InsightsRequest } from '@/lib/queries/insights';
-import { formatTokens } from '@/lib/format';
+import type { DecisionInsights } from '@/lib/features/insights/types';
+import { drillDownHref, type InsightsRequest } from '@/lib/client/insights';
+import { formatTokens } from '@/lib/core/format';
 import { formatRate, typeColor } from './theme';
 
 const FIRST = 10;

@@ -1,10 +1,10 @@
 'use client';
 
 import Link from 'next/link';
-import { bucketWindow } from '@/lib/insights/buckets';
-import type { ScoreSeries, ScoreSeriesInsights } from '@/lib/insights/types';
-import { drillDownHref, scoreEqualsCondition, type InsightsRequest } from '@/lib/queries/insights';
-import { formatCompact, formatTokens, plural } from '@/lib/format';
+import { bucketWindow } from '@/lib/features/insights/buckets';
+import type { ScoreSeries, ScoreSeriesInsights } from '@/lib/features/insights/types';
+import { drillDownHref, scoreEqualsCondition, type InsightsRequest } from '@/lib/client/insights';
+import { formatCompact, formatTokens, plural } from '@/lib/core/format';
 import { TimeSeriesChart, type Series, type SeriesRow } from './TimeSeriesChart';
 import { color, formatShare } from './theme';
 

@@ -2,7 +2,7 @@
 
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useCallback } from 'react';
-import { insightsQueryString, readInsightsState, type InsightsUrlState } from '@/lib/queries/insights';
+import { insightsQueryString, readInsightsState, type InsightsUrlState } from '@/lib/client/insights';
 
 type State = Omit<InsightsUrlState, 'problem'>;
 

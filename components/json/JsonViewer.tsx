@@ -1,8 +1,8 @@
 'use client';
 
 import { memo, useMemo, useState } from 'react';
-import type { JsonValue } from '@/lib/traces/types';
-import { formatBytes, formatTokens } from '@/lib/format';
+import type { JsonValue } from '@/lib/features/traces/types';
+import { formatBytes, formatTokens } from '@/lib/core/format';
 import { CopyButton } from '@/components/ui/CopyButton';
 import { LongText } from '@/components/ui/LongText';
 import { chunkRanges, jsonSize, previewJson } from './json';

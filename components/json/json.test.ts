@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '@/lib/traces/types';
+import type { JsonValue } from '@/lib/features/traces/types';
 import { chunkRanges, jsonEqual, jsonSize, previewJson, summarizeJson } from './json';
 
 describe('chunkRanges', () => {

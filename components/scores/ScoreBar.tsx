@@ -2,7 +2,7 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { formatScoreValue, scoreRequests, type ScoreRecord, type ScoreTargetRef } from '@/lib/queries/scores';
+import { formatScoreValue, scoreRequests, type ScoreRecord, type ScoreTargetRef } from '@/lib/client/scores';
 import { ScoreForm, smallButton, useScoreInvalidation } from './ScoreForm';
 import { ThumbIcon } from './ThumbIcon';
 

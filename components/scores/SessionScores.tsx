@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { scoreQueries } from '@/lib/queries/scores';
+import { scoreQueries } from '@/lib/client/scores';
 import { ScoreBar } from './ScoreBar';
 
 /** A session's own scores (its traces' scores show on each trace), with add, edit and delete. */

@@ -2,12 +2,12 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { useId, useRef, type FormEvent } from 'react';
-import { ROLES, type Role } from '@/lib/access/scopes';
-import { settingsRequests, type NewUserInput } from '@/lib/queries/settings';
+import { ROLES, type Role } from '@/lib/core/access/scopes';
+import { settingsRequests, type NewUserInput } from '@/lib/client/settings';
 import { Spinner } from '@/components/ui/states';
 import { card, errorText, fieldLabel, input, primaryButton } from './styles';
 
-// As lib/access/users.ts checks: the form says it before the server does.
+// As lib/features/access/users.ts checks: the form says it before the server does.
 const MIN_PASSWORD = 8;
 const MAX_PASSWORD = 128;
 

@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { settingsQueries, settingsRequests, type ApiKeyRecord, type CreatedApiKey } from '@/lib/queries/settings';
+import { settingsQueries, settingsRequests, type ApiKeyRecord, type CreatedApiKey } from '@/lib/client/settings';
 import { CopyButton } from '@/components/ui/CopyButton';
 import { ErrorState, Spinner } from '@/components/ui/states';
 import { RelativeTime, useHydrationMarker } from '@/components/ui/time';

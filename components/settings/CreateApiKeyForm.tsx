@@ -2,8 +2,8 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { KEY_SCOPES, type KeyScope } from '@/lib/access/scopes';
-import { settingsRequests, type CreatedApiKey, type NewApiKeyInput } from '@/lib/queries/settings';
+import { KEY_SCOPES, type KeyScope } from '@/lib/core/access/scopes';
+import { settingsRequests, type CreatedApiKey, type NewApiKeyInput } from '@/lib/client/settings';
 import { Spinner } from '@/components/ui/states';
 import { card, errorText, fieldLabel, input, primaryButton } from './styles';
 

@@ -2,8 +2,8 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { scoreQueries, scoreRequests, type ScoreConfigInput, type ScoreConfigRecord } from '@/lib/queries/scores';
-import { SCORE_DATA_TYPES, type ScoreDataType } from '@/lib/scores/types';
+import { scoreQueries, scoreRequests, type ScoreConfigInput, type ScoreConfigRecord } from '@/lib/client/scores';
+import { SCORE_DATA_TYPES, type ScoreDataType } from '@/lib/features/scores/types';
 import { ErrorState, Spinner } from '@/components/ui/states';
 import { useHydrationMarker } from '@/components/ui/time';
 import { ConfirmDialog } from './ConfirmDialog';

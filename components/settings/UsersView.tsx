@@ -2,8 +2,8 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ROLES, type Role } from '@/lib/access/scopes';
-import { settingsQueries, settingsRequests, type UserRecord } from '@/lib/queries/settings';
+import { ROLES, type Role } from '@/lib/core/access/scopes';
+import { settingsQueries, settingsRequests, type UserRecord } from '@/lib/client/settings';
 import { ErrorState, Spinner } from '@/components/ui/states';
 import { RelativeTime, useHydrationMarker } from '@/components/ui/time';
 import { AddUserForm } from './AddUserForm';

@@ -1,7 +1,7 @@
-import { needleIn } from '@/lib/traces/search-needles';
+import { needleIn } from '@/lib/features/search/search-needles';
 
 // Text with every case-insensitive occurrence of a search term marked, as the server
-// matched it (lib/traces/search.ts); used for search snippets in the list and the detail.
+// matched it (lib/features/search/search.ts); used for search snippets in the list and the detail.
 export function Highlight({ text, term }: { text: string; term: string | undefined }) {
   if (!term) return <>{text}</>;
   const lower = text.toLowerCase();

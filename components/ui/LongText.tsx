@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { formatTokens } from '@/lib/format';
+import { formatTokens } from '@/lib/core/format';
 
 /**
  * Text that wraps, and beyond `limit` characters shows its start with "Show more".

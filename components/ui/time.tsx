@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useSyncExternalStore } from 'react';
-import { exactTitle, formatDateTime, formatRelative } from '@/lib/format';
+import { exactTitle, formatDateTime, formatRelative } from '@/lib/core/format';
 
 // One shared clock for every relative time on the page, ticking while anything
 // listens. Server renders (and the hydrating render) use the server's clock, passed
@@ -66,7 +66,7 @@ export function useTimeZone(): 'UTC' | 'local' {
   return useHydrated() ? 'local' : 'UTC';
 }
 
-// Every instant on the page reads in one format (lib/format.ts formatDateTime), in the
+// Every instant on the page reads in one format (lib/core/format.ts formatDateTime), in the
 // reader's zone once hydrated, with UTC on hover.
 
 /** "3 min ago", with the exact instant (local and UTC) on hover and for screen readers. */

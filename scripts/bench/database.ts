@@ -4,9 +4,9 @@
 // package; its Connection can send CopyData itself) or through PGlite's /dev/blob.
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { migrate, readMigrations } from '@/lib/storage/migrate';
-import { openPglite } from '@/lib/storage/pglite';
-import { pgliteExecutor, pgPoolExecutor } from '@/lib/storage/sql';
+import { migrate, readMigrations } from '@/lib/db/migrate';
+import { openPglite } from '@/lib/db/pglite';
+import { pgliteExecutor, pgPoolExecutor } from '@/lib/db/executor';
 import { copySql, setChildCountColumns, type Table } from './rows';
 
 const CHILD_COUNTS_PROBE = `SELECT count(*)::int AS n FROM information_schema.columns

@@ -5,14 +5,14 @@
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '@/lib/generated/prisma/client';
-import { pgPoolExecutor, type SqlExecutor } from '@/lib/storage/sql';
-import { listTraces } from '@/lib/traces/list';
-import { getTraceOrThrow } from '@/lib/traces/detail';
-import type { ListParams } from '@/lib/traces/types';
-import { decisionInsights, parseDecisionParams } from '@/lib/insights/decisions';
-import { overviewInsights, parseOverviewParams } from '@/lib/insights/overview';
-import { INSIGHTS_WORK_MEM } from '@/lib/insights/no-jit';
-import { systemContext } from '@/lib/context';
+import { pgPoolExecutor, type SqlExecutor } from '@/lib/db/executor';
+import { listTraces } from '@/lib/features/traces/list';
+import { getTraceOrThrow } from '@/lib/features/traces/detail';
+import type { ListParams } from '@/lib/features/traces/types';
+import { decisionInsights, parseDecisionParams } from '@/lib/features/insights/decisions';
+import { overviewInsights, parseOverviewParams } from '@/lib/features/insights/overview';
+import { INSIGHTS_WORK_MEM } from '@/lib/features/insights/no-jit';
+import { systemContext } from '@/lib/core/context';
 import type { Database } from '@/lib/db';
 
 export interface ExplainCase {

@@ -1,11 +1,11 @@
 // Where PostgreSQL spends a JSON batch's time: EXPLAIN ANALYZE of the ingest statement
 // (per-node and per-trigger times) for batches of the bench's agent runs.
 // scripts/with-postgres.sh npx tsx --conditions=react-server scripts/bench/ingest-probe.ts [batch]
-import { ingestTraces } from '@/lib/traces/ingest';
-import { parseIngestBody } from '@/lib/traces/validate';
+import { ingestTraces } from '@/lib/features/ingest/ingest';
+import { parseIngestBody } from '@/lib/features/ingest/validate';
 import { testDatabases } from '@/test/support/databases';
 import { testContext } from '@/test/support/context';
-import type { SqlExecutor } from '@/lib/storage/sql';
+import type { SqlExecutor } from '@/lib/db/executor';
 import { ingestTemplates } from './scenarios';
 import { IdSource } from './rows';
 

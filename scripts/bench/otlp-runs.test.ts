@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodeProtobufRequest } from '@/lib/otlp/decode';
-import { mapOtlpSpans } from '@/lib/otlp/map';
-import { parseIngestBody } from '@/lib/traces/validate';
+import { decodeProtobufRequest } from '@/lib/transports/otlp/decode';
+import { mapOtlpSpans } from '@/lib/transports/otlp/map';
+import { parseIngestBody } from '@/lib/features/ingest/validate';
 import { spanTreeDepth } from './generate';
 import { IdSource } from './rows';
 import { buildOtlpRequests, encodeOtlp, renderOtlp } from './otlp-requests';

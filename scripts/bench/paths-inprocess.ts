@@ -6,11 +6,11 @@
 // verb for both windows; sorted ms per call, and the answer's JSON size and encoding time.
 //   npx tsx --conditions=react-server scripts/bench/paths-inprocess.ts postgresql://... [--runs 10]
 // Used for the 1M-trace figures in docs/benchmarks.md ("Paths").
-import { systemContext } from '@/lib/context';
-import { parsePathParams, pathInsights, pathReviews } from '@/lib/paths';
-import { migrate, readMigrations } from '@/lib/storage/migrate';
-import { openDatabase } from '@/lib/storage/open';
-import { listTraces, parseListParams } from '@/lib/traces/list';
+import { systemContext } from '@/lib/core/context';
+import { parsePathParams, pathInsights, pathReviews } from '@/lib/features/paths';
+import { migrate, readMigrations } from '@/lib/db/migrate';
+import { openDatabase } from '@/lib/db/open';
+import { listTraces, parseListParams } from '@/lib/features/traces/list';
 
 const url = process.argv[2];
 if (!url) throw new Error('usage: paths-inprocess.ts <postgresql:// URL> [--runs N]');

@@ -1,12 +1,12 @@
 // Retention's cost on PostgreSQL (issue 13): N traces older than the retention period are
-// seeded, then deleted by the app's own retention verb (lib/traces/delete.ts, 500 traces
+// seeded, then deleted by the app's own retention verb (lib/features/retention/delete.ts, 500 traces
 // per statement and transaction, oldest first) from this process, while clients ingest
 // 10-trace batches through the server's POST /api/traces. Reported: traces (and rows)
 // deleted per second, each batch's time (the longest any ingest can wait on retention's
 // counter locks), and ingest latency before and during retention.
 import pg from 'pg';
-import { pgPoolExecutor } from '@/lib/storage/sql';
-import { DELETE_BATCH_SIZE, deleteExpiredBatch } from '@/lib/traces/delete';
+import { pgPoolExecutor } from '@/lib/db/executor';
+import { DELETE_BATCH_SIZE, deleteExpiredBatch } from '@/lib/features/retention/delete';
 import { BASE_TIME, FULL_SHAPE, LIST_SEED_SHAPE, type TraceShape } from './generate';
 import type { RawDb } from './database';
 import { IdSource, type BatchTemplate } from './rows';

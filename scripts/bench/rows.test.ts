@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, readMigrations } from '@/lib/storage/migrate';
-import { openPglite, type OpenPglite } from '@/lib/storage/pglite';
-import { pgliteExecutor } from '@/lib/storage/sql';
+import { migrate, readMigrations } from '@/lib/db/migrate';
+import { openPglite, type OpenPglite } from '@/lib/db/pglite';
+import { pgliteExecutor } from '@/lib/db/executor';
 import { FULL_SHAPE, generateTrace } from './generate';
 import { IdSource, Spliced, TABLES, buildTemplate, columnsOf, copySql, copyText, placeholder, setChildCountColumns, traceRows } from './rows';
 

@@ -3,7 +3,7 @@
 // SCORES_PER_TRACE scores per trace (1M over 100k by default), then
 // 1. POST /api/scores, 100 scores per request, CLIENTS concurrent clients for SECONDS:
 //    scores per second and request latency percentiles;
-// 2. the score figures of GET /api/insights/decisions (lib/insights/reviews.ts) over the
+// 2. the score figures of GET /api/insights/decisions (lib/features/insights/reviews.ts) over the
 //    30 days, unfiltered and with status=ERROR: p50/p95 of RUNS calls, and the whole route.
 // 3. the review queue's next item and progress, with every decision reviewed (the seed's),
 //    then with 1% of them unreviewed again (their decision.correct scores deleted).
@@ -18,13 +18,13 @@ import { loadavg } from 'node:os';
 import pg from 'pg';
 import { GET as decisionsRoute } from '@/app/api/insights/decisions/route';
 import { POST as scoresRoute } from '@/app/api/scores/route';
-import { systemContext } from '@/lib/context';
+import { systemContext } from '@/lib/core/context';
 import { useDatabase as installDatabase } from '@/lib/db';
-import { reviewFigures } from '@/lib/insights/reviews';
-import { compactPathsOnce } from '@/lib/paths/compact';
-import { migrate, readMigrations } from '@/lib/storage/migrate';
-import { openDatabase } from '@/lib/storage/open';
-import { indexSearchBacklog } from '@/lib/traces/search-index';
+import { reviewFigures } from '@/lib/features/insights/reviews';
+import { compactPathsOnce } from '@/lib/features/paths/compact';
+import { migrate, readMigrations } from '@/lib/db/migrate';
+import { openDatabase } from '@/lib/db/open';
+import { indexSearchBacklog } from '@/lib/features/search/search-index';
 
 const TRACES = Number(process.env.TRACES ?? 100_000);
 const SCORES_PER_TRACE = Number(process.env.SCORES_PER_TRACE ?? 10);
@@ -91,7 +91,7 @@ SELECT 'bs-' || i || '-' || k, 'bt-' || i,
        'SDK', 'key', 'bench', to_timestamp(${start / 1000} + (i::float8 / ${TRACES}) * ${30 * 86_400})
   FROM generate_series(${first}, ${Math.min(TRACES, first + SEED_CHUNK - 1)}) i CROSS JOIN generate_series(0, ${SCORES_PER_TRACE - 1}) k`);
   }
-  // Fold the rollup deltas in, as the housekeeping timer does (lib/insights/compact.ts), and
+  // Fold the rollup deltas in, as the housekeeping timer does (lib/features/insights/compact.ts), and
   // catch up the search index and the stored paths of the seeded traces: left queued, the
   // housekeeping ran them during the measured writes, which then competed with it.
   await db.sql.exec('SELECT "insights_compact"()');
@@ -176,7 +176,7 @@ if (PARTS.has('insights')) {
 }
 
 // ---- the review queue's next item, 4 reviewers asking in turn ----
-const { nextReview } = await import('@/lib/reviews');
+const { nextReview } = await import('@/lib/features/reviews');
 const reviewers = Array.from({ length: 4 }, (_, k) => ({
   principal: { mode: 'protected' as const, keysOnly: false, credential: { kind: 'session' as const, identity: { userId: `r${k}`, email: `r${k}@bench`, name: `r${k}`, role: 'viewer' as const } } },
   db,

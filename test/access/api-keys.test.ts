@@ -8,7 +8,7 @@ import { GET as listRoute } from '@/app/api/traces/route';
 import { POST as createUserRoute } from '@/app/api/users/route';
 import { keys, parseResult, phpEnvelope, str } from '@/test/support/soap';
 import { testDatabases } from '@/test/support/databases';
-import type { ApiKeyRecord } from '@/lib/access/api-keys';
+import type { ApiKeyRecord } from '@/lib/features/access/api-keys';
 import { bearer, expectError, makeUser, ORIGIN, signIn, signInRequest, accessSuite } from '@/test/support/access';
 
 describe.each(testDatabases())('API keys on $name', ({ open }) => {

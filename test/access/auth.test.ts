@@ -6,10 +6,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
 import { useDatabase } from '@/lib/db';
-import { getAccessConfig, type OidcConfig } from '@/lib/env';
+import { getAccessConfig, type OidcConfig } from '@/lib/core/config';
 import { testDatabases } from '@/test/support/databases';
-import { resetAuth, ssoMayJoin } from '@/lib/access/auth';
-import { resetAccessMode } from '@/lib/access/mode';
+import { resetAuth, ssoMayJoin } from '@/lib/features/access/auth';
+import { resetAccessMode } from '@/lib/features/access/mode';
 
 const ISSUER = 'https://idp.example.test/realms/main';
 

@@ -9,7 +9,7 @@ import { POST as authPost } from '@/app/api/auth/[...all]/route';
 import { POST as saveScoresRoute } from '@/app/api/scores/route';
 import { POST as ingestRoute } from '@/app/api/traces/route';
 import { GET as listUsersRoute, POST as createUserRoute } from '@/app/api/users/route';
-import { validateConfig } from '@/lib/env';
+import { validateConfig } from '@/lib/core/config';
 import { bearer, cookieHeader, expectError, makeUser, ORIGIN, sessionSetCookie, signIn, accessSuite } from '@/test/support/access';
 import { testDatabases } from '@/test/support/databases';
 import { makeTrace } from '@/test/support/fixtures';

@@ -23,10 +23,10 @@ import { DELETE as deleteUserRoute, PATCH as patchUserRoute } from '@/app/api/us
 import { GET as listUsersRoute, POST as createUserRoute } from '@/app/api/users/route';
 import { DELETE as deleteViewRoute } from '@/app/api/views/[id]/route';
 import { GET as listViewsRoute, POST as saveViewRoute } from '@/app/api/views/route';
-import { parseSaveViewBody, saveView } from '@/lib/views';
+import { parseSaveViewBody, saveView } from '@/lib/features/views';
 import { contextAs } from '@/test/support/context';
 import { useDatabase } from '@/lib/db';
-import type { Database } from '@/lib/storage/open';
+import type { Database } from '@/lib/db/open';
 import { testDatabases } from '@/test/support/databases';
 import { makeTrace, uid } from '@/test/support/fixtures';
 import { basic, bearer, expectError, makeKey, makeUser, ORIGIN, resetAccess, signIn } from '@/test/support/access';

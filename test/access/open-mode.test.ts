@@ -9,10 +9,10 @@ import { GET as detailRoute } from '@/app/api/traces/[id]/route';
 import { GET as listRoute, POST as ingestRoute } from '@/app/api/traces/route';
 import { GET as listUsersRoute, POST as createUserRoute } from '@/app/api/users/route';
 import { useDatabase } from '@/lib/db';
-import type { Database } from '@/lib/storage/open';
+import type { Database } from '@/lib/db/open';
 import { testDatabases } from '@/test/support/databases';
 import { makeTrace, uid } from '@/test/support/fixtures';
-import { resetAccessMode } from '@/lib/access/mode';
+import { resetAccessMode } from '@/lib/features/access/mode';
 import { bearer, expectError, makeKey, makeUser, ORIGIN, resetAccess, truncateAccess } from '@/test/support/access';
 
 const MISSING = 'Missing or invalid Authorization header';

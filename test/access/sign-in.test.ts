@@ -8,10 +8,10 @@ import { GET as authGet, POST as authPost } from '@/app/api/auth/[...all]/route'
 import { GET as listRoute } from '@/app/api/traces/route';
 import { GET as listUsersRoute } from '@/app/api/users/route';
 import { testDatabases } from '@/test/support/databases';
-import { getAuth, resetAuth, SESSION_DAYS } from '@/lib/access/auth';
+import { getAuth, resetAuth, SESSION_DAYS } from '@/lib/features/access/auth';
 import { cookieHeader, makeUser, ORIGIN, peer, sessionSetCookie, signIn, signInRequest, accessSuite } from '@/test/support/access';
-import { SIGN_IN_WINDOW_SECONDS } from '@/lib/access/throttle';
-import { readMigrations } from '@/lib/storage/migrate';
+import { SIGN_IN_WINDOW_SECONDS } from '@/lib/features/access/throttle';
+import { readMigrations } from '@/lib/db/migrate';
 
 const TOO_MANY = JSON.stringify({ error: 'Too many sign-in attempts; try again later' });
 const WRONG = 'not the password';

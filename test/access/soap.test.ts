@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { POST } from '@/app/api/soap/route';
 import { useDatabase } from '@/lib/db';
 import { STYLES, int, keys, parseFault, parseResult, phpEnvelope, str, type Ctx, type Part } from '@/test/support/soap';
-import type { Database } from '@/lib/storage/open';
+import type { Database } from '@/lib/db/open';
 import { testDatabases } from '@/test/support/databases';
 import { makeTrace, uid } from '@/test/support/fixtures';
 import { basic, makeKey, makeUser, ORIGIN, resetAccess } from '@/test/support/access';

@@ -3,7 +3,7 @@
 // when nobody is.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PATCH as patchUserRoute, DELETE as deleteUserRoute } from '@/app/api/users/[id]/route';
-import { getAuth, resetAuth } from '@/lib/access/auth';
+import { getAuth, resetAuth } from '@/lib/features/access/auth';
 import { testDatabases } from '@/test/support/databases';
 import { makeUser, ORIGIN, signIn, type TestUser, truncateAccess, accessSuite } from '@/test/support/access';
 

@@ -5,18 +5,18 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GET as getDecisions } from '@/app/api/insights/decisions/route';
 import { useDatabase } from '@/lib/db';
-import type { DecisionInsights } from '@/lib/insights/types';
-import type { Database } from '@/lib/storage/open';
+import type { DecisionInsights } from '@/lib/features/insights/types';
+import type { Database } from '@/lib/db/open';
 import { testDatabases } from '@/test/support/databases';
 import { insightsDataset, WINDOW } from '@/test/support/insights-dataset';
-import { ingestTraces } from '@/lib/traces/ingest';
-import { parseIngestBody } from '@/lib/traces/validate';
-import { formatDecimal } from '@/lib/soap/codec';
-import { handleSoapPost, type ServiceDeps } from '@/lib/soap/service';
+import { ingestTraces } from '@/lib/features/ingest/ingest';
+import { parseIngestBody } from '@/lib/features/ingest/validate';
+import { formatDecimal } from '@/lib/transports/soap/codec';
+import { handleSoapPost, type ServiceDeps } from '@/lib/transports/soap/service';
 import { STYLES, parseResult, str, type Ctx } from '@/test/support/soap';
-import { elementChildren, getAttr, parseXml, textContent, type XmlElement } from '@/lib/soap/xml';
+import { elementChildren, getAttr, parseXml, textContent, type XmlElement } from '@/lib/transports/soap/xml';
 import { testContext } from '@/test/support/context';
-import { resolvePrincipal } from '@/lib/access/principal';
+import { resolvePrincipal } from '@/lib/features/access/principal';
 
 const KEY = 'soap-decision-stats-key';
 const good: Ctx = { codeUser: 'tester', password: KEY };

@@ -4,13 +4,13 @@
 // status 0 naming the FLD, a trace read carrying its scores in a SCORES TAB, DECISION_STATS
 // gaining its REVIEWS and SCORES TABs, and the description.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { resolvePrincipal } from '@/lib/access/principal';
+import { resolvePrincipal } from '@/lib/features/access/principal';
 import { useDatabase } from '@/lib/db';
-import { handleSoapPost, type ServiceDeps } from '@/lib/soap/service';
-import { elementChildren, getAttr, parseXml, textContent, type XmlElement } from '@/lib/soap/xml';
-import type { Database } from '@/lib/storage/open';
-import { ingestTraces } from '@/lib/traces/ingest';
-import { parseIngestBody } from '@/lib/traces/validate';
+import { handleSoapPost, type ServiceDeps } from '@/lib/transports/soap/service';
+import { elementChildren, getAttr, parseXml, textContent, type XmlElement } from '@/lib/transports/soap/xml';
+import type { Database } from '@/lib/db/open';
+import { ingestTraces } from '@/lib/features/ingest/ingest';
+import { parseIngestBody } from '@/lib/features/ingest/validate';
 import { testContext } from '@/test/support/context';
 import { testDatabases } from '@/test/support/databases';
 import { makeTrace, uid } from '@/test/support/fixtures';

@@ -3,15 +3,15 @@
 // made through the api-key plugin as an admin would.
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
-import type { Database } from '@/lib/storage/open';
-import { createApiKey } from '@/lib/access/api-keys';
-import { PEER_HEADER, peerHeaderValue } from '@/lib/access/client-address';
+import type { Database } from '@/lib/db/open';
+import { createApiKey } from '@/lib/features/access/api-keys';
+import { PEER_HEADER, peerHeaderValue } from '@/lib/features/access/client-address';
 import { getDatabase, useDatabase } from '@/lib/db';
 import { contextAs } from './context';
-import { getAuth, resetAuth } from '@/lib/access/auth';
-import { resetAccessMode } from '@/lib/access/mode';
-import type { KeyScope, Role } from '@/lib/access/scopes';
-import { createUser } from '@/lib/access/users';
+import { getAuth, resetAuth } from '@/lib/features/access/auth';
+import { resetAccessMode } from '@/lib/features/access/mode';
+import type { KeyScope, Role } from '@/lib/core/access/scopes';
+import { createUser } from '@/lib/features/access/users';
 
 /** Every variable that decides the access mode or the auth instance. */
 const ACCESS_ENV = [
@@ -72,7 +72,7 @@ export function accessSuite(open: () => Promise<Database>, quiet: ConsoleLevel[]
 
 export const ORIGIN = 'http://crossroads.test:3000';
 
-/** Headers that make a request come from this socket address, as the server notes it (lib/access/client-address.ts). */
+/** Headers that make a request come from this socket address, as the server notes it (lib/features/access/client-address.ts). */
 export function peer(address: string): Record<string, string> {
   return { [PEER_HEADER]: peerHeaderValue(address) };
 }

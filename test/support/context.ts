@@ -1,7 +1,7 @@
 // Contexts for tests that call domain verbs directly: as the server itself (every scope),
 // or as a given principal (to test the verbs' own checks).
-import type { Principal } from '@/lib/access/decide';
-import { systemContext, type ServiceContext } from '@/lib/context';
+import type { Principal } from '@/lib/core/access/decide';
+import { systemContext, type ServiceContext } from '@/lib/core/context';
 import type { Database } from '@/lib/db';
 
 /** The verbs run with every scope, as housekeeping does. */

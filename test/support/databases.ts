@@ -3,8 +3,8 @@
 // call gets a fresh, migrated, empty database of its own.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDatabase, type Database } from '@/lib/storage/open';
-import { migrate, readMigrations } from '@/lib/storage/migrate';
+import { openDatabase, type Database } from '@/lib/db/open';
+import { migrate, readMigrations } from '@/lib/db/migrate';
 
 export interface TestDatabase {
   name: 'pglite' | 'postgres';

@@ -3,12 +3,12 @@
 // rollup and paths tests.
 import { expect } from 'vitest';
 import { Prisma } from '@/lib/generated/prisma/client';
-import { compactPathsOnce } from '@/lib/paths/compact';
-import { forkId, pathId } from '@/lib/paths/ids';
-import { livePathsCtes, PATH_ID_OF_TRACE, storedTracesOfWindowSql, tracePathIsSql, traceThroughForkSql, tracesOfWindowSql } from '@/lib/paths/sql';
-import { pathOf, type PathDecision, type Step } from '@/lib/paths/steps';
-import type { Database } from '@/lib/storage/open';
-import { SPAN_JSON } from '@/lib/traces/detail';
+import { compactPathsOnce } from '@/lib/features/paths/compact';
+import { forkId, pathId } from '@/lib/features/paths/ids';
+import { livePathsCtes, PATH_ID_OF_TRACE, storedTracesOfWindowSql, tracePathIsSql, traceThroughForkSql, tracesOfWindowSql } from '@/lib/features/paths/sql';
+import { pathOf, type PathDecision, type Step } from '@/lib/features/paths/steps';
+import type { Database } from '@/lib/db/open';
+import { SPAN_JSON } from '@/lib/features/traces/detail';
 
 /**
  * Asserts the per-status counts, the "TraceName" table, each trace's child counts, the

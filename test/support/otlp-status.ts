@@ -1,6 +1,6 @@
-// Reads an OTLP google.rpc.Status body in either encoding (lib/otlp/response.ts writes them;
+// Reads an OTLP google.rpc.Status body in either encoding (lib/transports/otlp/response.ts writes them;
 // the proto declares message as bytes so that invalid UTF-8 cannot fail an encode).
-import { RpcStatus } from '@/lib/otlp/proto';
+import { RpcStatus } from '@/lib/transports/otlp/proto';
 
 export interface DecodedStatus {
   code: number;

@@ -8,12 +8,12 @@
 //   T3.d2 calc:   true                                            T4: tone friendly
 //   T4.d1 ROUTING support: true                                   T7 (out): quality 0
 //   T6.d1 search: false (T6 is out of the window)                 session s1: tone curt (no trace: left out)
-import type { ServiceContext } from '@/lib/context';
-import { saveScores } from '@/lib/scores/save';
-import { validateScoresBody } from '@/lib/scores/validate';
-import type { Database } from '@/lib/storage/open';
-import { ingestTraces } from '@/lib/traces/ingest';
-import { parseIngestBody } from '@/lib/traces/validate';
+import type { ServiceContext } from '@/lib/core/context';
+import { saveScores } from '@/lib/features/scores/save';
+import { validateScoresBody } from '@/lib/features/scores/validate';
+import type { Database } from '@/lib/db/open';
+import { ingestTraces } from '@/lib/features/ingest/ingest';
+import { parseIngestBody } from '@/lib/features/ingest/validate';
 import { testContext } from './context';
 import { truncateAll } from './databases';
 import { insightsDataset, type DatasetIds } from './insights-dataset';

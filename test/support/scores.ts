@@ -1,8 +1,8 @@
 // Principals and helpers for score tests: who writes, and how many scores are stored.
-import type { Credential } from '@/lib/access/decide';
-import type { KeyScope } from '@/lib/access/scopes';
-import type { ServiceContext } from '@/lib/context';
-import type { Database } from '@/lib/storage/open';
+import type { Credential } from '@/lib/core/access/decide';
+import type { KeyScope } from '@/lib/core/access/scopes';
+import type { ServiceContext } from '@/lib/core/context';
+import type { Database } from '@/lib/db/open';
 import { contextAs } from './context';
 
 export const asKey = (db: Database, scopes: KeyScope[] = ['ingest', 'read'], keyName = 'sdk key', keyId: string | null = 'k-1'): ServiceContext =>

@@ -1,7 +1,7 @@
 // Test support for the SOAP adapter: envelopes in the styles real clients send, and a
 // reader for responses that also checks the rpc/encoded typing rules on every one.
-import { SOAP_ENC_NS, SOAP_ENV_NS, WSS_NS, XSI_NS } from '@/lib/soap/namespaces';
-import { elementChildren, getAttr, parseXml, resolveQName, textContent, type XmlElement } from '@/lib/soap/xml';
+import { SOAP_ENC_NS, SOAP_ENV_NS, WSS_NS, XSI_NS } from '@/lib/transports/soap/namespaces';
+import { elementChildren, getAttr, parseXml, resolveQName, textContent, type XmlElement } from '@/lib/transports/soap/xml';
 
 export interface Ctx {
   codeLang?: string;

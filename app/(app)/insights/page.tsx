@@ -1,10 +1,10 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
-import { pageContext } from '@/lib/http/page-context';
-import { decisionInsights } from '@/lib/insights/decisions';
-import { overviewInsights } from '@/lib/insights/overview';
-import { insightsQueries, readInsightsState, resolveInsightsRequest } from '@/lib/queries/insights';
+import { pageContext } from '@/lib/transports/pages/context';
+import { decisionInsights } from '@/lib/features/insights/decisions';
+import { overviewInsights } from '@/lib/features/insights/overview';
+import { insightsQueries, readInsightsState, resolveInsightsRequest } from '@/lib/client/insights';
 import { InsightsView } from '@/components/insights/InsightsView';
 import { requestTime, toSearchParams } from '../traces/_lib/request';
 

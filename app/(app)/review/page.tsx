@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
-import { pageContext } from '@/lib/http/page-context';
+import { pageContext } from '@/lib/transports/pages/context';
 import { ReviewView } from '@/components/review/ReviewView';
 
 export const metadata: Metadata = { title: 'Review decisions' };

@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
-import { isAppError } from '@/lib/errors';
-import { pageContext } from '@/lib/http/page-context';
-import { listSessions, parseSessionListParams, type SessionList, type SessionListParams } from '@/lib/sessions';
+import { isAppError } from '@/lib/core/errors';
+import { pageContext } from '@/lib/transports/pages/context';
+import { listSessions, parseSessionListParams, type SessionList, type SessionListParams } from '@/lib/features/sessions';
 import { HydrationMarker } from '@/components/sessions/HydrationMarker';
 import { SessionTable } from '@/components/sessions/SessionTable';
 import { requestTime, toSearchParams } from '../traces/_lib/request';

@@ -1,7 +1,7 @@
-import { createApiKey, listApiKeys, parseNewApiKey } from '@/lib/access/api-keys';
-import { getLimits } from '@/lib/env';
-import { jsonOrNull, readBodyText } from '@/lib/http/body';
-import { json, route } from '@/lib/http/respond';
+import { createApiKey, listApiKeys, parseNewApiKey } from '@/lib/features/access/api-keys';
+import { getLimits } from '@/lib/core/config';
+import { jsonOrNull, readBodyText } from '@/lib/transports/http/body';
+import { json, route } from '@/lib/transports/http/respond';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

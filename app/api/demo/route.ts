@@ -1,11 +1,11 @@
-import { json, route } from '@/lib/http/respond';
-import { countDemoTraces, loadDemoData, removeDemoData } from '@/lib/demo';
+import { json, route } from '@/lib/transports/http/respond';
+import { countDemoTraces, loadDemoData, removeDemoData } from '@/lib/features/demo';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
 // The rule answers anonymous callers early; who may load or remove is the verbs' own check
-// (admins, or a key with ingest / delete: no single scope covers both, lib/demo/access.ts).
+// (admins, or a key with ingest / delete: no single scope covers both, lib/features/demo/access.ts).
 
 // GET /api/demo - how many demo traces are stored
 export const GET = route({ scope: 'read' }, async (_req, _params, ctx) => json({ traces: await countDemoTraces(ctx) }));

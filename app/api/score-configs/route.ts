@@ -1,7 +1,7 @@
-import { getLimits } from '@/lib/env';
-import { readBodyText } from '@/lib/http/body';
-import { json, route } from '@/lib/http/respond';
-import { createScoreConfig, listScoreConfigs, parseConfigBody } from '@/lib/scores';
+import { getLimits } from '@/lib/core/config';
+import { readBodyText } from '@/lib/transports/http/body';
+import { json, route } from '@/lib/transports/http/respond';
+import { createScoreConfig, listScoreConfigs, parseConfigBody } from '@/lib/features/scores';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -7,7 +7,7 @@ import { GET as detailRoute } from '@/app/api/traces/[id]/route';
 import { GET as exportRoute } from '@/app/api/traces/export/route';
 import { POST as ingestRoute } from '@/app/api/traces/route';
 import { useDatabase } from '@/lib/db';
-import type { Database } from '@/lib/storage/open';
+import type { Database } from '@/lib/db/open';
 import { resetAccess } from '@/test/support/access';
 import { testDatabases } from '@/test/support/databases';
 import { makeTrace, uid } from '@/test/support/fixtures';

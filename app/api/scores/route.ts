@@ -1,8 +1,8 @@
-import { getLimits } from '@/lib/env';
-import { withBodyAdmission } from '@/lib/http/admission';
-import { readBodyText } from '@/lib/http/body';
-import { json, route } from '@/lib/http/respond';
-import { listScores, parseScoreListParams, parseScoresBody, saveScores } from '@/lib/scores';
+import { getLimits } from '@/lib/core/config';
+import { withBodyAdmission } from '@/lib/transports/http/admission';
+import { readBodyText } from '@/lib/transports/http/body';
+import { json, route } from '@/lib/transports/http/respond';
+import { listScores, parseScoreListParams, parseScoresBody, saveScores } from '@/lib/features/scores';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -1,9 +1,9 @@
 // The sessions API through its real route handlers: answers, errors, and credentials.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useDatabase } from '@/lib/db';
-import type { Database } from '@/lib/storage/open';
-import { ingestTraces } from '@/lib/traces/ingest';
-import { validateIngestBody } from '@/lib/traces/validate';
+import type { Database } from '@/lib/db/open';
+import { ingestTraces } from '@/lib/features/ingest/ingest';
+import { validateIngestBody } from '@/lib/features/ingest/validate';
 import { testContext } from '@/test/support/context';
 import { testDatabases, truncateAll } from '@/test/support/databases';
 import { makeTrace, uid } from '@/test/support/fixtures';

@@ -1,13 +1,13 @@
 // GET /api/soap?wsdl - the WSDL (?xsd=soapenc: the schema it imports); POST /api/soap - SOAP 1.1 envelopes (lib/soap)
-import { BusyError } from '@/lib/budget';
-import { requestContext } from '@/lib/context';
-import { getLimits } from '@/lib/env';
-import { isAppError } from '@/lib/errors';
-import { withBodyAdmission } from '@/lib/http/admission';
-import { readBodyText } from '@/lib/http/body';
-import { publicRoute } from '@/lib/http/respond';
-import { SoapFault, faultResponse, type SoapHttpResponse } from '@/lib/soap/fault';
-import { handleSoapPost, soapencXsdResponse, wantsSoapencXsd, wantsWsdl, wsdlResponse } from '@/lib/soap/service';
+import { BusyError } from '@/lib/core/budget';
+import { requestContext } from '@/lib/core/context';
+import { getLimits } from '@/lib/core/config';
+import { isAppError } from '@/lib/core/errors';
+import { withBodyAdmission } from '@/lib/transports/http/admission';
+import { readBodyText } from '@/lib/transports/http/body';
+import { publicRoute } from '@/lib/transports/http/respond';
+import { SoapFault, faultResponse, type SoapHttpResponse } from '@/lib/transports/soap/fault';
+import { handleSoapPost, soapencXsdResponse, wantsSoapencXsd, wantsWsdl, wsdlResponse } from '@/lib/transports/soap/service';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
@@ -30,11 +30,11 @@ export const GET = publicRoute(async (req: Request) => {
 });
 
 // Every call names its key in its envelope (callContext) or Authorization header; each
-// call's context is built from both (lib/context.ts) and its verbs check the scope.
+// call's context is built from both (lib/core/context.ts) and its verbs check the scope.
 export const POST = publicRoute(async (req: Request) => {
   const limits = getLimits();
   try {
-    // Same per-process budget for large bodies as POST /api/traces (lib/http/admission.ts).
+    // Same per-process budget for large bodies as POST /api/traces (lib/transports/http/admission.ts).
     return await withBodyAdmission(req, limits, async () => {
       const body = await readBodyText(req, limits.maxBodyBytes);
       return send(await handleSoapPost(SOAP_DEPS, body, req.headers));

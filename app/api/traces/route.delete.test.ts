@@ -6,7 +6,7 @@ import { DELETE as deleteTrace, GET as getTrace } from '@/app/api/traces/[id]/ro
 import { DELETE as deleteSession, GET as listTraces, POST as ingest } from '@/app/api/traces/route';
 import { bearer, expectError, makeKey, makeUser, ORIGIN, resetAccess, signIn, truncateAccess } from '@/test/support/access';
 import { useDatabase } from '@/lib/db';
-import type { Database } from '@/lib/storage/open';
+import type { Database } from '@/lib/db/open';
 import { testDatabases } from '@/test/support/databases';
 import { makeTrace, uid } from '@/test/support/fixtures';
 

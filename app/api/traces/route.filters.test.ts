@@ -3,13 +3,13 @@
 // The spec's parameters and messages are covered, unchanged, by route.test.ts.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useDatabase } from '@/lib/db';
-import type { Database } from '@/lib/storage/open';
+import type { Database } from '@/lib/db/open';
 import { testDatabases, truncateAll } from '@/test/support/databases';
 import { makeTrace } from '@/test/support/fixtures';
 import { insightsDataset, WINDOW, type DatasetIds } from '@/test/support/insights-dataset';
-import { ingestTraces } from '@/lib/traces/ingest';
-import { parseListParams } from '@/lib/traces/list';
-import { parseIngestBody } from '@/lib/traces/validate';
+import { ingestTraces } from '@/lib/features/ingest/ingest';
+import { parseListParams } from '@/lib/features/traces/list';
+import { parseIngestBody } from '@/lib/features/ingest/validate';
 import { GET } from './route';
 import { testContext } from '@/test/support/context';
 

@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GET } from '@/app/api/traces/route';
 import { useDatabase } from '@/lib/db';
-import type { Database } from '@/lib/storage/open';
+import type { Database } from '@/lib/db/open';
 import { testDatabases, truncateAll } from '@/test/support/databases';
 import { makeTrace } from '@/test/support/fixtures';
-import { ingestTraces } from '@/lib/traces/ingest';
-import { listTraces, parseListParams } from '@/lib/traces/list';
-import { parseIngestBody } from '@/lib/traces/validate';
+import { ingestTraces } from '@/lib/features/ingest/ingest';
+import { listTraces, parseListParams } from '@/lib/features/traces/list';
+import { parseIngestBody } from '@/lib/features/ingest/validate';
 import { testContext } from '@/test/support/context';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];

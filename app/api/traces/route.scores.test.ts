@@ -3,7 +3,7 @@
 // test/support/insights-dataset.ts with the scores of test/support/review-scores.ts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useDatabase } from '@/lib/db';
-import type { Database } from '@/lib/storage/open';
+import type { Database } from '@/lib/db/open';
 import { testDatabases } from '@/test/support/databases';
 import { WINDOW, type DatasetIds } from '@/test/support/insights-dataset';
 import { seedReviewedDataset } from '@/test/support/review-scores';

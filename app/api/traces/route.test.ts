@@ -1,8 +1,8 @@
 // The JSON trace API through its real route handlers, on every test database.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { bodiesInFlight } from '@/lib/http/admission';
+import { bodiesInFlight } from '@/lib/transports/http/admission';
 import { useDatabase } from '@/lib/db';
-import type { Database } from '@/lib/storage/open';
+import type { Database } from '@/lib/db/open';
 import { testDatabases, truncateAll } from '@/test/support/databases';
 import { makeTrace, uid } from '@/test/support/fixtures';
 import { GET as getDetail } from './[id]/route';

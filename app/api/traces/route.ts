@@ -1,11 +1,11 @@
-import { getLimits } from '@/lib/env';
-import { withBodyAdmission } from '@/lib/http/admission';
-import { readBodyText } from '@/lib/http/body';
-import { json, route } from '@/lib/http/respond';
-import { deleteSessionTraces, parseSessionIdParam } from '@/lib/traces/delete';
-import { ingestTraces } from '@/lib/traces/ingest';
-import { listTraces, parseListParams } from '@/lib/traces/list';
-import { parseIngestBody } from '@/lib/traces/validate';
+import { getLimits } from '@/lib/core/config';
+import { withBodyAdmission } from '@/lib/transports/http/admission';
+import { readBodyText } from '@/lib/transports/http/body';
+import { json, route } from '@/lib/transports/http/respond';
+import { deleteSessionTraces, parseSessionIdParam } from '@/lib/features/retention/delete';
+import { ingestTraces } from '@/lib/features/ingest/ingest';
+import { listTraces, parseListParams } from '@/lib/features/traces/list';
+import { parseIngestBody } from '@/lib/features/ingest/validate';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -1,6 +1,6 @@
-import { readBodyText } from '@/lib/http/body';
-import { json, route } from '@/lib/http/respond';
-import { listViews, parseSaveViewBody, saveView, VIEW_LIMITS } from '@/lib/views';
+import { readBodyText } from '@/lib/transports/http/body';
+import { json, route } from '@/lib/transports/http/respond';
+import { listViews, parseSaveViewBody, saveView, VIEW_LIMITS } from '@/lib/features/views';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

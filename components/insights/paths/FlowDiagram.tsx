@@ -2,8 +2,8 @@
 
 import { sankey, sankeyJustify, sankeyLinkHorizontal, type SankeyLink, type SankeyNode } from 'd3-sankey';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { PathInsights } from '@/lib/paths/fleet';
-import { formatCost, formatDuration, plural } from '@/lib/format';
+import type { PathInsights } from '@/lib/features/paths/fleet';
+import { formatCost, formatDuration, plural } from '@/lib/core/format';
 import { DECISION_LABEL, statusLabel } from '@/components/ui/badges';
 import { formatShare } from '../theme';
 import { buildFlow, errorHue, stepText, type FlowLink, type FlowNode } from './flow';

@@ -2,9 +2,9 @@
 
 import Link from 'next/link';
 import { useState } from 'react';
-import type { PathInsights } from '@/lib/paths/fleet';
-import type { Step } from '@/lib/paths/steps';
-import { formatCost, formatDuration } from '@/lib/format';
+import type { PathInsights } from '@/lib/features/paths/fleet';
+import type { Step } from '@/lib/features/paths/steps';
+import { formatCost, formatDuration } from '@/lib/core/format';
 import { DECISION_LABEL } from '@/components/ui/badges';
 import { formatShare } from '../theme';
 import { stepText } from './flow';

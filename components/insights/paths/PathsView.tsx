@@ -2,8 +2,8 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { insightsQueries, insightsQueryString, resolveInsightsRequest } from '@/lib/queries/insights';
-import { plural } from '@/lib/format';
+import { insightsQueries, insightsQueryString, resolveInsightsRequest } from '@/lib/client/insights';
+import { plural } from '@/lib/core/format';
 import { ErrorState, Skeleton, Spinner } from '@/components/ui/states';
 import { useHydrationMarker, useNow, useTimeZone } from '@/components/ui/time';
 import { InsightsFilters } from '../InsightsFilters';

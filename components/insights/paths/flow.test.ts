@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FleetFork, FleetPath } from '@/lib/paths/fleet';
-import { forksOf, type Step } from '@/lib/paths/steps';
+import type { FleetFork, FleetPath } from '@/lib/features/paths/fleet';
+import { forksOf, type Step } from '@/lib/features/paths/steps';
 import { buildFlow, errorHue } from './flow';
 
 const step = (label: string, repeats = 1, type: Step['type'] = 'TOOL_SELECTION'): Step => ({ type, label, repeats });

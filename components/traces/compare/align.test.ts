@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Step } from '@/lib/paths/steps';
-import type { SpanRecord } from '@/lib/traces/types';
+import type { Step } from '@/lib/features/paths/steps';
+import type { SpanRecord } from '@/lib/features/traces/types';
 import { alignPaths, alignSpans, elapsedMs, spanDifferences } from './align';
 
 const s = (label: string, repeats = 1): Step => ({ type: 'TOOL_SELECTION', label, repeats });

@@ -3,9 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { plural } from '@/lib/format';
-import { deleteRequests, sessionQueries } from '@/lib/queries/delete';
-import { traceQueries } from '@/lib/queries/traces';
+import { plural } from '@/lib/core/format';
+import { deleteRequests, sessionQueries } from '@/lib/client/delete';
+import { traceQueries } from '@/lib/client/traces';
 import { ConfirmDialog } from '@/components/settings/ConfirmDialog';
 import { Spinner } from '@/components/ui/states';
 import { useCanDelete } from './CanDelete';

@@ -1,9 +1,9 @@
 'use client';
 
-import type { DecisionPointRecord } from '@/lib/traces/types';
-import { formatCost, formatDuration, formatOffset, plural, toMillis } from '@/lib/format';
-import { chosenConfidence, formatConfidence, notChosenOptions } from '@/lib/traces/decision-options';
-import { toolSpanOf } from '@/lib/traces/decision-outcome';
+import type { DecisionPointRecord } from '@/lib/features/traces/types';
+import { formatCost, formatDuration, formatOffset, plural, toMillis } from '@/lib/core/format';
+import { chosenConfidence, formatConfidence, notChosenOptions } from '@/lib/features/traces/decision-options';
+import { toolSpanOf } from '@/lib/features/traces/decision-outcome';
 import { DecisionTypeBadge, StatusBadge } from '@/components/ui/badges';
 import { LongText } from '@/components/ui/LongText';
 import { previewJson, summarizeJson } from '@/components/json/json';

@@ -1,10 +1,10 @@
 'use client';
 
 import { useDeferredValue, useMemo, useState } from 'react';
-import { DECISION_TYPES, type DecisionType } from '@/lib/traces/types';
-import { groupDecisions, type DecisionGroup } from '@/lib/traces/decision-options';
-import { toolSpanOf } from '@/lib/traces/decision-outcome';
-import { formatOffset, plural, toMillis } from '@/lib/format';
+import { DECISION_TYPES, type DecisionType } from '@/lib/features/traces/types';
+import { groupDecisions, type DecisionGroup } from '@/lib/features/traces/decision-options';
+import { toolSpanOf } from '@/lib/features/traces/decision-outcome';
+import { formatOffset, plural, toMillis } from '@/lib/core/format';
 import { DECISION_LABEL, DecisionTypeBadge } from '@/components/ui/badges';
 import { summarizeJson } from '@/components/json/json';
 import { ChosenVsAlternatives, DecisionCard } from './DecisionCard';

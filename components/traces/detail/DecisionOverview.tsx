@@ -1,7 +1,7 @@
 'use client';
 
-import { groupDecisions } from '@/lib/traces/decision-options';
-import { plural } from '@/lib/format';
+import { groupDecisions } from '@/lib/features/traces/decision-options';
+import { plural } from '@/lib/core/format';
 import { DECISION_LABEL, DecisionGlyph } from '@/components/ui/badges';
 import { summarizeJson } from '@/components/json/json';
 import type { Selection, TraceModel } from './model';

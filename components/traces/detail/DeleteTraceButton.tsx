@@ -3,10 +3,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { plural } from '@/lib/format';
-import { deleteRequests } from '@/lib/queries/delete';
-import { traceQueries } from '@/lib/queries/traces';
-import type { TraceOutline } from '@/lib/traces/types';
+import { plural } from '@/lib/core/format';
+import { deleteRequests } from '@/lib/client/delete';
+import { traceQueries } from '@/lib/client/traces';
+import type { TraceOutline } from '@/lib/features/traces/types';
 import { ConfirmDialog } from '@/components/settings/ConfirmDialog';
 import { useCanDelete } from '@/components/traces/delete/CanDelete';
 import { deleteButton } from '@/components/traces/delete/styles';

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { traceQueries } from '@/lib/queries/traces';
+import { traceQueries } from '@/lib/client/traces';
 
 /** `trace-<id>.json`, the id kept to characters every file system accepts. */
 export function traceFilename(id: string): string {

@@ -1,8 +1,8 @@
 'use client';
 
 import { useMemo, useState } from 'react';
-import { EVENT_TYPES, type EventType } from '@/lib/traces/types';
-import { formatOffset, plural, toMillis } from '@/lib/format';
+import { EVENT_TYPES, type EventType } from '@/lib/features/traces/types';
+import { formatOffset, plural, toMillis } from '@/lib/core/format';
 import { EVENT_META, EventTypeBadge } from '@/components/ui/badges';
 import type { Selection, TraceModel } from './model';
 

@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { traceQueries } from '@/lib/queries/traces';
+import { traceQueries } from '@/lib/client/traces';
 import { Highlight } from '@/components/ui/Highlight';
 import type { Selection, TraceModel } from './model';
 import { labelMatches, type FoundMatch } from './search-matches';

@@ -1,9 +1,9 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { plural } from '@/lib/format';
-import { spanInterval, type TimeWindow } from '@/lib/traces/timeline';
-import { RUN_STATUSES, SPAN_TYPES, type RunStatus, type SpanSummary, type SpanType } from '@/lib/traces/types';
+import { plural } from '@/lib/core/format';
+import { spanInterval, type TimeWindow } from '@/lib/features/traces/timeline';
+import { RUN_STATUSES, SPAN_TYPES, type RunStatus, type SpanSummary, type SpanType } from '@/lib/features/traces/types';
 import { SPAN_TYPE_META } from '@/components/ui/badges';
 
 /** The tree's span filters, as the URL holds them (`spanType`, `spanStatus`, `minDuration` in ms). */

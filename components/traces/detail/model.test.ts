@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SpanRecord, TraceDetail } from '@/lib/traces/types';
+import type { SpanRecord, TraceDetail } from '@/lib/features/traces/types';
 import { buildModel, detailQuery, readSelection, readTab, selectionKey } from './model';
 
 const T0 = Date.parse('2026-11-21T10:00:00.000Z');

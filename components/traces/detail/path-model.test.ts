@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { forkId } from '@/lib/paths/ids';
-import { pathOf, type Step } from '@/lib/paths/steps';
-import { indexToolSpans } from '@/lib/traces/decision-outcome';
-import type { DecisionPointRecord, EventRecord, SpanRecord, TraceDetail } from '@/lib/traces/types';
+import { forkId } from '@/lib/features/paths/ids';
+import { pathOf, type Step } from '@/lib/features/paths/steps';
+import { indexToolSpans } from '@/lib/features/traces/decision-outcome';
+import type { DecisionPointRecord, EventRecord, SpanRecord, TraceDetail } from '@/lib/features/traces/types';
 import { branchFigures, pathForks, pathRows, placeEvents } from './path-model';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchMatch, TraceOutline } from '@/lib/traces/types';
+import type { SearchMatch, TraceOutline } from '@/lib/features/traces/types';
 import { buildModel } from './model';
 import { labelMatches, matchRowKeys } from './search-matches';
 

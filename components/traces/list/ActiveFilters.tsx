@@ -1,8 +1,8 @@
 'use client';
 
-import { humanizeEnum } from '@/lib/format';
-import { activeListFilters, LIST_FILTERS, withListFilters } from '@/lib/queries/list-filters';
-import type { ListParams } from '@/lib/traces/types';
+import { humanizeEnum } from '@/lib/core/format';
+import { activeListFilters, LIST_FILTERS, withListFilters } from '@/lib/client/list-filters';
+import type { ListParams } from '@/lib/features/traces/types';
 import { DateTime } from '@/components/ui/time';
 import type { ListNavigate } from './useListUrl';
 

@@ -1,9 +1,9 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { demoQueries, loadDemo, removeDemo } from '@/lib/queries/demo';
-import { traceQueries } from '@/lib/queries/traces';
-import { plural } from '@/lib/format';
+import { demoQueries, loadDemo, removeDemo } from '@/lib/client/demo';
+import { traceQueries } from '@/lib/client/traces';
+import { plural } from '@/lib/core/format';
 import { useFirstRun } from '@/components/app/FirstRun';
 
 /** After a load or a removal: every list, session and figure may have changed. */

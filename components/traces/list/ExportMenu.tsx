@@ -2,10 +2,10 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { formatTokens } from '@/lib/format';
-import { writeListFilters } from '@/lib/queries/list-filters';
-import { traceQueries } from '@/lib/queries/traces';
-import type { TraceFilterParams } from '@/lib/traces/types';
+import { formatTokens } from '@/lib/core/format';
+import { writeListFilters } from '@/lib/client/list-filters';
+import { traceQueries } from '@/lib/client/traces';
+import type { TraceFilterParams } from '@/lib/features/traces/types';
 import { useListUrl } from './useListUrl';
 
 const CHOICES = [

@@ -1,9 +1,9 @@
 'use client';
 
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { humanizeEnum } from '@/lib/format';
-import { parseScoreCondition } from '@/lib/scores/condition';
-import { DECISION_TYPES, type DecisionType, type ListParams, type TraceFilterParams } from '@/lib/traces/types';
+import { humanizeEnum } from '@/lib/core/format';
+import { parseScoreCondition } from '@/lib/features/scores/condition';
+import { DECISION_TYPES, type DecisionType, type ListParams, type TraceFilterParams } from '@/lib/features/traces/types';
 import { Popover } from './Popover';
 import { changeFilters, type ListNavigate } from './useListUrl';
 

@@ -1,9 +1,9 @@
 'use client';
 
 import type { MouseEvent } from 'react';
-import { formatTokens } from '@/lib/format';
-import { PAGE_SIZE_CHOICES } from '@/lib/queries/traces';
-import type { ListParams } from '@/lib/traces/types';
+import { formatTokens } from '@/lib/core/format';
+import { PAGE_SIZE_CHOICES } from '@/lib/client/traces';
+import type { ListParams } from '@/lib/features/traces/types';
 import { pageWindow } from './pages';
 
 export function Pagination({

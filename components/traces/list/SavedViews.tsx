@@ -2,9 +2,9 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { listQueryString, readListState } from '@/lib/queries/traces';
-import { viewQueries, viewRequests, type SavedView } from '@/lib/queries/views';
-import type { ListParams } from '@/lib/traces/types';
+import { listQueryString, readListState } from '@/lib/client/traces';
+import { viewQueries, viewRequests, type SavedView } from '@/lib/client/views';
+import type { ListParams } from '@/lib/features/traces/types';
 import { Spinner } from '@/components/ui/states';
 import { DEFAULT_COLUMNS, normaliseColumns, savableColumns } from './columns';
 import { Popover } from './Popover';

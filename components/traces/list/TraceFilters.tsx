@@ -1,9 +1,9 @@
 'use client';
 
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
-import { RUN_STATUSES, type ListParams, type RunStatus } from '@/lib/traces/types';
+import { RUN_STATUSES, type ListParams, type RunStatus } from '@/lib/features/traces/types';
 import { statusLabel } from '@/components/ui/badges';
-import { hasListFilters } from '@/lib/queries/list-filters';
+import { hasListFilters } from '@/lib/client/list-filters';
 import { FiltersPanel } from './FiltersPanel';
 import { changeFilters, clearFilters, type ListNavigate } from './useListUrl';
 

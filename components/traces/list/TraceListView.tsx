@@ -3,10 +3,10 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRef, useState } from 'react';
-import { hasListFilters } from '@/lib/queries/list-filters';
-import { scoreQueries } from '@/lib/queries/scores';
-import { LIVE_REFRESH_MS, traceQueries } from '@/lib/queries/traces';
-import { formatTokens } from '@/lib/format';
+import { hasListFilters } from '@/lib/client/list-filters';
+import { scoreQueries } from '@/lib/client/scores';
+import { LIVE_REFRESH_MS, traceQueries } from '@/lib/client/traces';
+import { formatTokens } from '@/lib/core/format';
 import { ErrorState, Spinner } from '@/components/ui/states';
 import { DeleteSessionButton } from '@/components/traces/delete/DeleteSessionButton';
 import { useHydrationMarker } from '@/components/ui/time';

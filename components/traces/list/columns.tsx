@@ -4,9 +4,9 @@
 // and whether a person may hide it. The chooser, the table and saved views all read this
 // table, so a new column (scores, say) is one entry here.
 import { useCallback, useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import { formatCost, formatDuration, formatTokens, toMillis } from '@/lib/format';
-import { sessionHref } from '@/lib/queries/traces';
-import type { ListSort, TraceListItem, TraceScoreSummary } from '@/lib/traces/types';
+import { formatCost, formatDuration, formatTokens, toMillis } from '@/lib/core/format';
+import { sessionHref } from '@/lib/client/traces';
+import type { ListSort, TraceListItem, TraceScoreSummary } from '@/lib/features/traces/types';
 import { StatusBadge } from '@/components/ui/badges';
 import { RelativeTime, useNow } from '@/components/ui/time';
 
@@ -241,7 +241,7 @@ export function normaliseColumns(keys: readonly string[]): string[] {
   return [...LIST_COLUMNS.map((c) => c.key).filter((k) => wanted.has(k)), ...scores];
 }
 
-// The keys a saved view takes (lib/views/validate.ts): a score column whose name has other
+// The keys a saved view takes (lib/features/views/validate.ts): a score column whose name has other
 // characters, or is longer, is shown but not saved with the view.
 const SAVABLE_KEY = /^[A-Za-z][\w.:-]{0,63}$/;
 export function savableColumns(keys: readonly string[]): string[] {

@@ -2,9 +2,9 @@
 
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useCallback } from 'react';
-import { withoutListFilter } from '@/lib/queries/list-filters';
-import { listQueryString, readListState, type ListUrlState } from '@/lib/queries/traces';
-import type { ListParams } from '@/lib/traces/types';
+import { withoutListFilter } from '@/lib/client/list-filters';
+import { listQueryString, readListState, type ListUrlState } from '@/lib/client/traces';
+import type { ListParams } from '@/lib/features/traces/types';
 
 /** The next list state, or how to make it from the URL's state at the moment of the change. */
 export type ListChange = ListParams | ((current: ListParams) => ListParams);

@@ -1,9 +1,9 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
-import { pageContext } from '@/lib/http/page-context';
-import { pathInsights } from '@/lib/paths';
-import { insightsQueries, readInsightsState, resolveInsightsRequest } from '@/lib/queries/insights';
+import { pageContext } from '@/lib/transports/pages/context';
+import { pathInsights } from '@/lib/features/paths';
+import { insightsQueries, readInsightsState, resolveInsightsRequest } from '@/lib/client/insights';
 import { PathsView } from '@/components/insights/paths/PathsView';
 import { requestTime, toSearchParams } from '../../traces/_lib/request';
 

@@ -1,9 +1,9 @@
 // The admin check of the settings pages: each page checks for itself (Next renders a page
 // without its layout on client-side navigation), through the page context, and reads
 // through verbs that check the admin scope again.
-import type { Actor } from '@/lib/access/decide';
-import type { ServiceContext } from '@/lib/context';
-import { pageContext } from '@/lib/http/page-context';
+import type { Actor } from '@/lib/core/access/decide';
+import type { ServiceContext } from '@/lib/core/context';
+import { pageContext } from '@/lib/transports/pages/context';
 
 export type SettingsAccess =
   | { ctx: ServiceContext; admin: Extract<Actor, { kind: 'user' }> }

@@ -1,9 +1,9 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
-import { listApiKeys } from '@/lib/access/api-keys';
-import { getApiKeyEntries } from '@/lib/env';
-import { settingsQueries } from '@/lib/queries/settings';
+import { listApiKeys } from '@/lib/features/access/api-keys';
+import { getApiKeyEntries } from '@/lib/core/config';
+import { settingsQueries } from '@/lib/client/settings';
 import { ApiKeysView } from '@/components/settings/ApiKeysView';
 import { SettingsDenied } from '@/components/settings/SettingsDenied';
 import { requestTime, settingsAccess } from '../_lib/admin';

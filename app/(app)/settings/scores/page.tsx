@@ -1,8 +1,8 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
-import { listScoreConfigs } from '@/lib/scores';
-import { scoreQueries } from '@/lib/queries/scores';
+import { listScoreConfigs } from '@/lib/features/scores';
+import { scoreQueries } from '@/lib/client/scores';
 import { ScoreConfigsView } from '@/components/settings/ScoreConfigsView';
 import { SettingsDenied } from '@/components/settings/SettingsDenied';
 import { settingsAccess } from '../_lib/admin';

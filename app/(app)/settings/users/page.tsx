@@ -1,8 +1,8 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
-import { listUsers } from '@/lib/access/users';
-import { settingsQueries } from '@/lib/queries/settings';
+import { listUsers } from '@/lib/features/access/users';
+import { settingsQueries } from '@/lib/client/settings';
 import { SettingsDenied } from '@/components/settings/SettingsDenied';
 import { UsersView } from '@/components/settings/UsersView';
 import { requestTime, settingsAccess } from '../_lib/admin';

@@ -2,9 +2,9 @@ import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { connection } from 'next/server';
-import { pageContext } from '@/lib/http/page-context';
-import { readListState, traceQueries } from '@/lib/queries/traces';
-import { listTraces } from '@/lib/traces/list';
+import { pageContext } from '@/lib/transports/pages/context';
+import { readListState, traceQueries } from '@/lib/client/traces';
+import { listTraces } from '@/lib/features/traces/list';
 import { TraceListView } from '@/components/traces/list/TraceListView';
 import { requestOrigin, requestTime, toSearchParams } from '../_lib/request';
 

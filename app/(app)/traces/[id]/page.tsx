@@ -4,12 +4,12 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { cache } from 'react';
-import { isAppError } from '@/lib/errors';
-import { pageContext } from '@/lib/http/page-context';
-import { pageParam } from '@/lib/http/page-params';
-import { traceQueries } from '@/lib/queries/traces';
-import { getTraceOutlineJsonOrThrow } from '@/lib/traces/outline';
-import type { TraceOutline, TraceRecord } from '@/lib/traces/types';
+import { isAppError } from '@/lib/core/errors';
+import { pageContext } from '@/lib/transports/pages/context';
+import { pageParam } from '@/lib/transports/pages/params';
+import { traceQueries } from '@/lib/client/traces';
+import { getTraceOutlineJsonOrThrow } from '@/lib/features/traces/outline';
+import type { TraceOutline, TraceRecord } from '@/lib/features/traces/types';
 import { TraceDetailView } from '@/components/traces/detail/TraceDetailView';
 import { requestTime } from '../_lib/request';
 

@@ -2,12 +2,12 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
-import type { ServiceContext } from '@/lib/context';
-import { isAppError } from '@/lib/errors';
-import { pageContext } from '@/lib/http/page-context';
-import { successfulMatch } from '@/lib/paths';
-import { getTraceOrThrow } from '@/lib/traces/detail';
-import type { TraceDetail } from '@/lib/traces/types';
+import type { ServiceContext } from '@/lib/core/context';
+import { isAppError } from '@/lib/core/errors';
+import { pageContext } from '@/lib/transports/pages/context';
+import { successfulMatch } from '@/lib/features/paths';
+import { getTraceOrThrow } from '@/lib/features/traces/detail';
+import type { TraceDetail } from '@/lib/features/traces/types';
 import { CompareView } from '@/components/traces/compare/CompareView';
 
 export const metadata: Metadata = { title: 'Compare runs' };

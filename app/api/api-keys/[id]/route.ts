@@ -1,5 +1,5 @@
-import { revokeApiKey } from '@/lib/access/api-keys';
-import { json, route } from '@/lib/http/respond';
+import { revokeApiKey } from '@/lib/features/access/api-keys';
+import { json, route } from '@/lib/transports/http/respond';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

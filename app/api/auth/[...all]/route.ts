@@ -1,7 +1,7 @@
-import { AUTH_BASE_PATH } from '@/lib/access/auth';
-import { handleAuthRequest } from '@/lib/access/auth-endpoint';
-import { withBoundedBody } from '@/lib/http/body';
-import { publicRoute } from '@/lib/http/respond';
+import { AUTH_BASE_PATH } from '@/lib/features/access/auth';
+import { handleAuthRequest } from '@/lib/transports/http/auth-endpoint';
+import { withBoundedBody } from '@/lib/transports/http/body';
+import { publicRoute } from '@/lib/transports/http/respond';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
@@ -10,7 +10,7 @@ export const runtime = 'nodejs';
 // known, so a larger one is refused (413) rather than buffered by the library.
 const AUTH_BODY_BYTES = 64 * 1024;
 
-// Public by nature (this is where people sign in); lib/access/auth-endpoint.ts narrows it.
+// Public by nature (this is where people sign in); lib/transports/http/auth-endpoint.ts narrows it.
 const handler = publicRoute(async (req: Request) =>
   handleAuthRequest(await withBoundedBody(req, AUTH_BODY_BYTES), new URL(req.url).pathname.slice(AUTH_BASE_PATH.length)),
 );

@@ -3,12 +3,12 @@
 // the figures of test/support/insights-dataset.ts worked out by hand.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useDatabase } from '@/lib/db';
-import type { DecisionInsights } from '@/lib/insights/types';
-import type { Database } from '@/lib/storage/open';
+import type { DecisionInsights } from '@/lib/features/insights/types';
+import type { Database } from '@/lib/db/open';
 import { testDatabases, truncateAll } from '@/test/support/databases';
 import { insightsDataset, WINDOW } from '@/test/support/insights-dataset';
-import { ingestTraces } from '@/lib/traces/ingest';
-import { parseIngestBody } from '@/lib/traces/validate';
+import { ingestTraces } from '@/lib/features/ingest/ingest';
+import { parseIngestBody } from '@/lib/features/ingest/validate';
 import { GET } from './route';
 import { testContext } from '@/test/support/context';
 

@@ -3,14 +3,14 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GET as getList } from '@/app/api/traces/route';
 import { useDatabase } from '@/lib/db';
-import { OPTIONS_PER_TYPE } from '@/lib/insights/decisions';
-import type { DecisionInsights } from '@/lib/insights/types';
-import type { Database } from '@/lib/storage/open';
+import { OPTIONS_PER_TYPE } from '@/lib/features/insights/decisions';
+import type { DecisionInsights } from '@/lib/features/insights/types';
+import type { Database } from '@/lib/db/open';
 import { testDatabases, truncateAll } from '@/test/support/databases';
 import { makeTrace } from '@/test/support/fixtures';
 import { insightsDataset, WINDOW, type DatasetIds } from '@/test/support/insights-dataset';
-import { ingestTraces } from '@/lib/traces/ingest';
-import { parseIngestBody } from '@/lib/traces/validate';
+import { ingestTraces } from '@/lib/features/ingest/ingest';
+import { parseIngestBody } from '@/lib/features/ingest/validate';
 import { GET } from './route';
 import { testContext } from '@/test/support/context';
 

@@ -1,5 +1,5 @@
-import { json, route } from '@/lib/http/respond';
-import { decisionInsights, parseDecisionParams } from '@/lib/insights/decisions';
+import { json, route } from '@/lib/transports/http/respond';
+import { decisionInsights, parseDecisionParams } from '@/lib/features/insights/decisions';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -2,13 +2,13 @@
 // figures of test/support/overview-dataset.ts worked out by hand (see the table there).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useDatabase } from '@/lib/db';
-import { MAX_BUCKETS } from '@/lib/insights/overview';
-import type { OverviewBucketStats, OverviewFigures, OverviewInsights } from '@/lib/insights/types';
-import type { Database } from '@/lib/storage/open';
+import { MAX_BUCKETS } from '@/lib/features/insights/overview';
+import type { OverviewBucketStats, OverviewFigures, OverviewInsights } from '@/lib/features/insights/types';
+import type { Database } from '@/lib/db/open';
 import { testDatabases, truncateAll } from '@/test/support/databases';
 import { OVERVIEW_WINDOW as WINDOW, overviewDataset } from '@/test/support/overview-dataset';
-import { ingestTraces } from '@/lib/traces/ingest';
-import { parseIngestBody } from '@/lib/traces/validate';
+import { ingestTraces } from '@/lib/features/ingest/ingest';
+import { parseIngestBody } from '@/lib/features/ingest/validate';
 import { GET } from './route';
 import { testContext } from '@/test/support/context';
 

@@ -1,5 +1,5 @@
-import { json, route } from '@/lib/http/respond';
-import { overviewInsights, parseOverviewParams } from '@/lib/insights/overview';
+import { json, route } from '@/lib/transports/http/respond';
+import { overviewInsights, parseOverviewParams } from '@/lib/features/insights/overview';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -4,9 +4,9 @@
 // T3 (03:00); T4 (23:59) joins for the whole day.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useDatabase } from '@/lib/db';
-import type { ScoreSeriesInsights } from '@/lib/insights/types';
-import type { Database } from '@/lib/storage/open';
-import { deleteTraceOrThrow } from '@/lib/traces/delete';
+import type { ScoreSeriesInsights } from '@/lib/features/insights/types';
+import type { Database } from '@/lib/db/open';
+import { deleteTraceOrThrow } from '@/lib/features/retention/delete';
 import { testContext } from '@/test/support/context';
 import { testDatabases } from '@/test/support/databases';
 import { WINDOW, type DatasetIds } from '@/test/support/insights-dataset';

@@ -1,5 +1,5 @@
-import { json, route } from '@/lib/http/respond';
-import { parseScoreSeriesParams, scoreSeries } from '@/lib/insights/score-series';
+import { json, route } from '@/lib/transports/http/respond';
+import { parseScoreSeriesParams, scoreSeries } from '@/lib/features/insights/score-series';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

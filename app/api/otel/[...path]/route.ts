@@ -1,7 +1,7 @@
 // ANY /api/otel/* - an OTLP 404 for what no route here serves (/v1/metrics, /v1/logs...);
 // public (proxy.ts lets /api/otel/ through), it holds no data. The specific
 // /api/otel/v1/traces route wins over this catch-all.
-import { otlpNotFound } from '@/lib/otlp/not-found';
+import { otlpNotFound } from '@/lib/transports/otlp/not-found';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -1,6 +1,6 @@
-import { readBodyText } from '@/lib/http/body';
-import { json, route } from '@/lib/http/respond';
-import { nextReview, parseReviewFilters, parseSkips } from '@/lib/reviews';
+import { readBodyText } from '@/lib/transports/http/body';
+import { json, route } from '@/lib/transports/http/respond';
+import { nextReview, parseReviewFilters, parseSkips } from '@/lib/features/reviews';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

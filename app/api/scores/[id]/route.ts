@@ -1,5 +1,5 @@
-import { json, route } from '@/lib/http/respond';
-import { deleteScore } from '@/lib/scores';
+import { json, route } from '@/lib/transports/http/respond';
+import { deleteScore } from '@/lib/features/scores';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -1,5 +1,5 @@
-import { json, route } from '@/lib/http/respond';
-import { getSessionOrThrow } from '@/lib/sessions';
+import { json, route } from '@/lib/transports/http/respond';
+import { getSessionOrThrow } from '@/lib/features/sessions';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -1,6 +1,6 @@
-import { json, jsonChunks, route } from '@/lib/http/respond';
-import { deleteTraceOrThrow } from '@/lib/traces/delete';
-import { streamTraceJsonOrThrow } from '@/lib/traces/detail';
+import { json, jsonChunks, route } from '@/lib/transports/http/respond';
+import { deleteTraceOrThrow } from '@/lib/features/retention/delete';
+import { streamTraceJsonOrThrow } from '@/lib/features/traces/detail';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
@@ -10,7 +10,7 @@ type Params = { params: Promise<{ id: string }> };
 // GET /api/traces/{id} - one trace with its decision points, spans and events
 export const GET = route({ scope: 'read', basic: true }, async (_req, { params }: Params, ctx) => {
   const { id } = await params;
-  // The database builds the JSON (see lib/traces/detail.ts); it is sent as read, unparsed.
+  // The database builds the JSON (see lib/features/traces/detail.ts); it is sent as read, unparsed.
   const chunks = await streamTraceJsonOrThrow(ctx, id);
   return jsonChunks(
     (async function* () {

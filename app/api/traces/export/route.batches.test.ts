@@ -6,12 +6,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GET } from '@/app/api/traces/export/route';
 import { useDatabase } from '@/lib/db';
-import type { Database } from '@/lib/storage/open';
+import type { Database } from '@/lib/db/open';
 import { testDatabases, truncateAll } from '@/test/support/databases';
 import { makeTrace } from '@/test/support/fixtures';
-import { ingestTraces } from '@/lib/traces/ingest';
-import { parseIngestBody } from '@/lib/traces/validate';
-import { CHILDREN_PER_STATEMENT, EXPORT_BATCH_SIZE, listRowBatches } from '@/lib/traces/export/batches';
+import { ingestTraces } from '@/lib/features/ingest/ingest';
+import { parseIngestBody } from '@/lib/features/ingest/validate';
+import { CHILDREN_PER_STATEMENT, EXPORT_BATCH_SIZE, listRowBatches } from '@/lib/features/traces/export/batches';
 import { testContext } from '@/test/support/context';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];

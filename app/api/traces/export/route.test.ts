@@ -7,14 +7,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { GET as detail } from '@/app/api/traces/[id]/route';
 import { GET as list } from '@/app/api/traces/route';
 import { useDatabase } from '@/lib/db';
-import type { Database } from '@/lib/storage/open';
+import type { Database } from '@/lib/db/open';
 import { testDatabases, truncateAll } from '@/test/support/databases';
 import { makeTrace } from '@/test/support/fixtures';
 import { insightsDataset, WINDOW, type DatasetIds } from '@/test/support/insights-dataset';
-import { CSV_COLUMNS, CSV_HEADER } from '@/lib/traces/export/export';
-import { ingestTraces } from '@/lib/traces/ingest';
-import type { TraceListItem } from '@/lib/traces/types';
-import { parseIngestBody } from '@/lib/traces/validate';
+import { CSV_COLUMNS, CSV_HEADER } from '@/lib/features/traces/export/export';
+import { ingestTraces } from '@/lib/features/ingest/ingest';
+import type { TraceListItem } from '@/lib/features/traces/types';
+import { parseIngestBody } from '@/lib/features/ingest/validate';
 import { GET } from './route';
 import { testContext } from '@/test/support/context';
 

@@ -1,7 +1,7 @@
-import { deleteUser, setUserRole } from '@/lib/access/users';
-import { getLimits } from '@/lib/env';
-import { jsonOrNull, readBodyText } from '@/lib/http/body';
-import { json, route } from '@/lib/http/respond';
+import { deleteUser, setUserRole } from '@/lib/features/access/users';
+import { getLimits } from '@/lib/core/config';
+import { jsonOrNull, readBodyText } from '@/lib/transports/http/body';
+import { json, route } from '@/lib/transports/http/respond';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -1,5 +1,5 @@
-import { json, route } from '@/lib/http/respond';
-import { deleteView } from '@/lib/views';
+import { json, route } from '@/lib/transports/http/respond';
+import { deleteView } from '@/lib/features/views';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -4,10 +4,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { toConversation } from '@/lib/conversation/parse';
-import { decodeJsonRequest } from '@/lib/otlp/decode';
-import { planOtlpRequest } from '@/lib/otlp/map';
-import type { JsonValue } from '@/lib/traces/types';
+import { toConversation } from '@/lib/features/conversation/parse';
+import { decodeJsonRequest } from '@/lib/transports/otlp/decode';
+import { planOtlpRequest } from '@/lib/transports/otlp/map';
+import type { JsonValue } from '@/lib/features/traces/types';
 import { ChatPayload } from './ChatPayload';
 
 const FIXTURES = ['vercel-ai', 'openinference', 'genai', 'langfuse', 'mastra', 'traceloop'];

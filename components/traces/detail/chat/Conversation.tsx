@@ -1,9 +1,9 @@
 'use client';
 
 import { useState } from 'react';
-import type { Message, Part } from '@/lib/conversation/parse';
-import type { JsonValue } from '@/lib/traces/types';
-import { formatBytes } from '@/lib/format';
+import type { Message, Part } from '@/lib/features/conversation/parse';
+import type { JsonValue } from '@/lib/features/traces/types';
+import { formatBytes } from '@/lib/core/format';
 import { JsonViewer } from '@/components/json/JsonViewer';
 import { LongText } from '@/components/ui/LongText';
 

@@ -1,5 +1,5 @@
-import { json, route } from '@/lib/http/respond';
-import { parsePathParams, pathReviews } from '@/lib/paths';
+import { json, route } from '@/lib/transports/http/respond';
+import { parsePathParams, pathReviews } from '@/lib/features/paths';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -15,10 +15,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { POST as postTraces } from '@/app/api/otel/v1/traces/route';
 import { GET as getDetail } from '@/app/api/traces/[id]/route';
 import { useDatabase } from '@/lib/db';
-import { closeIdleTraces } from '@/lib/traces/close-idle';
-import { ExportLogsServiceResponse } from '@/lib/otlp/proto';
-import type { Database } from '@/lib/storage/open';
-import type { TraceDetail } from '@/lib/traces/types';
+import { closeIdleTraces } from '@/lib/features/ingest/close-idle';
+import { ExportLogsServiceResponse } from '@/lib/transports/otlp/proto';
+import type { Database } from '@/lib/db/open';
+import type { TraceDetail } from '@/lib/features/traces/types';
 import { testContext } from '@/test/support/context';
 import { testDatabases, truncateAll } from '@/test/support/databases';
 import { serveRoutes, type RouteServer } from '@/test/support/route-server';

@@ -1,8 +1,8 @@
-import { getLimits, getOtlpConfig } from '@/lib/env';
-import { withBodyAdmission } from '@/lib/http/admission';
-import { readBodyBytes } from '@/lib/http/body';
-import { receiveOtlpLogs } from '@/lib/otlp/receive';
-import { otlpLogsRoute } from '@/lib/otlp/respond';
+import { getLimits, getOtlpConfig } from '@/lib/core/config';
+import { withBodyAdmission } from '@/lib/transports/http/admission';
+import { readBodyBytes } from '@/lib/transports/http/body';
+import { receiveOtlpLogs } from '@/lib/transports/otlp/receive';
+import { otlpLogsRoute } from '@/lib/transports/otlp/respond';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

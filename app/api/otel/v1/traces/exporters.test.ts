@@ -38,9 +38,9 @@ import { GET as getDetail } from '@/app/api/traces/[id]/route';
 import { GET as getList } from '@/app/api/traces/route';
 import { runWeatherAgent, WEATHER_RUN } from '@/e2e/otlp-agent';
 import { useDatabase } from '@/lib/db';
-import type { Database } from '@/lib/storage/open';
+import type { Database } from '@/lib/db/open';
 import { testDatabases, truncateAll } from '@/test/support/databases';
-import type { RunStatus, SpanType, TraceDetail, TraceListItem } from '@/lib/traces/types';
+import type { RunStatus, SpanType, TraceDetail, TraceListItem } from '@/lib/features/traces/types';
 import { POST } from './route';
 
 const API_KEY = 'exporters-test-key';

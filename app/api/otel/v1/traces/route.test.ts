@@ -8,11 +8,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { GET as getDetail } from '@/app/api/traces/[id]/route';
 import { POST as postJsonTraces } from '@/app/api/traces/route';
 import { useDatabase } from '@/lib/db';
-import { ExportTraceServiceResponse, RpcStatus } from '@/lib/otlp/proto';
-import type { Database } from '@/lib/storage/open';
+import { ExportTraceServiceResponse, RpcStatus } from '@/lib/transports/otlp/proto';
+import type { Database } from '@/lib/db/open';
 import { testDatabases, truncateAll } from '@/test/support/databases';
 import { makeTrace } from '@/test/support/fixtures';
-import type { TraceDetail } from '@/lib/traces/types';
+import type { TraceDetail } from '@/lib/features/traces/types';
 import { POST } from './route';
 
 const exporter = new InMemorySpanExporter();

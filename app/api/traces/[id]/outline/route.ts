@@ -1,5 +1,5 @@
-import { jsonText, route } from '@/lib/http/respond';
-import { getTraceOutlineJsonOrThrow, outlineFormatOrThrow } from '@/lib/traces/outline';
+import { jsonText, route } from '@/lib/transports/http/respond';
+import { getTraceOutlineJsonOrThrow, outlineFormatOrThrow } from '@/lib/features/traces/outline';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -1,5 +1,5 @@
-import { json, route } from '@/lib/http/respond';
-import { searchTraceOrThrow } from '@/lib/traces/search-trace';
+import { json, route } from '@/lib/transports/http/respond';
+import { searchTraceOrThrow } from '@/lib/features/search/search-trace';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

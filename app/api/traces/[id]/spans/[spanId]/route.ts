@@ -1,5 +1,5 @@
-import { json, route } from '@/lib/http/respond';
-import { getSpanOrThrow } from '@/lib/traces/children';
+import { json, route } from '@/lib/transports/http/respond';
+import { getSpanOrThrow } from '@/lib/features/traces/children';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -1,0 +1,21 @@
+// The secret Better Auth signs session cookies with. AUTH_SECRET when set; otherwise one
+// made at first start and kept in the database, so every instance of a deployment (and
+// every restart) shares it with no variable to configure.
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import { getAuthSecret } from '@/lib/core/config';
+import type { SqlExecutor } from '@/lib/db/executor';
+
+const KEY = 'auth_secret';
+
+export async function authSecret(sql: SqlExecutor): Promise<string> {
+  const fromEnv = getAuthSecret();
+  if (fromEnv) return fromEnv;
+  // Two instances starting at once both try; the first insert wins and both read it.
+  await sql.query(`INSERT INTO "AppSetting" ("key", "value") VALUES ($1, $2) ON CONFLICT ("key") DO NOTHING`, [
+    KEY,
+    randomBytes(32).toString('base64url'),
+  ]);
+  const [row] = await sql.query<{ value: string }>(`SELECT "value" FROM "AppSetting" WHERE "key" = $1`, [KEY]);
+  return row.value;
+}

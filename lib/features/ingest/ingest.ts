@@ -1,0 +1,403 @@
+// Stores a validated batch on the raw driver: every table's rows are inserted by one
+// statement of data-modifying CTEs, so a failure stores nothing and a batch costs one
+// round trip. A large batch is stored as several such statements, each a run of whole
+// traces, in one transaction (see STATEMENT_CHARS).
+//
+// Why this shape (measured with `npm run bench`, 100-trace batches of 7,100 records and
+// 8.9 MB): Prisma's createMany reached ~1.2-2k records/s; one json_to_recordset INSERT
+// per table through a Prisma transaction reached ~24k records/s, 0.37-0.42 of a raw
+// multi-row INSERT, because the server's one JavaScript thread spent ~285 ms a batch
+// re-serialising the payloads it had just parsed (JSON.stringify of every row 54 ms,
+// Prisma's parameter handling 46 ms, the garbage of both 49 ms). Now:
+// - the any-JSON payloads (span input/output, metadata, decision options...) are never
+//   re-serialised: PostgreSQL reads them from the request's own JSON text (a statement's
+//   traces as written), sent once as a jsonb parameter and addressed by path (`#>` walks
+//   the document in place);
+// - the other columns (ids, names, enums, numbers, dates) travel as one small JSON
+//   array per table, written from the validated values, so dates and numbers are stored
+//   exactly as validation understood them;
+// - the raw driver (pg or PGlite) sends both as text, with no per-value processing.
+// The same SQL runs on PGlite and PostgreSQL. Where the time goes, and why this stays
+// below COPY, is in docs/benchmarks.md.
+import 'server-only';
+import { getModelPrices, getSearchWordsAtIngest } from '@/lib/core/config';
+import { AppError } from '@/lib/core/errors';
+import { spanCost } from '@/lib/features/pricing/span-cost';
+import type { CustomPrice } from '@/lib/features/pricing/types';
+import type { SqlExecutor } from '@/lib/db/executor';
+import { plainPayloadNumbers, traceWordsAsWritten } from '@/lib/features/search/trace-words';
+import { runText, traceRanges, traceRuns, type TraceRange, type TraceRun } from './batch-chunks';
+import { storableJson, type TraceInput, type ValidatedBatch } from './validate';
+import { requireScope, type ServiceContext } from '@/lib/core/context';
+import { actorKey, type Actor } from '@/lib/core/access/decide';
+import { ingestWriter } from '@/lib/features/scores/author';
+import { readConfigsByName } from '@/lib/features/scores/configs/read';
+import { feedbackScore } from '@/lib/features/scores/feedback';
+import { scoreRow, upsertScoresSql, type ScoreRow } from '@/lib/features/scores/sql';
+import { BATCH_REWRITE_RULE, checkRewrites } from '@/lib/features/scores/rewrite';
+import { checkScoresFitConfigs } from '@/lib/features/scores/validate';
+
+type Column = readonly [name: string, sqlType: string];
+
+interface TableSpec {
+  /** The child array of a trace in the request (null: the trace itself). */
+  children: 'decisionPoints' | 'spans' | 'events' | null;
+  /** Columns sent from the validated values. */
+  columns: readonly Column[];
+  /** jsonb columns stored from the request's JSON text, by field name. */
+  payloads: readonly string[];
+}
+
+// Every stored column but the database-generated ones ("createdAt"). Children come
+// first, the trace last: the per-status count trigger (trace_status_counts migration)
+// fires on the trace insert and locks its counter rows only until the commit.
+const TABLES = {
+  DecisionPoint: {
+    children: 'decisionPoints',
+    columns: [
+      ['traceId', 'text'],
+      ['id', 'text'],
+      ['type', '"DecisionType"'],
+      ['reasoning', 'text'],
+      ['durationMs', 'float8'],
+      ['costUsd', 'float8'],
+      ['parentSpanId', 'text'],
+      ['timestamp', 'timestamptz'],
+    ],
+    payloads: ['chosen', 'alternatives', 'contextSnapshot'],
+  },
+  Span: {
+    children: 'spans',
+    columns: [
+      ['traceId', 'text'],
+      ['id', 'text'],
+      ['parentSpanId', 'text'],
+      ['name', 'text'],
+      ['type', '"SpanType"'],
+      ['tokenCount', 'float8'],
+      ['costUsd', 'float8'],
+      ['costSource', '"CostSource"'],
+      ['pricedModel', 'text'],
+      ['durationMs', 'float8'],
+      ['status', '"RunStatus"'],
+      ['statusMessage', 'text'],
+      ['startedAt', 'timestamptz'],
+      ['endedAt', 'timestamptz'],
+    ],
+    payloads: ['input', 'output', 'metadata'],
+  },
+  Event: {
+    children: 'events',
+    columns: [
+      ['traceId', 'text'],
+      ['id', 'text'],
+      ['spanId', 'text'],
+      ['type', '"EventType"'],
+      ['name', 'text'],
+      ['timestamp', 'timestamptz'],
+    ],
+    payloads: ['metadata'],
+  },
+  Trace: {
+    children: null,
+    columns: [
+      ['id', 'text'],
+      ['name', 'text'],
+      ['sessionId', 'text'],
+      ['userId', 'text'],
+      ['status', '"RunStatus"'],
+      ['tags', 'text[]'],
+      ['totalCost', 'float8'],
+      ['totalTokens', 'float8'],
+      ['totalDuration', 'float8'],
+      ['unpricedCalls', 'int4'],
+      ['startedAt', 'timestamptz'],
+      ['endedAt', 'timestamptz'],
+      ['decisionPointCount', 'int4'],
+      ['spanCount', 'int4'],
+      ['eventCount', 'int4'],
+    ],
+    payloads: ['metadata'],
+  },
+} as const satisfies Record<string, TableSpec>;
+
+type Table = keyof typeof TABLES;
+const ORDER: readonly Table[] = ['DecisionPoint', 'Span', 'Event', 'Trace'];
+
+// Each row carries its position in the request: `i` the trace, `j` the child.
+const POSITION: readonly Column[] = [
+  ['i', 'int4'],
+  ['j', 'int4'],
+];
+
+function positionColumns(spec: TableSpec): readonly Column[] {
+  return spec.children ? POSITION : POSITION.slice(0, 1);
+}
+
+/**
+ * The SELECT that feeds one table from its rows parameter ($n) and the request ($1).
+ * $1 is typed jsonb, so PostgreSQL parses it once, when the statement's parameters are
+ * bound; a CTE holding it instead spilled the 9 MB to a temp file and read it back per table.
+ */
+function selectRows(spec: TableSpec, param: number): string {
+  const path = spec.children ? `'traces', r.i::text, '${spec.children}', r.j::text` : `'traces', r.i::text`;
+  const values = [
+    ...spec.columns.map(([name]) => `r."${name}"`),
+    // JSON null and an absent field are both stored as SQL NULL and read back as null.
+    ...spec.payloads.map((field) => `NULLIF($1::jsonb #> ARRAY[${path}, '${field}'], 'null'::jsonb)`),
+  ];
+  const record = [...positionColumns(spec), ...spec.columns].map(([name, type]) => `"${name}" ${type}`);
+  return `SELECT ${values.join(', ')} FROM json_to_recordset($${param}::json) AS r(${record.join(', ')})`;
+}
+
+function insertInto(table: Table, param: number): string {
+  const spec: TableSpec = TABLES[table];
+  const names = [...spec.columns.map(([name]) => name), ...spec.payloads].map((name) => `"${name}"`);
+  return `INSERT INTO "${table}" (${names.join(', ')}) ${selectRows(spec, param)}`;
+}
+
+// $1 is the request's JSON text; $2.. the rows of ORDER's tables, then the scores' rows
+// (sent with the traces, and derived from USER_FEEDBACK events), upserted by id.
+const SCORES_PARAM = ORDER.length + 2;
+const CHILDREN_CTES = `${ORDER.slice(0, -1)
+  .map((table, k) => `"${table}Rows" AS (${insertInto(table, k + 2)})`)
+  .join(',\n')},
+  "ScoreRows" AS (${upsertScoresSql(SCORES_PARAM)})`;
+// One row back per trace stored: see storeOnce.
+const INGEST_SQL = [`WITH ${CHILDREN_CTES}`, `${insertInto('Trace', ORDER.length + 1)} RETURNING 1 AS stored`].join('\n');
+
+// The same, with each trace's search words (its distinct words as written, from
+// ./trace-words.ts) written to "SearchDoc" in the statement instead of queueing the traces
+// for the indexer. The RETURNING marks the statement for the search queue's trigger
+// (migration search_words_at_ingest): it runs before the statement's AFTER triggers.
+// OFFSET 0 keeps crossroads_search_words computed once per trace.
+const WORDS_PARAM = SCORES_PARAM + 1;
+const INGEST_WITH_WORDS_SQL = [
+  `WITH ${CHILDREN_CTES},
+  "SearchDocRows" AS (INSERT INTO "SearchDoc" ("traceId", "words")
+    SELECT w."traceId", w."words" FROM (
+      SELECT d."traceId", "crossroads_search_words"(d."words") AS "words"
+        FROM json_to_recordset($${WORDS_PARAM}::json) AS d("traceId" text, "words" text) OFFSET 0) w
+     WHERE w."words" IS NOT NULL)`,
+  `${insertInto('Trace', ORDER.length + 1)}`,
+  `RETURNING set_config('crossroads.search_words_at', CASE WHEN clock_timestamp() > statement_timestamp() THEN statement_timestamp()::text ELSE '' END, true) AS stored`,
+].join('\n');
+
+// The rows parameters. Each row is an object literal holding exactly its table's
+// `columns` plus its position (a missing column would be stored as NULL, which the
+// route tests' field-by-field round trip catches). Literals of strings and numbers keep
+// JSON.stringify on its fast path: generic copies by column name, or Date values left
+// for it to convert, made this ~84 ms instead of ~10 ms for a 100-trace batch.
+const iso = (date: Date | null) => (date === null ? null : date.toISOString());
+
+function rowsJson(traces: readonly TraceInput[], prices: readonly CustomPrice[]): string[] {
+  const rows: Record<Table, object[]> = { DecisionPoint: [], Span: [], Event: [], Trace: [] };
+  traces.forEach((t, i) => {
+    const traceId = t.id;
+    // The trace's cost is the client's totalCost when sent; else, when a span's cost was
+    // computed here, the sum of its spans' costs (each model call once), as OTLP keeps it.
+    let spanCosts = 0;
+    let computed = false;
+    let unpricedCalls = 0;
+    t.decisionPoints.forEach((d, j) =>
+      rows.DecisionPoint.push({
+        i,
+        j,
+        traceId,
+        id: d.id,
+        type: d.type,
+        reasoning: d.reasoning,
+        durationMs: d.durationMs,
+        costUsd: d.costUsd,
+        parentSpanId: d.parentSpanId,
+        timestamp: iso(d.timestamp),
+      }),
+    );
+    t.spans.forEach((s, j) => {
+      const cost = spanCost(s, prices);
+      if (cost.counted && cost.costUsd !== null) spanCosts += cost.costUsd;
+      if (cost.costSource === 'catalog' || cost.costSource === 'custom') computed = true;
+      if (cost.unpriced) unpricedCalls++;
+      rows.Span.push({
+        i,
+        j,
+        traceId,
+        id: s.id,
+        parentSpanId: s.parentSpanId,
+        name: s.name,
+        type: s.type,
+        tokenCount: s.tokenCount,
+        costUsd: cost.costUsd,
+        costSource: cost.costSource,
+        pricedModel: cost.pricedModel,
+        durationMs: s.durationMs,
+        status: s.status,
+        statusMessage: s.statusMessage,
+        startedAt: iso(s.startedAt),
+        endedAt: iso(s.endedAt),
+      });
+    });
+    t.events.forEach((e, j) =>
+      rows.Event.push({ i, j, traceId, id: e.id, spanId: e.spanId, type: e.type, name: e.name, timestamp: iso(e.timestamp) }),
+    );
+    rows.Trace.push({
+      i,
+      id: t.id,
+      name: t.name,
+      sessionId: t.sessionId,
+      userId: t.userId,
+      status: t.status,
+      tags: t.tags,
+      totalCost: t.totalCost ?? (computed ? spanCosts : null),
+      totalTokens: t.totalTokens,
+      totalDuration: t.totalDuration,
+      unpricedCalls,
+      startedAt: iso(t.startedAt),
+      endedAt: iso(t.endedAt),
+      decisionPointCount: t.decisionPoints.length,
+      spanCount: t.spans.length,
+      eventCount: t.events.length,
+    });
+  });
+  return ORDER.map((table) => JSON.stringify(rows[table]));
+}
+
+/** A unique-constraint violation, as node-postgres and PGlite report it. */
+export function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === '23505';
+}
+
+// The request text passed JSON.parse and validation, but PostgreSQL's jsonb input is
+// stricter in places validation does not look (fields the API ignores, or numbers like
+// 1e-999999 that JavaScript reads as 0): a \u0000 or unpaired-surrogate escape (22P05,
+// 22P02), a number outside numeric's range (22003). jsonb input is the only thing in the
+// statement that can fail so, and validation already refused those in stored fields.
+const JSONB_INPUT_ERRORS = new Set(['22P05', '22P02', '22003']);
+
+/** The score rows of a batch: those sent with its traces (SDK) and those its USER_FEEDBACK events give (FEEDBACK). */
+function scoreRowsJson(traces: readonly TraceInput[], actor: Actor): string {
+  const rows: ScoreRow[] = [];
+  const sdk = ingestWriter(actor, 'SDK');
+  const feedback = ingestWriter(actor, 'FEEDBACK');
+  for (const t of traces) {
+    for (const score of t.scores) rows.push(scoreRow(score, sdk));
+    let spanIds: Set<string> | undefined;
+    for (const event of t.events) {
+      if (event.type !== 'USER_FEEDBACK') continue;
+      spanIds ??= new Set(t.spans.map((s) => s.id));
+      const score = feedbackScore(t.id, event, (id) => spanIds!.has(id));
+      if (score) rows.push(scoreRow(score, feedback));
+    }
+  }
+  return JSON.stringify(rows);
+}
+
+/**
+ * Each trace's distinct words as written; null when one of them cannot be known exactly
+ * here (then the batch is queued for the indexer, as other writers are).
+ */
+function searchWords(batch: ValidatedBatch): string[] | null {
+  if (!getSearchWordsAtIngest() || !plainPayloadNumbers(batch.json)) return null;
+  const words: string[] = [];
+  for (const t of batch.traces) {
+    const w = traceWordsAsWritten(t);
+    if (w === undefined) return null;
+    words.push(w);
+  }
+  return words;
+}
+
+/** The words parameter of the run's statement. */
+function searchWordsJson(traces: readonly TraceInput[], words: readonly string[], run: TraceRun): string {
+  const rows: { traceId: string; words: string }[] = [];
+  for (let i = run.from; i < run.to; i++) rows.push({ traceId: traces[i].id, words: words[i] });
+  return JSON.stringify(rows);
+}
+
+// The request text a statement carries at most (unless one trace is longer): PGlite's WASM
+// memory grows to the largest statement it has run and keeps that size for good, and
+// statements of this size leave it at its initial size. On PostgreSQL it keeps the rows the
+// statement-level triggers see (transition tables) within work_mem instead of spilling to a
+// temporary file, which costs less database CPU than one statement per batch.
+const STATEMENT_CHARS = 1_000_000;
+
+/** One statement's parameters: the JSON text is cut from the request's as it is sent. */
+interface Statement {
+  run: TraceRun;
+  rows: string[];
+  words: string | null;
+}
+
+export interface IngestOptions {
+  /** Request text per statement (tests cut small batches into several statements). */
+  statementChars?: number;
+}
+
+/** Stores every trace of the batch with its children and scores, or none; returns how many traces were stored. */
+export async function ingestTraces(ctx: ServiceContext, batch: ValidatedBatch, options: IngestOptions = {}): Promise<number> {
+  const actor = requireScope(ctx, 'ingest');
+  const sql = ctx.db.sql;
+  const sent = batch.traces.flatMap((t) => t.scores);
+  if (sent.length > 0) checkScoresFitConfigs(sent, await readConfigsByName(sql, sent.map((s) => s.name)));
+  await checkRewrites(sql, sent, { authorKey: actorKey(actor), anyAuthor: false, rule: BATCH_REWRITE_RULE });
+  const maxChars = options.statementChars ?? STATEMENT_CHARS;
+  const found = batch.json.length > maxChars ? traceRanges(batch.json) : null;
+  // The text is the body the traces were validated from, so it has one range per trace.
+  const ranges = found?.length === batch.traces.length ? found : null;
+  const runs = ranges ? traceRuns(ranges, maxChars) : [{ from: 0, to: batch.traces.length }];
+  // From here on only the text and the rows are needed, so the parsed body (~40 MB for a
+  // 100-trace batch) can be collected while the database stores it.
+  const prices = getModelPrices();
+  const words = searchWords(batch);
+  const statements = runs.map((run): Statement => {
+    const traces = batch.traces.slice(run.from, run.to);
+    return {
+      run,
+      rows: [...rowsJson(traces, prices), scoreRowsJson(traces, actor)],
+      words: words && searchWordsJson(batch.traces, words, run),
+    };
+  });
+  return store(sql, batch.json, ranges, statements, batch.traces.length);
+}
+
+async function store(
+  sql: SqlExecutor,
+  text: string,
+  ranges: TraceRange[] | null,
+  statements: Statement[],
+  traces: number,
+): Promise<number> {
+  const storeOnce = async (exec: SqlExecutor, json: string, statement: Statement, withWords: boolean) => {
+    const { rows, words, run } = statement;
+    // Prepared once per connection: planning the statement's CTEs took 10-50 ms a batch.
+    const stored = withWords
+      ? await exec.query(INGEST_WITH_WORDS_SQL, [json, ...rows, words], { prepared: 'json_ingest_words' })
+      : await exec.query(INGEST_SQL, [json, ...rows], { prepared: 'json_ingest' });
+    // Each statement is atomic; a short count means the driver lost the outcome (as
+    // PGlite does on too-deep jsonb, see validate.ts), and a success must never be claimed for it.
+    const expected = run.to - run.from;
+    if (stored.length !== expected) throw new Error(`ingest statement reported ${stored.length} of ${expected} traces stored`);
+  };
+  // Every statement from one text; several run in one transaction, so a failure in any stores nothing.
+  const storeAll = async (json: string, jsonRanges: TraceRange[] | null, withWords: boolean) => {
+    if (statements.length === 1) return storeOnce(sql, json, statements[0], withWords);
+    await sql.transaction(async (tx) => {
+      for (const statement of statements) await storeOnce(tx, runText(json, jsonRanges!, statement.run), statement, withWords);
+    });
+  };
+  try {
+    try {
+      await storeAll(text, ranges, statements[0].words !== null);
+    } catch (err) {
+      if (!JSONB_INPUT_ERRORS.has((err as { code?: string } | null)?.code ?? '')) throw err;
+      // Nothing was stored: store from the validated values instead, and leave the words
+      // to the indexer (they were read from the text refused).
+      const storable = storableJson(text);
+      await storeAll(storable, statements.length > 1 ? traceRanges(storable) : null, false);
+    }
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError('CONFLICT', 'Duplicate trace ID detected');
+    throw err;
+  }
+  return traces;
+}

@@ -1,0 +1,129 @@
+// Writes scores through POST /api/scores (and SOAP's SCORE): all of a request or none, in
+// one transaction. Every target must be stored (a 404 naming the first that is not), every
+// score must fit its name's config (a 400), then one upsert writes them.
+//
+// Racing with deletes: the targets' traces are locked FOR SHARE, which a trace delete's FOR
+// UPDATE waits for and is waited for by. A score either commits before the delete locks its
+// trace, and goes with it, or looks after the delete has committed and finds no target
+// (404): no score outlives its trace. A session's score locks one of the session's traces
+// the same way (its own scores go with its last trace).
+//
+// FOR SHARE, not the foreign key's FOR KEY SHARE: a trace update (OTLP moving its status or
+// start) waits for it too, so the score rollups' triggers key each score by its trace's
+// hour and status as they stay until commit (migration 20261203010000_score_rollups). The
+// traces of scores rewritten by id are locked as well: an update may move a score off them.
+import 'server-only';
+import { AppError } from '@/lib/core/errors';
+import { requireScope, type ServiceContext } from '@/lib/core/context';
+import type { SqlExecutor } from '@/lib/db/executor';
+import { apiWriter, type ScoreWriter } from './author';
+import { readConfigsByName } from './configs/read';
+import { checkRewrites, REWRITE_RULE, rewritesAnyScore } from './rewrite';
+import { scoreJsonSql, scoreRow, upsertScoresSql } from './sql';
+import type { ScoreRecord } from './types';
+import { checkScoresFitConfigs, type ScoreInput } from './validate';
+
+const notFound = (message: string): never => {
+  throw new AppError('NOT_FOUND', message);
+};
+
+const LOCK_TRACES_SQL = `
+SELECT "id", "id" = ANY ($1::text[]) AS target FROM "Trace"
+ WHERE "id" = ANY (ARRAY(SELECT unnest($1::text[]) UNION SELECT s."traceId" FROM "Score" s WHERE s."id" = ANY ($2::text[])))
+ ORDER BY "id" FOR SHARE`;
+const SPANS_SQL = `
+SELECT s."traceId", s."id" FROM unnest($1::text[], $2::text[]) AS p(t, i)
+  JOIN "Span" s ON s."traceId" = p.t AND s."id" = p.i`;
+const DECISIONS_SQL = `
+SELECT d."traceId", d."id" FROM unnest($1::text[], $2::text[]) AS p(t, i)
+  JOIN "DecisionPoint" d ON d."traceId" = p.t AND d."id" = p.i`;
+// One trace of each session, locked as a trace target is.
+const LOCK_SESSIONS_SQL = `
+SELECT u.s AS "sessionId" FROM unnest($1::text[]) AS u(s)
+  CROSS JOIN LATERAL (SELECT 1 FROM "Trace" t WHERE t."sessionId" = u.s LIMIT 1 FOR KEY SHARE) x`;
+
+const pairKey = (traceId: string, id: string) => `${traceId}\u0000${id}`;
+
+/** Checks that every target is stored, locking their traces until the transaction ends; NOT_FOUND names the first that is not. */
+export async function lockTargets(tx: SqlExecutor, scores: readonly ScoreInput[]): Promise<void> {
+  const traceIds = [...new Set(scores.flatMap((s) => (s.target.kind === 'session' ? [] : [s.target.traceId])))].sort();
+  const ids = scores.flatMap((s) => (s.id === null ? [] : [s.id]));
+  if (traceIds.length > 0 || ids.length > 0) {
+    const rows = await tx.query<{ id: string; target: boolean }>(LOCK_TRACES_SQL, [traceIds, ids]);
+    const found = new Set(rows.filter((r) => r.target).map((r) => r.id));
+    for (const s of scores) {
+      if (s.target.kind !== 'session' && !found.has(s.target.traceId)) notFound(`${s.path}.traceId: trace "${s.target.traceId}" not found`);
+    }
+  }
+  const spans = scores.flatMap((s) => (s.target.kind === 'span' ? [s.target] : []));
+  if (spans.length > 0) {
+    const rows = await tx.query<{ traceId: string; id: string }>(SPANS_SQL, [spans.map((t) => t.traceId), spans.map((t) => t.spanId)]);
+    const found = new Set(rows.map((r) => pairKey(r.traceId, r.id)));
+    for (const s of scores) {
+      if (s.target.kind === 'span' && !found.has(pairKey(s.target.traceId, s.target.spanId))) {
+        notFound(`${s.path}.spanId: span "${s.target.spanId}" not found in trace "${s.target.traceId}"`);
+      }
+    }
+  }
+  const decisions = scores.flatMap((s) => (s.target.kind === 'decision' ? [s.target] : []));
+  if (decisions.length > 0) {
+    const rows = await tx.query<{ traceId: string; id: string }>(DECISIONS_SQL, [
+      decisions.map((t) => t.traceId),
+      decisions.map((t) => t.decisionPointId),
+    ]);
+    const found = new Set(rows.map((r) => pairKey(r.traceId, r.id)));
+    for (const s of scores) {
+      if (s.target.kind === 'decision' && !found.has(pairKey(s.target.traceId, s.target.decisionPointId))) {
+        notFound(`${s.path}.decisionPointId: decision point "${s.target.decisionPointId}" not found in trace "${s.target.traceId}"`);
+      }
+    }
+  }
+  const sessions = [...new Set(scores.flatMap((s) => (s.target.kind === 'session' ? [s.target.sessionId] : [])))].sort();
+  if (sessions.length > 0) {
+    const found = new Set((await tx.query<{ sessionId: string }>(LOCK_SESSIONS_SQL, [sessions])).map((r) => r.sessionId));
+    for (const s of scores) {
+      if (s.target.kind === 'session' && !found.has(s.target.sessionId)) {
+        notFound(`${s.path}.sessionId: session "${s.target.sessionId}" not found (no stored trace has it)`);
+      }
+    }
+  }
+}
+
+/** Stores the scores (created, or updated by id), all or none; returns how many. Keys need ingest; any signed-in person may annotate. */
+export async function saveScores(ctx: ServiceContext, scores: readonly ScoreInput[]): Promise<number> {
+  await store(ctx, scores, '');
+  return scores.length;
+}
+
+/** Stores one score as saveScores does and answers it as stored (SOAP's SCORE answers with the record it wrote). */
+export async function saveScore(ctx: ServiceContext, score: ScoreInput): Promise<ScoreRecord> {
+  const [row] = await store(ctx, [score], ` RETURNING ${scoreJsonSql('"Score"')}::text AS score`);
+  return JSON.parse(row.score) as ScoreRecord;
+}
+
+/**
+ * Stores scores as saveScores does, with a writer the caller names (the demo data's
+ * reviewers and evaluator); needs ingest, and no route exposes it: clients never pick an author.
+ */
+export async function saveScoresAs(ctx: ServiceContext, scores: readonly ScoreInput[], writer: ScoreWriter): Promise<number> {
+  requireScope(ctx, 'ingest');
+  await write(ctx, scores, writer, '');
+  return scores.length;
+}
+
+async function store(ctx: ServiceContext, scores: readonly ScoreInput[], returning: string): Promise<Array<{ score: string }>> {
+  const actor = requireScope(ctx, 'annotate');
+  return write(ctx, scores, apiWriter(actor, ctx.principal), returning);
+}
+
+async function write(ctx: ServiceContext, scores: readonly ScoreInput[], writer: ScoreWriter, returning: string): Promise<Array<{ score: string }>> {
+  const configs = await readConfigsByName(ctx.db.sql, scores.map((s) => s.name));
+  checkScoresFitConfigs(scores, configs);
+  const rows = JSON.stringify(scores.map((s) => scoreRow(s, writer)));
+  const anyAuthor = rewritesAnyScore(ctx);
+  return ctx.db.sql.transaction(async (tx) => {
+    await lockTargets(tx, scores);
+    await checkRewrites(tx, scores, { authorKey: writer.authorKey, anyAuthor, rule: REWRITE_RULE }, true);
+    return tx.query<{ score: string }>(`${upsertScoresSql(1, { anyAuthor })}${returning}`, [rows]);
+  });
+}

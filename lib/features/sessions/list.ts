@@ -1,0 +1,94 @@
+// GET /api/sessions: sessions by latest activity, a page at a time.
+import 'server-only';
+import { Prisma } from '@/lib/generated/prisma/client';
+import { requireScope, type ServiceContext } from '@/lib/core/context';
+import type { Db } from '@/lib/db';
+import { sessionSummaries } from './summaries';
+import type { SessionList, SessionListParams } from './types';
+
+/** Tuning of the walk, for tests that exercise its growth and its limit on small data. */
+export interface SessionListOptions {
+  /** Traces read by the first step of the walk (default: eight per session wanted, at least 256). */
+  firstWalk?: number;
+  /** Past this many traces the walk gives way to grouping them all (default 65,536). */
+  maxWalk?: number;
+}
+
+const MAX_WALK = 65_536;
+
+function byUser(params: SessionListParams, alias: string): Prisma.Sql {
+  return params.userId === undefined ? Prisma.empty : Prisma.sql` AND ${Prisma.raw(alias)}."userId" = ${params.userId}`;
+}
+
+/**
+ * The ids of the page's sessions, latest activity first (ties by id, descending). Walks
+ * the traces newest first on the (startedAt, id) index, or (userId, startedAt, id) with a
+ * user, reading more each step, until the sessions first seen strictly before the
+ * oldest trace read fill the page: their order can no longer change. A session whose
+ * latest trace is at or after `to` is left out (checked on the sessionId index).
+ */
+async function pageIds(db: Db, params: SessionListParams, options: SessionListOptions): Promise<{ ids: string[]; total: number | null }> {
+  const offset = (params.page - 1) * params.limit;
+  const wanted = offset + params.limit;
+  const window = Prisma.sql`${params.from ? Prisma.sql` AND t."startedAt" >= ${new Date(params.from)}` : Prisma.empty}${
+    params.to ? Prisma.sql` AND t."startedAt" < ${new Date(params.to)}` : Prisma.empty
+  }`;
+  const later = params.to
+    ? Prisma.sql` HAVING NOT EXISTS (SELECT 1 FROM "Trace" x WHERE x."sessionId" = r."sessionId"${byUser(params, 'x')} AND x."startedAt" >= ${new Date(params.to)})`
+    : Prisma.empty;
+  for (let walk = options.firstWalk ?? Math.max(256, wanted * 8); walk <= (options.maxWalk ?? MAX_WALK); walk *= 4) {
+    const [step] = await db.$queryRaw<Array<{ walked: number; sessions: Array<{ id: string; settled: boolean }> }>>`
+      WITH recent AS (
+        SELECT t."sessionId", t."startedAt" FROM "Trace" t
+        WHERE t."sessionId" IS NOT NULL${byUser(params, 't')}${window}
+        ORDER BY t."startedAt" DESC, t."id" DESC LIMIT ${walk}
+      ), edge AS (SELECT min("startedAt") AS at FROM recent),
+      seen AS (
+        SELECT r."sessionId" AS id, max(r."startedAt") AS last FROM recent r GROUP BY r."sessionId"${later}
+      )
+      SELECT (SELECT count(*) FROM recent)::int AS walked,
+        COALESCE((SELECT json_agg(json_build_object('id', s.id, 'settled', s.last > edge.at) ORDER BY s.last DESC, s.id DESC)
+          FROM seen s, edge), '[]'::json) AS sessions`;
+    const complete = step.walked < walk;
+    // Sessions seen at the oldest trace read may have an equal latest trace further on.
+    const settled = complete ? step.sessions : step.sessions.filter((s) => s.settled);
+    if (complete || settled.length >= wanted) {
+      return { ids: settled.slice(offset, wanted).map((s) => s.id), total: complete ? step.sessions.length : null };
+    }
+  }
+  // Deep pages: grouping every matching trace costs less than walking most of them.
+  const rows = await db.$queryRaw<Array<{ id: string; total: number }>>`
+    SELECT t."sessionId" AS id, (count(*) OVER ())::int AS total FROM "Trace" t WHERE t."sessionId" IS NOT NULL${byUser(params, 't')}
+    GROUP BY t."sessionId"${windowHaving(params)}
+    ORDER BY max(t."startedAt") DESC, t."sessionId" DESC LIMIT ${params.limit} OFFSET ${offset}`;
+  return { ids: rows.map((r) => r.id), total: rows.length ? rows[0].total : null };
+}
+
+/** Latest activity in [from, to), over grouped traces. */
+function windowHaving(params: SessionListParams): Prisma.Sql {
+  const having = [
+    params.from ? Prisma.sql`max(t."startedAt") >= ${new Date(params.from)}` : null,
+    params.to ? Prisma.sql`max(t."startedAt") < ${new Date(params.to)}` : null,
+  ].filter((c): c is Prisma.Sql => c !== null);
+  return having.length ? Prisma.sql` HAVING ${Prisma.join(having, ' AND ')}` : Prisma.empty;
+}
+
+/** How many sessions match: a grouping of every matching trace (see README, Sessions). */
+async function countSessions(db: Db, params: SessionListParams): Promise<number> {
+  const [{ n }] = await db.$queryRaw<Array<{ n: number }>>`
+    SELECT count(*)::int AS n FROM (
+      SELECT 1 FROM "Trace" t WHERE t."sessionId" IS NOT NULL${byUser(params, 't')} GROUP BY t."sessionId"${windowHaving(params)}
+    ) s`;
+  return n;
+}
+
+export async function listSessions(ctx: ServiceContext, params: SessionListParams, options: SessionListOptions = {}): Promise<SessionList> {
+  requireScope(ctx, 'read');
+  const db = ctx.db.prisma;
+  const page = await pageIds(db, params, options);
+  // A walk that read every matching trace counted the sessions on the way.
+  const [summaries, total] = await Promise.all([sessionSummaries(db, page.ids, params.userId), page.total ?? countSessions(db, params)]);
+  // A session deleted between the reads is left out of its page.
+  const sessions = page.ids.flatMap((id) => summaries.get(id) ?? []);
+  return { sessions, total, page: params.page, limit: params.limit, totalPages: Math.ceil(total / params.limit) };
+}

@@ -1,0 +1,165 @@
+// GET /api/traces: parameter parsing and the paginated, filtered list.
+import 'server-only';
+import { AppError } from '@/lib/core/errors';
+import { Prisma } from '@/lib/generated/prisma/client';
+import { requireScope, type ServiceContext } from '@/lib/core/context';
+import type { Db } from '@/lib/db';
+import { SCORE_LIMITS } from '@/lib/features/scores/limits';
+import { enumParam, escapeLike, invalidParam, parseTraceFilters, TRACE_FILTER_NAMES, traceScoreAverageSql, traceWhereSql } from './filters';
+import { LIST_COLUMNS, toListItem, type ListRow } from './list-row';
+import { tracePreviews, type TracePreview } from './previews';
+import { countTracesByStatus } from './status-counts';
+import { traceScoreSummaries } from './score-summary';
+import { findMatches, searchTracePage } from '@/lib/features/search/search';
+import {
+  scoreSortName,
+  SORT_FIELDS,
+  SORT_ORDERS,
+  type ListParams,
+  type ListSort,
+  type SortField,
+  type SortOrder,
+  type TraceFilterParams,
+  type TraceList,
+  type TraceListItem,
+} from './types';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+const INTEGER = /^\d+$/;
+
+/**
+ * Strict: '1.5', 'abc', '', '0' are errors, never silently defaulted. An empty filter is
+ * absent, as the spec's list has always read status, search and sessionId.
+ */
+export function parseListParams(query: URLSearchParams): ListParams {
+  const { page, limit } = parsePageParams(query);
+  const sort = parseSort(query);
+  const order = enumParam<SortOrder>(query, 'order', SORT_ORDERS);
+  return { page, limit, ...(sort && { sort }), ...(order && { order }), ...parseTraceFilters(query, TRACE_FILTER_NAMES) };
+}
+
+/** A column (startedAt, duration, cost), or `score.<name>`: the trace's average of that score name. */
+function parseSort(query: Pick<URLSearchParams, 'get'>): ListSort | undefined {
+  const raw = query.get('sort');
+  const name = scoreSortName(raw ?? undefined);
+  if (name === null) return enumParam<SortField>(query, 'sort', SORT_FIELDS);
+  if (name === '') throw invalidParam('sort', 'needs a score name after "score." (sort=score.<name>)');
+  if (Array.from(name).length > SCORE_LIMITS.nameLength) throw invalidParam('sort', `score names are at most ${SCORE_LIMITS.nameLength} characters`);
+  if (name.includes('\u0000')) throw invalidParam('sort', 'must not contain a NUL character');
+  return raw as ListSort;
+}
+
+/** page and limit as the trace list reads them (the seed contract's rules and messages), for every paged list. */
+export function parsePageParams(query: Pick<URLSearchParams, 'get'>): { page: number; limit: number } {
+  const pageRaw = query.get('page');
+  const limitRaw = query.get('limit');
+  const page = pageRaw === null ? 1 : INTEGER.test(pageRaw.trim()) ? Number(pageRaw.trim()) : NaN;
+  if (!Number.isSafeInteger(page) || page < 1) throw new AppError('VALIDATION', 'Invalid page parameter');
+  const limit = limitRaw === null ? DEFAULT_PAGE_SIZE : INTEGER.test(limitRaw.trim()) ? Number(limitRaw.trim()) : NaN;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw new AppError('VALIDATION', 'Invalid limit parameter');
+  }
+  return { page, limit };
+}
+
+const SORT_COLUMNS: Record<SortField, string> = { startedAt: 'startedAt', duration: 'totalDuration', cost: 'totalCost' };
+
+/**
+ * ORDER BY of the list over "Trace" t: the sort column, then the id in the same direction
+ * so pages never overlap. Traces without a duration or cost come last in both orders;
+ * each order has its index (search_and_filters migration). A score sort orders by the
+ * trace's average of that name, computed per candidate trace (no index holds it), traces
+ * without one last.
+ */
+export function listOrderSql(sort: ListSort = 'startedAt', order: SortOrder = 'desc'): Prisma.Sql {
+  const dir = order === 'asc' ? 'ASC' : 'DESC';
+  const scoreName = scoreSortName(sort);
+  if (scoreName !== null) return Prisma.sql`${traceScoreAverageSql(Prisma.raw('t'), scoreName)} ${Prisma.raw(dir)} NULLS LAST, t."id" ${Prisma.raw(dir)}`;
+  const nulls = sort === 'startedAt' ? '' : ' NULLS LAST';
+  return Prisma.raw(`t."${SORT_COLUMNS[sort as SortField]}" ${dir}${nulls}, t."id" ${dir}`);
+}
+
+/** The list's filters; SOAP's TRACE query passes `tag` too. */
+export type ListFilters = TraceFilterParams;
+
+/**
+ * Exact number of traces matching the filters. Without filters, or with only a status,
+ * it is read from the trigger-maintained per-status counts (a count(*) over 1M traces
+ * costs ~140 ms); a search alone is counted in the narrow lower-cased "TraceName" table
+ * (see the trace_name_search migration: half the time of rechecking ILIKE on "Trace");
+ * any other filter counts the matching rows through the shared filter SQL.
+ */
+export async function countTraces(db: Db, filters: ListFilters): Promise<number> {
+  const { status, search } = filters;
+  const noOtherFilter = TRACE_FILTER_NAMES.every((name) => name === 'status' || name === 'search' || filters[name] === undefined);
+  if (noOtherFilter && !search) {
+    return countTracesByStatus(db, status);
+  }
+  if (noOtherFilter && search && status === undefined) {
+    // lower() of both sides, then LIKE: how PostgreSQL evaluates ILIKE in a UTF-8 database.
+    const pattern = `%${escapeLike(search)}%`;
+    const [{ n }] = await db.$queryRaw<Array<{ n: number }>>`
+      SELECT count(*)::int AS n FROM "TraceName" WHERE "nameLower" LIKE lower(${pattern})`;
+    return n;
+  }
+  const [{ n }] = await db.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM "Trace" t ${traceWhereSql(filters)}`;
+  return n;
+}
+
+/** The filters alone, without paging and sorting. */
+function filtersOf(params: ListParams): TraceFilterParams {
+  const filters: TraceFilterParams & Partial<ListParams> = { ...params };
+  delete filters.page;
+  delete filters.limit;
+  delete filters.sort;
+  delete filters.order;
+  return filters;
+}
+
+/** Tuning of the search plan, for tests that exercise both plans on small data. */
+export interface ListOptions {
+  search?: { probeCap?: number; walkChunk?: number };
+  /** Adds each row's input/output previews and models (GET /api/traces, the list page); SOAP's rows have no field for them. */
+  previews?: boolean;
+}
+
+// The page's rows' previews and score summaries, read together after the page.
+async function previewsOf(db: Db, ids: string[], wanted: boolean | undefined): Promise<Map<string, Partial<TracePreview> & Pick<TraceListItem, 'scoreSummary'>>> {
+  if (!wanted) return new Map();
+  const [previews, scores] = await Promise.all([tracePreviews(db, ids), traceScoreSummaries(db, ids)]);
+  return new Map(ids.map((id) => [id, { ...previews.get(id), scoreSummary: scores.get(id) ?? [] }]));
+}
+
+export async function listTraces(ctx: ServiceContext, params: ListParams, options: ListOptions = {}): Promise<TraceList> {
+  requireScope(ctx, 'read');
+  const db = ctx.db.prisma;
+  const orderBy = listOrderSql(params.sort, params.order);
+  const offset = (params.page - 1) * params.limit;
+  const { q, ...filters } = filtersOf(params);
+  if (q !== undefined) {
+    const found = await searchTracePage(db, q, traceWhereSql(filters), orderBy, { limit: params.limit, offset }, () =>
+      countTraces(db, filters),
+      options.search,
+    );
+    const ids = found.rows.map((r) => r.id);
+    const [matches, previews] = await Promise.all([findMatches(db, ids, q), previewsOf(db, ids, options.previews)]);
+    return {
+      traces: found.rows.map((row) => ({ ...toListItem(row), ...previews.get(row.id), matches: matches.get(row.id) ?? [] })),
+      ...pageInfo(params, found.total),
+      totalExact: found.totalExact,
+    };
+  }
+  const [rows, total] = await Promise.all([
+    db.$queryRaw<ListRow[]>`SELECT ${LIST_COLUMNS} FROM "Trace" t ${traceWhereSql(filters)}
+      ORDER BY ${orderBy} LIMIT ${params.limit} OFFSET ${offset}`,
+    countTraces(db, filters),
+  ]);
+  const previews = await previewsOf(db, rows.map((r) => r.id), options.previews);
+  return { traces: rows.map((row) => ({ ...toListItem(row), ...previews.get(row.id) })), ...pageInfo(params, total) };
+}
+
+function pageInfo(params: ListParams, total: number) {
+  return { total, page: params.page, limit: params.limit, totalPages: Math.ceil(total / params.limit) };
+}
