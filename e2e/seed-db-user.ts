@@ -4,7 +4,7 @@
 // password through the app's own code, and closes the database so its lock is released
 // before `next start` opens it.
 import { getAuth } from '@/lib/features/access/auth';
-import { ensureBootstrapAdmin } from '@/lib/features/access/users';
+import { ensureBootstrapAdmin } from '@/lib/features/access/create-user';
 import { getDatabase } from '@/lib/db';
 
 const [email, password] = process.argv.slice(2);

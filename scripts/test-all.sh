@@ -36,8 +36,9 @@ fi
 step "typecheck"
 npx tsc --noEmit
 
-step "lint"
+step "lint and layout"
 npx eslint . --max-warnings 0
+node scripts/layout/check.mjs
 
 step "unit and integration tests (PGlite and PostgreSQL 15)"
 CI=${CI:-} scripts/with-postgres.sh npx vitest run

@@ -6,9 +6,9 @@ import { connection } from 'next/server';
 import { Logo } from '@/components/app/Logo';
 import { SignInForm } from '@/components/sign-in/SignInForm';
 import { ssoErrorMessage } from '@/components/sign-in/sso-errors';
-import { OIDC_PROVIDER_ID } from '@/lib/features/access/auth';
-import { sessionIdentity } from '@/lib/features/access/principal';
-import { accessMode } from '@/lib/features/access/mode';
+import { OIDC_PROVIDER_ID } from '@/lib/features/access';
+import { sessionIdentity } from '@/lib/features/access';
+import { accessMode } from '@/lib/features/access';
 import { safeNext, signInPath } from '@/lib/transports/pages/sign-in';
 import { getAccessConfig } from '@/lib/core/config';
 

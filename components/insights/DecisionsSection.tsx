@@ -1,8 +1,8 @@
 'use client';
 
 import Link from 'next/link';
-import { bucketWindow } from '@/lib/features/insights/buckets';
-import type { DecisionInsights } from '@/lib/features/insights/types';
+import { bucketWindow } from '@/lib/features/insights/shared';
+import type { DecisionInsights } from '@/lib/features/insights/shared';
 import { drillDownHref, type InsightsRequest } from '@/lib/client/insights';
 import { formatCompact, formatCost, formatDuration, formatTokens, plural } from '@/lib/core/format';
 import { DECISION_LABEL, DecisionGlyph } from '@/components/ui/badges';

@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from 'react';
 import { INSIGHTS_FILTER_KEYS, type InsightsFilters as Filters, type InsightsUrlState } from '@/lib/client/insights';
-import { RUN_STATUSES, type RunStatus } from '@/lib/features/traces/types';
+import { RUN_STATUSES, type RunStatus } from '@/lib/features/traces/shared';
 import { statusLabel } from '@/components/ui/badges';
 
 type State = Omit<InsightsUrlState, 'problem'>;

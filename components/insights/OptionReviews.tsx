@@ -1,10 +1,10 @@
 'use client';
 
 import Link from 'next/link';
-import type { OptionStats } from '@/lib/features/insights/types';
+import type { OptionStats } from '@/lib/features/insights/shared';
 import { drillDownHref, type InsightsRequest } from '@/lib/client/insights';
 import { formatTokens } from '@/lib/core/format';
-import type { DecisionType } from '@/lib/features/traces/types';
+import type { DecisionType } from '@/lib/features/traces/shared';
 import { formatShare } from './theme';
 
 /** The review queue with the page's filters and this option, so "review some" lands on its decisions. */

@@ -2,10 +2,10 @@
 
 import Link from 'next/link';
 import { useState } from 'react';
-import type { DecisionInsights, OptionStats } from '@/lib/features/insights/types';
+import type { DecisionInsights, OptionStats } from '@/lib/features/insights/shared';
 import { drillDownHref, type InsightsRequest } from '@/lib/client/insights';
 import { formatTokens, plural } from '@/lib/core/format';
-import type { DecisionType } from '@/lib/features/traces/types';
+import type { DecisionType } from '@/lib/features/traces/shared';
 import { DECISION_LABEL } from '@/components/ui/badges';
 import { BetterMatrix, OptionReviews } from './OptionReviews';
 import { formatShare, typeColor } from './theme';

@@ -1,7 +1,7 @@
 'use client';
 
-import { bucketWindow } from '@/lib/features/insights/buckets';
-import type { OverviewInsights } from '@/lib/features/insights/types';
+import { bucketWindow } from '@/lib/features/insights/shared';
+import type { OverviewInsights } from '@/lib/features/insights/shared';
 import { drillDownHref, type InsightsRequest } from '@/lib/client/insights';
 import { formatCompact, formatCost, formatDuration, formatTokens, plural } from '@/lib/core/format';
 import { Tile } from './Tile';

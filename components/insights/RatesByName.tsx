@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useState } from 'react';
-import type { DecisionInsights } from '@/lib/features/insights/types';
+import type { DecisionInsights } from '@/lib/features/insights/shared';
 import { drillDownHref, type InsightsRequest } from '@/lib/client/insights';
 import { formatTokens } from '@/lib/core/format';
 import { formatRate, typeColor } from './theme';

@@ -1,8 +1,8 @@
 'use client';
 
 import Link from 'next/link';
-import { bucketWindow } from '@/lib/features/insights/buckets';
-import type { ScoreSeries, ScoreSeriesInsights } from '@/lib/features/insights/types';
+import { bucketWindow } from '@/lib/features/insights/shared';
+import type { ScoreSeries, ScoreSeriesInsights } from '@/lib/features/insights/shared';
 import { drillDownHref, scoreEqualsCondition, type InsightsRequest } from '@/lib/client/insights';
 import { formatCompact, formatTokens, plural } from '@/lib/core/format';
 import { TimeSeriesChart, type Series, type SeriesRow } from './TimeSeriesChart';

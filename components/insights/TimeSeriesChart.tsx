@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useId, useState, type ReactNode } from 'react';
 import { Bar, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { OverviewBucket } from '@/lib/features/insights/types';
+import type { OverviewBucket } from '@/lib/features/insights/shared';
 import { Skeleton } from '@/components/ui/states';
 import { useHydrated, useTimeZone } from '@/components/ui/time';
 import { AXIS_TICK, bucketTick, bucketTitle, GRID_STROKE, startsDay, TOOLTIP_STYLE } from './theme';

@@ -2,8 +2,8 @@
 // page's wrapper (CHART_COLOR_VARS), one value per colour scheme, so Recharts' SVG (which
 // takes colours as attributes) follows dark mode without JavaScript. Each colour meets
 // 3:1 against the panel in its scheme (WCAG 1.4.11).
-import type { OverviewBucket } from '@/lib/features/insights/types';
-import type { DecisionType } from '@/lib/features/traces/types';
+import type { OverviewBucket } from '@/lib/features/insights/shared';
+import type { DecisionType } from '@/lib/features/traces/shared';
 
 export const CHART_COLOR_VARS = [
   '[--ch-traces:#2563eb] dark:[--ch-traces:#60a5fa]',

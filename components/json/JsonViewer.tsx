@@ -1,7 +1,7 @@
 'use client';
 
 import { memo, useMemo, useState } from 'react';
-import type { JsonValue } from '@/lib/features/traces/types';
+import type { JsonValue } from '@/lib/core/json';
 import { formatBytes, formatTokens } from '@/lib/core/format';
 import { CopyButton } from '@/components/ui/CopyButton';
 import { LongText } from '@/components/ui/LongText';

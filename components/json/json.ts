@@ -1,6 +1,6 @@
 // Pure helpers for showing JSON values: sizes, one-line previews, short summaries of
 // a decision's options, and ranges for opening huge containers a slice at a time.
-import type { JsonValue } from '@/lib/features/traces/types';
+import type { JsonValue } from '@/lib/core/json';
 
 const RANGE = 100;
 

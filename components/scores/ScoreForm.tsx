@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { scoreQueries, scoreRequests, type ScoreConfigRecord, type ScoreRecord, type ScoreTargetRef } from '@/lib/client/scores';
 import { traceQueries } from '@/lib/client/traces';
-import { SCORE_DATA_TYPES, type ScoreDataType, type ScoreValue } from '@/lib/features/scores/types';
+import { SCORE_DATA_TYPES, type ScoreDataType, type ScoreValue } from '@/lib/features/scores/shared';
 import { ThumbIcon } from './ThumbIcon';
 
 const field = 'h-8 w-full rounded-md border border-border-strong bg-bg px-2 text-sm text-fg placeholder:text-muted';

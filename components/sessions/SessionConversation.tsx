@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import Link from 'next/link';
 import { formatCost, formatDuration, formatTokens, plural, toMillis } from '@/lib/core/format';
 import { traceHref } from '@/lib/client/traces';
-import type { SessionDetail, SessionTrace } from '@/lib/features/sessions/types';
+import type { SessionDetail, SessionTrace } from '@/lib/features/sessions/shared';
 import { StatusBadge } from '@/components/ui/badges';
 import { DateTime } from '@/components/ui/time';
 import { ChatPayload } from '@/components/traces/detail/chat/ChatPayload';

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { formatCost, formatTokens, plural } from '@/lib/core/format';
-import { sessionListHref, sessionPageHref } from '@/lib/features/sessions/links';
-import type { SessionList, SessionListParams } from '@/lib/features/sessions/types';
+import { sessionListHref, sessionPageHref } from '@/lib/features/sessions/shared';
+import type { SessionList, SessionListParams } from '@/lib/features/sessions/shared';
 import { RelativeTime } from '@/components/ui/time';
 
 const COLUMNS = [

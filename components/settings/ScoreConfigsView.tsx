@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { scoreQueries, scoreRequests, type ScoreConfigInput, type ScoreConfigRecord } from '@/lib/client/scores';
-import { SCORE_DATA_TYPES, type ScoreDataType } from '@/lib/features/scores/types';
+import { SCORE_DATA_TYPES, type ScoreDataType } from '@/lib/features/scores/shared';
 import { ErrorState, Spinner } from '@/components/ui/states';
 import { useHydrationMarker } from '@/components/ui/time';
 import { ConfirmDialog } from './ConfirmDialog';

@@ -1,4 +1,4 @@
-import { needleIn } from '@/lib/features/search/search-needles';
+import { needleIn } from '@/lib/features/query/shared';
 
 // Text with every case-insensitive occurrence of a search term marked, as the server
 // matched it (lib/features/search/search.ts); used for search snippets in the list and the detail.

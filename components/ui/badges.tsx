@@ -1,7 +1,7 @@
 // Status and type labels. Colour is never the only signal: every badge carries its
 // text (or an icon with a text alternative). Text/background pairs meet WCAG AA in
 // both colour schemes.
-import type { DecisionType, EventType, RunStatus, SpanType } from '@/lib/features/traces/types';
+import type { DecisionType, EventType, RunStatus, SpanType } from '@/lib/features/traces/shared';
 
 const STATUS_STYLE: Record<RunStatus, string> = {
   RUNNING: 'bg-blue-50 text-blue-800 ring-blue-600/30 dark:bg-blue-950 dark:text-blue-200 dark:ring-blue-400/40',

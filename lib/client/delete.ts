@@ -1,7 +1,7 @@
 // The viewer's deletes (issue 13): requests to DELETE /api/traces, and the session's
 // trace count the confirmation names. Safe for client components.
 import { queryOptions } from '@tanstack/react-query';
-import type { TraceList } from '@/lib/features/traces/types';
+import type { TraceList } from '@/lib/features/traces/shared';
 import { fetchJson } from './traces';
 
 export interface DeleteAnswer {

@@ -2,11 +2,11 @@
 // the drill-down links from its figures to the trace list. Safe for client components and
 // for the server component that seeds the cache: no server module is imported here.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { bucketCount, defaultBucket, MAX_BUCKETS } from '@/lib/features/insights/buckets';
-import type { DecisionInsights, OverviewBucket, OverviewInsights, ScoreSeriesInsights } from '@/lib/features/insights/types';
-import type { PathInsights } from '@/lib/features/paths/fleet';
-import type { PathReviews } from '@/lib/features/paths/reviews';
-import type { TraceFilterParams } from '@/lib/features/traces/types';
+import { bucketCount, defaultBucket, MAX_BUCKETS } from '@/lib/features/insights/shared';
+import type { DecisionInsights, OverviewBucket, OverviewInsights, ScoreSeriesInsights } from '@/lib/features/insights/shared';
+import type { PathInsights } from '@/lib/features/paths';
+import type { PathReviews } from '@/lib/features/paths';
+import type { TraceFilterParams } from '@/lib/features/traces/shared';
 import { readListFilters, writeListFilters, type ReadableQuery } from './list-filters';
 import { DEFAULT_PAGE_SIZE, fetchJson, listQueryString } from './traces';
 

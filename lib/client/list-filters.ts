@@ -6,9 +6,9 @@
 // (TraceFilterParams' keys are all required: a filter the API gains but this table lacks
 // fails to compile).
 // Safe for client components and for server components: no server module is imported.
-import { MAX_LABEL_CHARS } from '@/lib/features/insights/labels';
-import { describeScoreCondition, parseScoreCondition, SCORE_FILTER_PREFIX } from '@/lib/features/scores/condition';
-import { DECISION_TYPES, JUDGED_VALUES, RUN_STATUSES, type DecisionType, type Judged, type RunStatus, type TraceFilterParams } from '@/lib/features/traces/types';
+import { MAX_LABEL_CHARS } from '@/lib/features/insights/shared';
+import { describeScoreCondition, parseScoreCondition, SCORE_FILTER_PREFIX } from '@/lib/features/scores/shared';
+import { DECISION_TYPES, JUDGED_VALUES, RUN_STATUSES, type DecisionType, type Judged, type RunStatus, type TraceFilterParams } from '@/lib/features/traces/shared';
 
 export type ListFilterKey = keyof TraceFilterParams;
 

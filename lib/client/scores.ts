@@ -2,7 +2,7 @@
 // and the writes the viewer makes (POST /api/scores, DELETE /api/scores/{id}, the config
 // routes). Safe for client components: only types come from lib/scores.
 import { queryOptions } from '@tanstack/react-query';
-import type { ScoreConfigRecord, ScoreDataType, ScoreList, ScoreRecord, ScoreValue } from '@/lib/features/scores/types';
+import type { ScoreConfigRecord, ScoreDataType, ScoreList, ScoreRecord, ScoreValue } from '@/lib/features/scores/shared';
 import { fetchJson } from './traces';
 
 export type { ScoreConfigRecord, ScoreRecord };

@@ -2,9 +2,9 @@
 // /settings/api-keys): one factory per entity, and the writes the pages make. Safe for
 // client components: only types come from lib/access (scopes.ts is plain data).
 import { queryOptions } from '@tanstack/react-query';
-import type { ApiKeyRecord } from '@/lib/features/access/api-keys';
+import type { ApiKeyRecord } from '@/lib/features/access';
 import type { KeyScope, Role } from '@/lib/core/access/scopes';
-import type { UserRecord } from '@/lib/features/access/users';
+import type { UserRecord } from '@/lib/features/access';
 import { fetchJson } from './traces';
 
 export type { ApiKeyRecord, UserRecord };

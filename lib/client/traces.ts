@@ -2,8 +2,8 @@
 // fetchers of /api/traces, and the list's URL state. Safe for client components and
 // for server components that seed the cache: no server module is imported here.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { scoreSortName, SORT_FIELDS, SORT_ORDERS, type ListSort, type SearchMatch, type ListParams, type SortField, type SortOrder, type SpanRecord, type TraceList, type TraceSearchResult } from '@/lib/features/traces/types';
-import { outlineFromColumns, type ColumnarOutline } from '@/lib/features/traces/outline-columns';
+import { scoreSortName, SORT_FIELDS, SORT_ORDERS, type ListSort, type SearchMatch, type ListParams, type SortField, type SortOrder, type SpanRecord, type TraceList, type TraceSearchResult } from '@/lib/features/traces/shared';
+import { outlineFromColumns, type ColumnarOutline } from '@/lib/features/traces/shared';
 import { listFilterKey, readListFilters, writeListFilters, type ReadableQuery } from './list-filters';
 
 /** How often lists and traces that are still RUNNING refresh themselves. */

@@ -1,7 +1,7 @@
 // React Query options and requests for saved views of the trace list (/api/views). Safe
 // for client components: only types come from lib/views.
 import { queryOptions } from '@tanstack/react-query';
-import type { SavedView, SaveViewInput } from '@/lib/features/views/types';
+import type { SavedView, SaveViewInput } from '@/lib/features/views/shared';
 import { fetchJson } from './traces';
 
 export type { SavedView, SaveViewInput };

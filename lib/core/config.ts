@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import pkg from '@/package.json';
 import { parseCustomPrices } from '@/lib/core/custom-prices';
-import type { CustomPrice } from '@/lib/features/pricing/types';
+import type { CustomPrice } from '@/lib/core/custom-prices';
 
 function intFromEnv(name: string, fallback: number, min = 1): number {
   const raw = process.env[name];
@@ -23,7 +23,7 @@ export interface Limits {
   maxBatchTraces: number;
   /** Decision points, spans and events per trace, each. */
   maxChildrenPerTrace: number;
-  /** Bytes of request bodies processed at once per server process (lib/transports/http/admission.ts). */
+  /** Bytes of request bodies processed at once per server process (lib/core/admission.ts). */
   maxInflightBodyBytes: number;
   /** How long a request waits for that budget before 503. */
   admissionWaitMs: number;
@@ -167,7 +167,7 @@ const list = (raw: string | undefined) =>
 /**
  * TRUSTED_ORIGINS: origins other than the one a request names in its Host (or
  * X-Forwarded-Host) whose pages may make changes with a session cookie and be sent to
- * after sign-in, comma-separated, each scheme://host[:port] (lib/transports/http/origin.ts).
+ * after sign-in, comma-separated, each scheme://host[:port] (lib/features/access/origin.ts).
  */
 export function getTrustedOrigins(): string[] {
   return (process.env.TRUSTED_ORIGINS ?? '')

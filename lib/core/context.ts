@@ -1,25 +1,16 @@
 // The context every domain verb takes: who is calling and the database. Built from a
-// request by requestContext (route handlers, SOAP, OTLP, pages through
-// lib/transports/pages/context.ts), or for the server's own housekeeping by systemContext.
+// request by requestContext (lib/features/access: route handlers, SOAP, OTLP, pages
+// through lib/transports/pages/context.ts), or for the server's own upkeep by systemContext.
 // A verb's first line is requireScope(ctx, scope): reading or writing data without a
 // principal is impossible, and the rule applied is lib/core/access/decide.ts's, whoever calls.
 import 'server-only';
 import { decide, decideAny, type Actor, type Principal } from '@/lib/core/access/decide';
-import { resolvePrincipal, type Transport } from '@/lib/features/access/principal';
 import type { Scope } from '@/lib/core/access/scopes';
-import { getDatabase, type Database } from '@/lib/db';
-import { scheduleHousekeeping } from '@/lib/upkeep';
+import type { Database } from '@/lib/db';
 
 export interface ServiceContext {
   readonly principal: Principal;
   readonly db: Database;
-}
-
-/** The context of a request, however it came (see Transport). Every request also gives due upkeep its turn, after the answer. */
-export async function requestContext(headers: Headers, transport: Transport): Promise<ServiceContext> {
-  scheduleHousekeeping();
-  const [principal, db] = await Promise.all([resolvePrincipal(headers, transport), getDatabase()]);
-  return { principal, db };
 }
 
 /** The context of the server's own work (retention, search indexing, closing idle OTLP traces): never a request's. */

@@ -1,7 +1,6 @@
 // MODEL_PRICES_FILE: the operator's own prices, which override the catalog. Parsed and
 // validated once at start (lib/core/config.ts validateConfig), so a bad file stops the server
 // with the entry and field at fault. No catalog here: lib/core/config.ts imports this.
-import type { CustomPrice } from '@/lib/features/pricing/types';
 
 // The file: a JSON array, first match wins, e.g.
 // [{"model": "gpt-4o-mini", "inputPerMillion": 0.15, "outputPerMillion": 0.6, "cacheReadPerMillion": 0.075},
@@ -9,6 +8,21 @@ import type { CustomPrice } from '@/lib/features/pricing/types';
 const FIELDS = new Set(['model', 'pattern', 'inputPerMillion', 'outputPerMillion', 'cacheReadPerMillion', 'cacheWritePerMillion']);
 
 /** Parses the file's text; throws an Error naming the entry and field at fault. */
+/** One entry of MODEL_PRICES_FILE: a model id (case-insensitive) or a pattern, and USD per million tokens. */
+export interface CustomPrice {
+  /** What pricedModel records: the model id, or the pattern's source. */
+  label: string;
+  /** Exact model id, lower-cased; absent when `pattern` is given. */
+  model?: string;
+  pattern?: RegExp;
+  inputPerMillion: number;
+  outputPerMillion: number;
+  /** Default: the input price. */
+  cacheReadPerMillion: number;
+  /** Default: the input price. */
+  cacheWritePerMillion: number;
+}
+
 export function parseCustomPrices(text: string, source = 'MODEL_PRICES_FILE'): CustomPrice[] {
   let raw: unknown;
   try {

@@ -3,6 +3,7 @@
 // handed over as bytes.
 import { protocol, type PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
+import { isSql, type Sql } from './sql';
 
 export interface QueryOptions {
   /**
@@ -17,19 +18,23 @@ export interface QueryOptions {
 export interface SqlExecutor {
   /** Runs a script that may hold several statements (no parameters). */
   exec(sql: string): Promise<void>;
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
+  /**
+   * A statement built with lib/db/sql's tag, then its options; or (migration scripts, the
+   * drift check) a text and its parameters.
+   */
+  query<T = Record<string, unknown>>(statement: Sql | string, paramsOrOptions?: unknown[] | QueryOptions, options?: QueryOptions): Promise<T[]>;
   /**
    * Like query, each row's values as the UTF-8 bytes of their text form (null for NULL):
    * for large text sent on as it is, skipping the string a driver decodes and the copy
    * an encoder makes of it. A Uint8Array parameter is sent as the text's UTF-8 bytes.
    */
-  queryBytes(sql: string, params?: unknown[]): Promise<Array<Array<Uint8Array | null>>>;
+  queryBytes(statement: Sql | string, params?: unknown[]): Promise<Array<Array<Uint8Array | null>>>;
   /** Runs fn inside BEGIN/COMMIT on one connection; ROLLBACK when it throws. */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
 }
 
 export function pgliteExecutor(db: PGlite): SqlExecutor {
-  return {
+  return statements({
     async exec(sql) {
       await db.exec(sql);
     },
@@ -40,19 +45,21 @@ export function pgliteExecutor(db: PGlite): SqlExecutor {
     queryBytes: (sql, params = []) => db.transaction(() => pgliteQueryBytes(db, sql, params)),
     transaction(fn) {
       return db.transaction((tx) =>
-        fn({
-          async exec(sql) {
-            await tx.exec(sql);
-          },
-          async query<T>(sql: string, params: unknown[] = []) {
-            return (await tx.query(sql, params)).rows as T[];
-          },
-          queryBytes: (sql, params = []) => pgliteQueryBytes(db, sql, params),
-          transaction: () => Promise.reject(new Error('nested transactions are not supported')),
-        }),
+        fn(
+          statements({
+            async exec(sql) {
+              await tx.exec(sql);
+            },
+            async query<T>(sql: string, params: unknown[] = []) {
+              return (await tx.query(sql, params)).rows as T[];
+            },
+            queryBytes: (sql, params = []) => pgliteQueryBytes(db, sql, params),
+            transaction: () => Promise.reject(new Error('nested transactions are not supported')),
+          }),
+        ),
       );
     },
-  };
+  });
 }
 
 /**
@@ -134,7 +141,7 @@ function pgQuery(text: string, values: unknown[], options: QueryOptions | undefi
 }
 
 function clientExecutor(client: pg.PoolClient | pg.Client, pgOptions: PgExecutorOptions): SqlExecutor {
-  return {
+  return statements({
     async exec(sql) {
       await client.query(sql);
     },
@@ -143,7 +150,7 @@ function clientExecutor(client: pg.PoolClient | pg.Client, pgOptions: PgExecutor
     },
     queryBytes: async (sql, params = []) => bytesOfRows(await client.query<unknown[]>({ text: sql, values: params, rowMode: 'array' })),
     transaction: () => Promise.reject(new Error('nested transactions are not supported')),
-  };
+  });
 }
 
 // pg decodes every text value into a string (pg-protocol has no raw mode): encoded here once.
@@ -152,7 +159,7 @@ function bytesOfRows(result: pg.QueryResult<unknown[]>): Array<Array<Uint8Array 
 }
 
 export function pgPoolExecutor(pool: pg.Pool, pgOptions: PgExecutorOptions = { preparedStatements: true }): SqlExecutor {
-  return {
+  return statements({
     async exec(sql) {
       await pool.query(sql);
     },
@@ -174,7 +181,7 @@ export function pgPoolExecutor(pool: pg.Pool, pgOptions: PgExecutorOptions = { p
         client.release();
       }
     },
-  };
+  });
 }
 
 /**
@@ -184,8 +191,28 @@ export function pgPoolExecutor(pool: pg.Pool, pgOptions: PgExecutorOptions = { p
 export function withinTransaction(tx: SqlExecutor): SqlExecutor {
   return {
     exec: (sql) => tx.exec(sql),
-    query: (sql, params, options) => tx.query(sql, params, options),
-    queryBytes: (sql, params) => tx.queryBytes(sql, params),
+    query: tx.query.bind(tx),
+    queryBytes: tx.queryBytes.bind(tx),
     transaction: (fn) => fn(tx),
   };
+}
+
+/** A driver's executor in text-and-parameters form. */
+interface DriverExecutor {
+  exec(sql: string): Promise<void>;
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
+  queryBytes(sql: string, params?: unknown[]): Promise<Array<Array<Uint8Array | null>>>;
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+}
+
+/** The executor a driver's one form gives: a statement built by sql`...` is compiled to its text and parameters once. */
+function statements(driver: DriverExecutor): SqlExecutor {
+  function query<T>(statement: Sql | string, paramsOrOptions?: unknown[] | QueryOptions, options?: QueryOptions): Promise<T[]> {
+    if (isSql(statement)) return driver.query<T>(statement.text, statement.values, paramsOrOptions as QueryOptions | undefined);
+    return driver.query<T>(statement, paramsOrOptions as unknown[] | undefined, options);
+  }
+  function queryBytes(statement: Sql | string, params?: unknown[]): Promise<Array<Array<Uint8Array | null>>> {
+    return isSql(statement) ? driver.queryBytes(statement.text, statement.values) : driver.queryBytes(statement, params);
+  }
+  return { exec: (sql) => driver.exec(sql), query, queryBytes, transaction: (fn) => driver.transaction(fn) };
 }

@@ -27,13 +27,13 @@ import { after } from 'next/server';
 import { systemContext } from '@/lib/core/context';
 import { getDatabase } from '@/lib/db';
 import { getOtlpConfig, getRetentionDays } from '@/lib/core/config';
-import { bodiesInFlight } from '@/lib/transports/http/admission';
-import { compactInsights, compactInsightsDue } from '@/lib/features/insights/compact';
-import { compactPaths } from '@/lib/features/paths/compact';
-import { closeIdleTraces } from '@/lib/features/ingest/close-idle';
-import { deleteExpiredTraces } from '@/lib/features/retention/delete';
-import { foldTraceStatusCounts } from '@/lib/features/traces/status-counts';
-import { indexSearchBacklog, searchLagMs, type SearchIndexRun } from '@/lib/features/search/search-index';
+import { bodiesInFlight } from '@/lib/core/admission';
+import { compactInsights, compactInsightsDue } from '@/lib/features/insights';
+import { compactPaths } from '@/lib/features/paths';
+import { closeIdleTraces } from '@/lib/features/ingest';
+import { deleteExpiredTraces } from '@/lib/features/retention';
+import { foldTraceStatusCounts } from '@/lib/features/traces';
+import { indexSearchBacklog, searchLagMs, type SearchIndexRun } from '@/lib/features/search';
 
 export const HOUSEKEEPING_INTERVAL_MS = 60_000;
 export const RETENTION_INTERVAL_MS = 10 * 60_000;
@@ -52,7 +52,7 @@ export const RETENTION_INTERVAL_MS = 10 * 60_000;
  *   minute at most before indexing takes its whole share, instead of falling further
  *   behind. (A long backlog makes searches slow: every queued trace is tested row by row.)
  * Each checks after each batch of SEARCH_INDEX_BATCH traces. Searches stay complete
- * meanwhile: queued traces are tested row by row (lib/features/search/search-sql.ts).
+ * meanwhile: queued traces are tested row by row (lib/features/query/search-sql.ts).
  */
 export const SEARCH_INDEX_INTERVAL_MS = 2_000;
 export const SEARCH_INDEX_BUDGET_MS = 1_000;

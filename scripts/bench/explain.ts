@@ -2,16 +2,17 @@
 // insights) on PostgreSQL with Prisma's query log on and the raw driver recorded, and
 // EXPLAIN (ANALYZE, BUFFERS)es every SQL statement they sent, with its real parameters.
 // Read-only: the domain layer is only called, never changed.
+import { isSql } from '@/lib/db/sql';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '@/lib/generated/prisma/client';
 import { pgPoolExecutor, type SqlExecutor } from '@/lib/db/executor';
-import { listTraces } from '@/lib/features/traces/list';
-import { getTraceOrThrow } from '@/lib/features/traces/detail';
-import type { ListParams } from '@/lib/features/traces/types';
-import { decisionInsights, parseDecisionParams } from '@/lib/features/insights/decisions';
-import { overviewInsights, parseOverviewParams } from '@/lib/features/insights/overview';
-import { INSIGHTS_WORK_MEM } from '@/lib/features/insights/no-jit';
+import { listTraces } from '@/lib/features/traces';
+import { getTraceOrThrow } from '@/lib/features/traces';
+import type { ListParams } from '@/lib/features/traces/shared';
+import { decisionInsights, parseDecisionParams } from '@/lib/features/insights';
+import { overviewInsights, parseOverviewParams } from '@/lib/features/insights';
+import { INSIGHTS_WORK_MEM } from '@/lib/db/no-jit';
 import { systemContext } from '@/lib/core/context';
 import type { Database } from '@/lib/db';
 
@@ -87,7 +88,7 @@ export async function explainCases(url: string, cases: ExplainCase[], settings?:
     async query(query, params = []) {
       const started = performance.now();
       const rows = await raw.query(query, params);
-      logged.push({ query, params, durationMs: Math.round(performance.now() - started) });
+      logged.push({ query: isSql(query) ? query.text : query, params: isSql(query) ? query.values : (params as unknown[]), durationMs: Math.round(performance.now() - started) });
       return rows as never;
     },
   };

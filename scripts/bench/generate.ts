@@ -1,7 +1,7 @@
 // Seeded, repeatable generator of realistic agent traces in the shape POST /api/traces
 // takes. Every trace is derived from (seed, index) alone, so any trace can be rebuilt
 // without generating the ones before it (seeding in chunks, templates, tests).
-import { DECISION_TYPES, EVENT_TYPES, SPAN_TYPES, type JsonValue } from '@/lib/features/traces/types';
+import { DECISION_TYPES, EVENT_TYPES, SPAN_TYPES, type JsonValue } from '@/lib/features/traces/shared';
 
 // ---------- PRNG ----------
 

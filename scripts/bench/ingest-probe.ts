@@ -1,8 +1,9 @@
 // Where PostgreSQL spends a JSON batch's time: EXPLAIN ANALYZE of the ingest statement
 // (per-node and per-trigger times) for batches of the bench's agent runs.
 // scripts/with-postgres.sh npx tsx --conditions=react-server scripts/bench/ingest-probe.ts [batch]
-import { ingestTraces } from '@/lib/features/ingest/ingest';
-import { parseIngestBody } from '@/lib/features/ingest/validate';
+import { isSql } from '@/lib/db/sql';
+import { ingestTraces } from '@/lib/features/ingest';
+import { parseIngestBody } from '@/lib/features/ingest/shared';
 import { testDatabases } from '@/test/support/databases';
 import { testContext } from '@/test/support/context';
 import type { SqlExecutor } from '@/lib/db/executor';
@@ -20,9 +21,10 @@ for (let run = 0; run < 4; run++) {
   const parsed = parseIngestBody(body, limits);
   const sql: SqlExecutor = {
     ...db.sql,
-    async query(text, params = [], options) {
-      if (!text.trimStart().startsWith('WITH') || run === 0) return db.sql.query(text, params, options);
-      const plan = await db.sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, params);
+    async query(statement, params, options) {
+      const { text, values } = isSql(statement) ? statement : { text: statement, values: (params as unknown[] | undefined) ?? [] };
+      if (!text.trimStart().startsWith('WITH') || run === 0) return db.sql.query(statement, params, options);
+      const plan = await db.sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, values);
       console.log(plan.map((r) => r['QUERY PLAN']).filter((l) => /Trigger|Execution|Planning|Insert on|CTE Scan|Function Scan|temp/.test(l)).join('\n'));
       return Array.from({ length: batch }, () => ({ stored: 1 })) as never;
     },

@@ -5,7 +5,7 @@
 // sent as the /insights page sends it (with its default bucket: hour for 24 hours, day
 // for 30 days). One client: the targets are per call (p95 < 100 ms for 24 hours,
 // < 300 ms for 30 days on PostgreSQL at 1M traces; < 1 s on PGlite at 100k).
-import { defaultBucket } from '@/lib/features/insights/buckets';
+import { defaultBucket } from '@/lib/features/insights/shared';
 import type { RawDb } from './database';
 import { type TraceShape } from './generate';
 import { runClosedLoop } from './http';

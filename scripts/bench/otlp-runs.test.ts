@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeProtobufRequest } from '@/lib/transports/otlp/decode';
-import { mapOtlpSpans } from '@/lib/transports/otlp/map';
+import { mapOtlpSpans } from '@/lib/features/otlp/map';
 import { parseIngestBody } from '@/lib/features/ingest/validate';
 import { spanTreeDepth } from './generate';
 import { IdSource } from './rows';

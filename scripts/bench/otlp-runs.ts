@@ -3,7 +3,7 @@
 // offered, the tool executions, a few events. otlp-shapes.ts writes a run as OpenTelemetry
 // spans and as POST /api/traces records. Like generate.ts, everything is a pure function
 // of (seed, index), so runs are repeatable.
-import type { JsonValue } from '@/lib/features/traces/types';
+import type { JsonValue } from '@/lib/features/traces/shared';
 import { AGENTS, BASE_TIME, Rng, TASKS } from './generate';
 
 export type Convention = 'genai' | 'openinference';

@@ -5,7 +5,7 @@
 import { SpanKind, SpanStatusCode, type Attributes, type HrTime } from '@opentelemetry/api';
 import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
-import type { JsonValue } from '@/lib/features/traces/types';
+import type { JsonValue } from '@/lib/features/traces/shared';
 import type { GenDecisionPoint, GenEvent, GenSpan, GenTrace } from './generate';
 import { PROVIDERS, type AgentRun, type Convention, type LlmCall, type RunEvent, type RunSpan, type ToolExecution } from './otlp-runs';
 

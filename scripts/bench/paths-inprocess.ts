@@ -10,7 +10,8 @@ import { systemContext } from '@/lib/core/context';
 import { parsePathParams, pathInsights, pathReviews } from '@/lib/features/paths';
 import { migrate, readMigrations } from '@/lib/db/migrate';
 import { openDatabase } from '@/lib/db/open';
-import { listTraces, parseListParams } from '@/lib/features/traces/list';
+import { listTraces } from '@/lib/features/traces';
+import { parseListParams } from '@/lib/features/query';
 
 const url = process.argv[2];
 if (!url) throw new Error('usage: paths-inprocess.ts <postgresql:// URL> [--runs N]');

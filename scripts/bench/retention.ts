@@ -6,7 +6,7 @@
 // counter locks), and ingest latency before and during retention.
 import pg from 'pg';
 import { pgPoolExecutor } from '@/lib/db/executor';
-import { DELETE_BATCH_SIZE, deleteExpiredBatch } from '@/lib/features/retention/delete';
+import { DELETE_BATCH_SIZE, deleteExpiredBatch } from '@/lib/features/retention';
 import { BASE_TIME, FULL_SHAPE, LIST_SEED_SHAPE, type TraceShape } from './generate';
 import type { RawDb } from './database';
 import { IdSource, type BatchTemplate } from './rows';

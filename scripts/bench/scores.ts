@@ -20,11 +20,11 @@ import { GET as decisionsRoute } from '@/app/api/insights/decisions/route';
 import { POST as scoresRoute } from '@/app/api/scores/route';
 import { systemContext } from '@/lib/core/context';
 import { useDatabase as installDatabase } from '@/lib/db';
-import { reviewFigures } from '@/lib/features/insights/reviews';
-import { compactPathsOnce } from '@/lib/features/paths/compact';
+import { reviewFigures } from '@/lib/features/insights';
+import { compactPathsOnce } from '@/lib/features/paths';
 import { migrate, readMigrations } from '@/lib/db/migrate';
 import { openDatabase } from '@/lib/db/open';
-import { indexSearchBacklog } from '@/lib/features/search/search-index';
+import { indexSearchBacklog } from '@/lib/features/search';
 
 const TRACES = Number(process.env.TRACES ?? 100_000);
 const SCORES_PER_TRACE = Number(process.env.SCORES_PER_TRACE ?? 10);

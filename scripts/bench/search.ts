@@ -20,7 +20,7 @@ import { formatLine } from './scenarios';
 import { seedTraces, truncateTraces, vacuumAnalyze } from './seed';
 import os from 'node:os';
 import { summarize } from './stats';
-import { indexSearchBacklog, searchBacklog, searchLagMs } from '@/lib/features/search/search-index';
+import { indexSearchBacklog, searchBacklog, searchLagMs } from '@/lib/features/search';
 
 /** The trace with 1-2 KB span payloads. */
 export const SEARCH_SHAPE: TraceShape = { ...FULL_SHAPE, payloadMin: 1024, payloadMax: 2048 };

@@ -4,7 +4,7 @@
 import { generateTrace, type GenTrace, type TraceShape } from './generate';
 import type { RawDb } from './database';
 import { TABLES, copyText, traceRows } from './rows';
-import { SEARCH_INDEX_SLOTS } from '@/lib/features/search/search-index';
+import { SEARCH_INDEX_SLOTS } from '@/lib/features/search';
 
 export interface SeedOptions {
   seed: number;

@@ -11,7 +11,7 @@ import { contextAs } from './context';
 import { getAuth, resetAuth } from '@/lib/features/access/auth';
 import { resetAccessMode } from '@/lib/features/access/mode';
 import type { KeyScope, Role } from '@/lib/core/access/scopes';
-import { createUser } from '@/lib/features/access/users';
+import { createUser } from '@/lib/features/access/create-user';
 
 /** Every variable that decides the access mode or the auth instance. */
 const ACCESS_ENV = [

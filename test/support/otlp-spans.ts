@@ -1,5 +1,5 @@
 // Decoded spans built in tests, for the cases no SDK records on purpose (bad ids, NULs...).
-import type { Attributes, OtlpEvent, OtlpResource, OtlpScope, OtlpSpan } from '@/lib/transports/otlp/types';
+import type { Attributes, OtlpEvent, OtlpResource, OtlpScope, OtlpSpan } from '@/lib/features/otlp/types';
 
 export const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 export const START = 1_767_225_600_000_000_000n; // 2026-01-01T00:00:00Z

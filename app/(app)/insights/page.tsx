@@ -2,8 +2,8 @@ import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import { pageContext } from '@/lib/transports/pages/context';
-import { decisionInsights } from '@/lib/features/insights/decisions';
-import { overviewInsights } from '@/lib/features/insights/overview';
+import { decisionInsights } from '@/lib/features/insights';
+import { overviewInsights } from '@/lib/features/insights';
 import { insightsQueries, readInsightsState, resolveInsightsRequest } from '@/lib/client/insights';
 import { InsightsView } from '@/components/insights/InsightsView';
 import { requestTime, toSearchParams } from '../traces/_lib/request';

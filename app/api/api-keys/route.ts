@@ -1,4 +1,4 @@
-import { createApiKey, listApiKeys, parseNewApiKey } from '@/lib/features/access/api-keys';
+import { createApiKey, listApiKeys, parseNewApiKey } from '@/lib/features/access';
 import { getLimits } from '@/lib/core/config';
 import { jsonOrNull, readBodyText } from '@/lib/transports/http/body';
 import { json, route } from '@/lib/transports/http/respond';

@@ -1,5 +1,5 @@
 import { json, publicRoute } from '@/lib/transports/http/respond';
-import { checkHealth } from '@/lib/features/traces/health';
+import { checkHealth } from '@/lib/features/traces';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

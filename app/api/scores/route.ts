@@ -1,5 +1,5 @@
 import { getLimits } from '@/lib/core/config';
-import { withBodyAdmission } from '@/lib/transports/http/admission';
+import { withBodyAdmission } from '@/lib/core/admission';
 import { readBodyText } from '@/lib/transports/http/body';
 import { json, route } from '@/lib/transports/http/respond';
 import { listScores, parseScoreListParams, parseScoresBody, saveScores } from '@/lib/features/scores';

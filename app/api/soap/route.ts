@@ -1,9 +1,9 @@
 // GET /api/soap?wsdl - the WSDL (?xsd=soapenc: the schema it imports); POST /api/soap - SOAP 1.1 envelopes (lib/soap)
 import { BusyError } from '@/lib/core/budget';
-import { requestContext } from '@/lib/core/context';
+import { requestContext } from '@/lib/features/access';
 import { getLimits } from '@/lib/core/config';
 import { isAppError } from '@/lib/core/errors';
-import { withBodyAdmission } from '@/lib/transports/http/admission';
+import { withBodyAdmission } from '@/lib/core/admission';
 import { readBodyText } from '@/lib/transports/http/body';
 import { publicRoute } from '@/lib/transports/http/respond';
 import { SoapFault, faultResponse, type SoapHttpResponse } from '@/lib/transports/soap/fault';
@@ -34,7 +34,7 @@ export const GET = publicRoute(async (req: Request) => {
 export const POST = publicRoute(async (req: Request) => {
   const limits = getLimits();
   try {
-    // Same per-process budget for large bodies as POST /api/traces (lib/transports/http/admission.ts).
+    // Same per-process budget for large bodies as POST /api/traces (lib/core/admission.ts).
     return await withBodyAdmission(req, limits, async () => {
       const body = await readBodyText(req, limits.maxBodyBytes);
       return send(await handleSoapPost(SOAP_DEPS, body, req.headers));

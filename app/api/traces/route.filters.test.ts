@@ -8,7 +8,7 @@ import { testDatabases, truncateAll } from '@/test/support/databases';
 import { makeTrace } from '@/test/support/fixtures';
 import { insightsDataset, WINDOW, type DatasetIds } from '@/test/support/insights-dataset';
 import { ingestTraces } from '@/lib/features/ingest/ingest';
-import { parseListParams } from '@/lib/features/traces/list';
+import { parseListParams } from '@/lib/features/query/list-params';
 import { parseIngestBody } from '@/lib/features/ingest/validate';
 import { GET } from './route';
 import { testContext } from '@/test/support/context';

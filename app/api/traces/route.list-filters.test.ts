@@ -9,7 +9,8 @@ import type { Database } from '@/lib/db/open';
 import { testDatabases, truncateAll } from '@/test/support/databases';
 import { makeTrace } from '@/test/support/fixtures';
 import { ingestTraces } from '@/lib/features/ingest/ingest';
-import { listTraces, parseListParams } from '@/lib/features/traces/list';
+import { listTraces } from '@/lib/features/traces/list';
+import { parseListParams } from '@/lib/features/query/list-params';
 import { parseIngestBody } from '@/lib/features/ingest/validate';
 import { testContext } from '@/test/support/context';
 

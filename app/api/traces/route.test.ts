@@ -1,6 +1,6 @@
 // The JSON trace API through its real route handlers, on every test database.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { bodiesInFlight } from '@/lib/transports/http/admission';
+import { bodiesInFlight } from '@/lib/core/admission';
 import { useDatabase } from '@/lib/db';
 import type { Database } from '@/lib/db/open';
 import { testDatabases, truncateAll } from '@/test/support/databases';

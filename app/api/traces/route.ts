@@ -1,11 +1,12 @@
 import { getLimits } from '@/lib/core/config';
-import { withBodyAdmission } from '@/lib/transports/http/admission';
+import { withBodyAdmission } from '@/lib/core/admission';
 import { readBodyText } from '@/lib/transports/http/body';
 import { json, route } from '@/lib/transports/http/respond';
-import { deleteSessionTraces, parseSessionIdParam } from '@/lib/features/retention/delete';
-import { ingestTraces } from '@/lib/features/ingest/ingest';
-import { listTraces, parseListParams } from '@/lib/features/traces/list';
-import { parseIngestBody } from '@/lib/features/ingest/validate';
+import { deleteSessionTraces, parseSessionIdParam } from '@/lib/features/retention';
+import { ingestTraces } from '@/lib/features/ingest';
+import { listTraces } from '@/lib/features/traces';
+import { parseListParams } from '@/lib/features/query';
+import { parseIngestBody } from '@/lib/features/ingest/shared';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -1,4 +1,4 @@
-import { addUser, listUsers, parseNewUser } from '@/lib/features/access/users';
+import { addUser, listUsers, parseNewUser } from '@/lib/features/access';
 import { getLimits } from '@/lib/core/config';
 import { jsonOrNull, readBodyText } from '@/lib/transports/http/body';
 import { json, route } from '@/lib/transports/http/respond';

@@ -2,7 +2,7 @@
 
 import { sankey, sankeyJustify, sankeyLinkHorizontal, type SankeyLink, type SankeyNode } from 'd3-sankey';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { PathInsights } from '@/lib/features/paths/fleet';
+import type { PathInsights } from '@/lib/features/paths';
 import { formatCost, formatDuration, plural } from '@/lib/core/format';
 import { DECISION_LABEL, statusLabel } from '@/components/ui/badges';
 import { formatShare } from '../theme';

@@ -2,8 +2,8 @@
 
 import Link from 'next/link';
 import { useState } from 'react';
-import type { PathInsights } from '@/lib/features/paths/fleet';
-import type { Step } from '@/lib/features/paths/steps';
+import type { PathInsights } from '@/lib/features/paths';
+import type { Step } from '@/lib/features/paths/shared';
 import { formatCost, formatDuration } from '@/lib/core/format';
 import { DECISION_LABEL } from '@/components/ui/badges';
 import { formatShare } from '../theme';

@@ -1,9 +1,9 @@
 // The fleet's paths as a flow (Sankey) graph: the most common paths merged into a trie of
 // steps, chains without a fork folded into one node, and each path's end split into its
 // traces' outcomes. Pure and safe for client components; d3-sankey lays it out.
-import type { FleetFork, FleetPath } from '@/lib/features/paths/fleet';
-import { errorShare, noOutcomes, sameOption, sameStep, type Outcomes, type Step } from '@/lib/features/paths/steps';
-import type { RunStatus } from '@/lib/features/traces/types';
+import type { FleetFork, FleetPath } from '@/lib/features/paths';
+import { errorShare, noOutcomes, sameOption, sameStep, type Outcomes, type Step } from '@/lib/features/paths/shared';
+import type { RunStatus } from '@/lib/features/traces/shared';
 
 /** Paths drawn at most: beyond a dozen the bands get too thin to read or click; the tables list every path. */
 export const MAX_FLOW_PATHS = 12;

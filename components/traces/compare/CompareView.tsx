@@ -1,9 +1,9 @@
 import { diffLines } from 'diff';
 import Link from 'next/link';
-import { pathOf, type Step } from '@/lib/features/paths/steps';
+import { pathOf, type Step } from '@/lib/features/paths/shared';
 import { formatCost, formatDuration, formatTokens } from '@/lib/core/format';
 import { traceHref } from '@/lib/client/traces';
-import type { JsonValue, SpanRecord, TraceDetail } from '@/lib/features/traces/types';
+import type { JsonValue, SpanRecord, TraceDetail } from '@/lib/features/traces/shared';
 import { DECISION_LABEL, SpanTypeBadge, StatusBadge, statusLabel } from '@/components/ui/badges';
 import { alignPaths, alignSpans, elapsedMs, spanDifferences, type SpanPair } from './align';
 

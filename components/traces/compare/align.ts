@@ -1,9 +1,9 @@
 // Two runs side by side: their paths step by step, and their spans paired by name and
 // position (the first "search" with the first "search", and so on, each in start order).
 // Pure and safe for client components.
-import { firstDifference, sameStep, type Step } from '@/lib/features/paths/steps';
-import { spanEnd } from '@/lib/features/traces/timeline';
-import type { SpanRecord } from '@/lib/features/traces/types';
+import { firstDifference, sameStep, type Step } from '@/lib/features/paths/shared';
+import { spanEnd } from '@/lib/features/traces/shared';
+import type { SpanRecord } from '@/lib/features/traces/shared';
 
 export interface StepPair {
   index: number;

@@ -1,9 +1,9 @@
 'use client';
 
-import type { DecisionPointRecord } from '@/lib/features/traces/types';
+import type { DecisionPointRecord } from '@/lib/features/traces/shared';
 import { formatCost, formatDuration, formatOffset, plural, toMillis } from '@/lib/core/format';
-import { chosenConfidence, formatConfidence, notChosenOptions } from '@/lib/features/traces/decision-options';
-import { toolSpanOf } from '@/lib/features/traces/decision-outcome';
+import { chosenConfidence, formatConfidence, notChosenOptions } from '@/lib/features/traces/shared';
+import { toolSpanOf } from '@/lib/features/traces/shared';
 import { DecisionTypeBadge, StatusBadge } from '@/components/ui/badges';
 import { LongText } from '@/components/ui/LongText';
 import { previewJson, summarizeJson } from '@/components/json/json';

@@ -1,9 +1,9 @@
 'use client';
 
 import { useDeferredValue, useMemo, useState } from 'react';
-import { DECISION_TYPES, type DecisionType } from '@/lib/features/traces/types';
-import { groupDecisions, type DecisionGroup } from '@/lib/features/traces/decision-options';
-import { toolSpanOf } from '@/lib/features/traces/decision-outcome';
+import { DECISION_TYPES, type DecisionType } from '@/lib/features/traces/shared';
+import { groupDecisions, type DecisionGroup } from '@/lib/features/traces/shared';
+import { toolSpanOf } from '@/lib/features/traces/shared';
 import { formatOffset, plural, toMillis } from '@/lib/core/format';
 import { DECISION_LABEL, DecisionTypeBadge } from '@/components/ui/badges';
 import { summarizeJson } from '@/components/json/json';

@@ -1,6 +1,6 @@
 'use client';
 
-import { groupDecisions } from '@/lib/features/traces/decision-options';
+import { groupDecisions } from '@/lib/features/traces/shared';
 import { plural } from '@/lib/core/format';
 import { DECISION_LABEL, DecisionGlyph } from '@/components/ui/badges';
 import { summarizeJson } from '@/components/json/json';

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { plural } from '@/lib/core/format';
 import { deleteRequests } from '@/lib/client/delete';
 import { traceQueries } from '@/lib/client/traces';
-import type { TraceOutline } from '@/lib/features/traces/types';
+import type { TraceOutline } from '@/lib/features/traces/shared';
 import { ConfirmDialog } from '@/components/settings/ConfirmDialog';
 import { useCanDelete } from '@/components/traces/delete/CanDelete';
 import { deleteButton } from '@/components/traces/delete/styles';

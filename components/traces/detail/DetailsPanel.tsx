@@ -3,10 +3,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useSyncExternalStore, type ReactNode } from 'react';
 import { traceQueries } from '@/lib/client/traces';
-import type { DecisionPointRecord, EventRecord, SpanSummary } from '@/lib/features/traces/types';
+import type { DecisionPointRecord, EventRecord, SpanSummary } from '@/lib/features/traces/shared';
 import { formatCost, formatDuration, formatOffset, formatTokens, plural, toMillis } from '@/lib/core/format';
-import { spanInterval } from '@/lib/features/traces/timeline';
-import { spanKey, type SpanNode } from '@/lib/features/traces/tree';
+import { spanInterval } from '@/lib/features/traces/shared';
+import { spanKey, type SpanNode } from '@/lib/features/traces/shared';
 import {
   DECISION_LABEL,
   DecisionGlyph,
@@ -20,12 +20,12 @@ import { LongText } from '@/components/ui/LongText';
 import { DateTime } from '@/components/ui/time';
 import { JsonViewer } from '@/components/json/JsonViewer';
 import { summarizeJson } from '@/components/json/json';
-import { optionLabel } from '@/lib/features/insights/labels';
+import { optionLabel } from '@/lib/features/insights/shared';
 import { ChatPayload } from './chat/ChatPayload';
 import { ChosenVsAlternatives, DecisionOutcome, InferredBadge } from './DecisionCard';
 import { DecisionOverview } from './DecisionOverview';
 import { detailLink, type Selection, type TraceModel } from './model';
-import { costSourceNote, summaryModelOf } from '@/lib/features/traces/span-model';
+import { costSourceNote, summaryModelOf } from '@/lib/features/traces/shared';
 import { ScoreBar, scoresOf } from '@/components/scores/ScoreBar';
 
 type Go = (s: Selection) => void;

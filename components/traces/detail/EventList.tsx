@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo, useState } from 'react';
-import { EVENT_TYPES, type EventType } from '@/lib/features/traces/types';
+import { EVENT_TYPES, type EventType } from '@/lib/features/traces/shared';
 import { formatOffset, plural, toMillis } from '@/lib/core/format';
 import { EVENT_META, EventTypeBadge } from '@/components/ui/badges';
 import type { Selection, TraceModel } from './model';

@@ -3,12 +3,12 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { PathInsights } from '@/lib/features/paths/fleet';
-import { judgedRightShareOf, type BranchReview } from '@/lib/features/paths/branch-reviews';
+import type { PathInsights } from '@/lib/features/paths';
+import { judgedRightShareOf, type BranchReview } from '@/lib/features/paths/shared';
 import { insightsQueries, drillDownHref } from '@/lib/client/insights';
 import { formatCompact, plural } from '@/lib/core/format';
-import { formatConfidence } from '@/lib/features/traces/decision-options';
-import type { RunStatus } from '@/lib/features/traces/types';
+import { formatConfidence } from '@/lib/features/traces/shared';
+import type { RunStatus } from '@/lib/features/traces/shared';
 import { DECISION_LABEL, EVENT_META, EventTypeBadge, SpanTypeBadge, StatusIcon, statusLabel } from '@/components/ui/badges';
 import { formatShare } from '@/components/insights/theme';
 import type { TraceModel, Selection } from './model';

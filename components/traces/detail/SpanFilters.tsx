@@ -2,8 +2,8 @@
 
 import { useEffect, useRef, useState } from 'react';
 import { plural } from '@/lib/core/format';
-import { spanInterval, type TimeWindow } from '@/lib/features/traces/timeline';
-import { RUN_STATUSES, SPAN_TYPES, type RunStatus, type SpanSummary, type SpanType } from '@/lib/features/traces/types';
+import { spanInterval, type TimeWindow } from '@/lib/features/traces/shared';
+import { RUN_STATUSES, SPAN_TYPES, type RunStatus, type SpanSummary, type SpanType } from '@/lib/features/traces/shared';
 import { SPAN_TYPE_META } from '@/components/ui/badges';
 
 /** The tree's span filters, as the URL holds them (`spanType`, `spanStatus`, `minDuration` in ms). */

@@ -1,8 +1,8 @@
 'use client';
 
 import { useEffect, useRef, useState, type ReactNode, type PointerEvent } from 'react';
-import { spanInterval, toPercent, type TimeWindow } from '@/lib/features/traces/timeline';
-import { clampView, rangeOfDrag, type ViewRange } from '@/lib/features/traces/timeline-view';
+import { spanInterval, toPercent, type TimeWindow } from '@/lib/features/traces/shared';
+import { clampView, rangeOfDrag, type ViewRange } from '@/lib/features/traces/shared';
 import type { TraceModel } from './model';
 
 /** A drag shorter than this (px) is a click, not a range. */

@@ -2,9 +2,9 @@
 
 import { HoverPrefetchLink } from '@/components/ui/HoverPrefetchLink';
 import { useState, type ReactNode } from 'react';
-import type { DecisionType } from '@/lib/features/traces/types';
+import type { DecisionType } from '@/lib/features/traces/shared';
 import { exactTitle, formatCost, formatDateTime, formatDuration, formatTokens, plural, toMillis } from '@/lib/core/format';
-import { sessionPageHref } from '@/lib/features/sessions/links';
+import { sessionPageHref } from '@/lib/features/sessions/shared';
 import { DECISION_LABEL, DecisionGlyph, StatusBadge, Tag } from '@/components/ui/badges';
 import { CopyButton } from '@/components/ui/CopyButton';
 import { RelativeTime, useNow, useTimeZone } from '@/components/ui/time';

@@ -4,11 +4,11 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useSearchParams } from 'next/navigation';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { formatCost, formatDuration, formatOffset, formatTick, formatTickOffset, plural, toMillis } from '@/lib/core/format';
-import { costSourceNote, summaryModelOf } from '@/lib/features/traces/span-model';
-import { ancestorKeys, collapsibleKeys, filteredKeys, flattenTree, spanKey, type TreeRow } from '@/lib/features/traces/tree';
-import { barLayout, spanInterval, toPercent, type TimeWindow } from '@/lib/features/traces/timeline';
-import { panBy, rangeAround, viewTicks, viewWindow, zoomAt, type ViewRange } from '@/lib/features/traces/timeline-view';
-import type { DecisionPointRecord, EventRecord, SpanSummary } from '@/lib/features/traces/types';
+import { costSourceNote, summaryModelOf } from '@/lib/features/traces/shared';
+import { ancestorKeys, collapsibleKeys, filteredKeys, flattenTree, spanKey, type TreeRow } from '@/lib/features/traces/shared';
+import { barLayout, spanInterval, toPercent, type TimeWindow } from '@/lib/features/traces/shared';
+import { panBy, rangeAround, viewTicks, viewWindow, zoomAt, type ViewRange } from '@/lib/features/traces/shared';
+import type { DecisionPointRecord, EventRecord, SpanSummary } from '@/lib/features/traces/shared';
 import {
   DECISION_LABEL,
   DecisionGlyph,

@@ -1,11 +1,11 @@
 // Everything the detail view derives from one trace, computed once per version of the
 // trace (a RUNNING trace is refetched every few seconds). Pure and O(n).
-import { buildTraceTree, spanKey, decisionKey, type TraceTree } from '@/lib/features/traces/tree';
-import { axisTicks, computeWindow, spanEnd, type TimeWindow } from '@/lib/features/traces/timeline';
-import { focusWindow, type FocusWindow } from '@/lib/features/traces/timeline-view';
-import type { DecisionPointRecord, DecisionType, EventRecord, SpanSummary, TraceOutline } from '@/lib/features/traces/types';
+import { buildTraceTree, spanKey, decisionKey, type TraceTree } from '@/lib/features/traces/shared';
+import { axisTicks, computeWindow, spanEnd, type TimeWindow } from '@/lib/features/traces/shared';
+import { focusWindow, type FocusWindow } from '@/lib/features/traces/shared';
+import type { DecisionPointRecord, DecisionType, EventRecord, SpanSummary, TraceOutline } from '@/lib/features/traces/shared';
 import { toMillis } from '@/lib/core/format';
-import { indexToolSpans, type ToolSpanIndex } from '@/lib/features/traces/decision-outcome';
+import { indexToolSpans, type ToolSpanIndex } from '@/lib/features/traces/shared';
 
 export type Selection = { kind: 'span' | 'decision' | 'event'; id: string };
 

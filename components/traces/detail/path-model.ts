@@ -2,12 +2,12 @@
 // equal decisions folded, as pathOf collapses them) with the options not taken, what the
 // chosen option led to, and the agent/chain spans it happened under, flattened into rows
 // where a supervisor's routing and each sub-agent's choices read as levels. Pure.
-import { optionLabel } from '@/lib/features/insights/labels';
-import { forkId } from '@/lib/features/paths/ids';
-import { comparePathOrder, errorShare, noOutcomes, sameOption, sameStep, type Outcomes, type PathDecision, type Step } from '@/lib/features/paths/steps';
-import { chosenConfidence, notChosenOptions, type NotChosenOption } from '@/lib/features/traces/decision-options';
-import { toolSpanOf, type OutcomeSpan, type ToolSpanIndex } from '@/lib/features/traces/decision-outcome';
-import type { DecisionPointRecord, EventRecord, EventType, RunStatus, SpanRecord } from '@/lib/features/traces/types';
+import { optionLabel } from '@/lib/features/insights/shared';
+import { forkId } from '@/lib/features/paths/shared';
+import { comparePathOrder, errorShare, noOutcomes, sameOption, sameStep, type Outcomes, type PathDecision, type Step } from '@/lib/features/paths/shared';
+import { chosenConfidence, notChosenOptions, type NotChosenOption } from '@/lib/features/traces/shared';
+import { toolSpanOf, type OutcomeSpan, type ToolSpanIndex } from '@/lib/features/traces/shared';
+import type { DecisionPointRecord, EventRecord, EventType, RunStatus, SpanRecord } from '@/lib/features/traces/shared';
 
 /** What the path reads of a span: the outline's summaries are enough. */
 export type PathSpan = Pick<SpanRecord, 'id' | 'parentSpanId' | 'type' | 'name' | 'startedAt' | 'status'>;

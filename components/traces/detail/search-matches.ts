@@ -1,7 +1,7 @@
 // The places an in-trace search found (GET /api/traces/{id}/search), named as the page
 // names them, and the tree rows they fall on. Pure.
-import { decisionKey, spanKey } from '@/lib/features/traces/tree';
-import type { SearchMatch } from '@/lib/features/traces/types';
+import { decisionKey, spanKey } from '@/lib/features/traces/shared';
+import type { SearchMatch } from '@/lib/features/traces/shared';
 import { DECISION_LABEL } from '@/components/ui/badges';
 import type { TraceModel } from './model';
 

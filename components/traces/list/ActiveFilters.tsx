@@ -2,7 +2,7 @@
 
 import { humanizeEnum } from '@/lib/core/format';
 import { activeListFilters, LIST_FILTERS, withListFilters } from '@/lib/client/list-filters';
-import type { ListParams } from '@/lib/features/traces/types';
+import type { ListParams } from '@/lib/features/traces/shared';
 import { DateTime } from '@/components/ui/time';
 import type { ListNavigate } from './useListUrl';
 

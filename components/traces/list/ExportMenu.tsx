@@ -5,7 +5,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { formatTokens } from '@/lib/core/format';
 import { writeListFilters } from '@/lib/client/list-filters';
 import { traceQueries } from '@/lib/client/traces';
-import type { TraceFilterParams } from '@/lib/features/traces/types';
+import type { TraceFilterParams } from '@/lib/features/traces/shared';
 import { useListUrl } from './useListUrl';
 
 const CHOICES = [

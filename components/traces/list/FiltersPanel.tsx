@@ -2,8 +2,8 @@
 
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { humanizeEnum } from '@/lib/core/format';
-import { parseScoreCondition } from '@/lib/features/scores/condition';
-import { DECISION_TYPES, type DecisionType, type ListParams, type TraceFilterParams } from '@/lib/features/traces/types';
+import { parseScoreCondition } from '@/lib/features/scores/shared';
+import { DECISION_TYPES, type DecisionType, type ListParams, type TraceFilterParams } from '@/lib/features/traces/shared';
 import { Popover } from './Popover';
 import { changeFilters, type ListNavigate } from './useListUrl';
 

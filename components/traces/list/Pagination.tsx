@@ -3,7 +3,7 @@
 import type { MouseEvent } from 'react';
 import { formatTokens } from '@/lib/core/format';
 import { PAGE_SIZE_CHOICES } from '@/lib/client/traces';
-import type { ListParams } from '@/lib/features/traces/types';
+import type { ListParams } from '@/lib/features/traces/shared';
 import { pageWindow } from './pages';
 
 export function Pagination({

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { listQueryString, readListState } from '@/lib/client/traces';
 import { viewQueries, viewRequests, type SavedView } from '@/lib/client/views';
-import type { ListParams } from '@/lib/features/traces/types';
+import type { ListParams } from '@/lib/features/traces/shared';
 import { Spinner } from '@/components/ui/states';
 import { DEFAULT_COLUMNS, normaliseColumns, savableColumns } from './columns';
 import { Popover } from './Popover';

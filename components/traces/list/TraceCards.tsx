@@ -1,7 +1,7 @@
 'use client';
 
 import type { KeyboardEvent } from 'react';
-import type { TraceListItem } from '@/lib/features/traces/types';
+import type { TraceListItem } from '@/lib/features/traces/shared';
 import { LIST_COLUMNS, PREVIEW_COLUMN, type CellContext } from './columns';
 import { CompareCheckbox, TraceNameLink, useTraceOpener, type CompareSelection } from './TraceNameLink';
 import { MatchLine, Previews } from './TraceTable';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
-import { RUN_STATUSES, type ListParams, type RunStatus } from '@/lib/features/traces/types';
+import { RUN_STATUSES, type ListParams, type RunStatus } from '@/lib/features/traces/shared';
 import { statusLabel } from '@/components/ui/badges';
 import { hasListFilters } from '@/lib/client/list-filters';
 import { FiltersPanel } from './FiltersPanel';

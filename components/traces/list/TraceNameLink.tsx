@@ -4,7 +4,7 @@ import Link, { useLinkStatus } from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState, useTransition, type MouseEvent } from 'react';
 import { traceHref, traceMatchHref } from '@/lib/client/traces';
-import type { TraceListItem } from '@/lib/features/traces/types';
+import type { TraceListItem } from '@/lib/features/traces/shared';
 import { Spinner } from '@/components/ui/states';
 
 /** A spinner beside a trace link while its page loads (the detail page is not streamed: its 404 must be a real one). */

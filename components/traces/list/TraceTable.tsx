@@ -1,7 +1,7 @@
 'use client';
 
 import type { KeyboardEvent } from 'react';
-import type { SearchMatch, ListSort, SortOrder, TraceListItem } from '@/lib/features/traces/types';
+import type { SearchMatch, ListSort, SortOrder, TraceListItem } from '@/lib/features/traces/shared';
 import { Highlight } from '@/components/ui/Highlight';
 import { columnsOf, PREVIEW_COLUMN, type CellContext, type ListColumn } from './columns';
 import { CompareCheckbox, TraceNameLink, useTraceOpener, type CompareSelection } from './TraceNameLink';

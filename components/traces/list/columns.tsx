@@ -6,7 +6,7 @@
 import { useCallback, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { formatCost, formatDuration, formatTokens, toMillis } from '@/lib/core/format';
 import { sessionHref } from '@/lib/client/traces';
-import type { ListSort, TraceListItem, TraceScoreSummary } from '@/lib/features/traces/types';
+import type { ListSort, TraceListItem, TraceScoreSummary } from '@/lib/features/traces/shared';
 import { StatusBadge } from '@/components/ui/badges';
 import { RelativeTime, useNow } from '@/components/ui/time';
 

@@ -4,7 +4,7 @@ import { usePathname, useSearchParams } from 'next/navigation';
 import { useCallback } from 'react';
 import { withoutListFilter } from '@/lib/client/list-filters';
 import { listQueryString, readListState, type ListUrlState } from '@/lib/client/traces';
-import type { ListParams } from '@/lib/features/traces/types';
+import type { ListParams } from '@/lib/features/traces/shared';
 
 /** The next list state, or how to make it from the URL's state at the moment of the change. */
 export type ListChange = ListParams | ((current: ListParams) => ListParams);

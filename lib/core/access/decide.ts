@@ -15,10 +15,12 @@
 // - An Authorization header that names no key is a 401 whatever the mode. A request for
 //   ingest always authenticates by key: a session cookie does not count there.
 // - A session cookie on a change from anywhere but the app's own pages is a 403, on a
-//   body not declared as JSON a 415, whatever the scope (lib/transports/http/origin.ts).
+//   body not declared as JSON a 415, whatever the scope (lib/features/access/origin.ts).
 import { AppError } from '@/lib/core/errors';
-import type { AccessMode } from '@/lib/features/access/mode';
 import type { KeyScope, Role, Scope } from './scopes';
+
+/** Whether credentials are needed to read and write ("protected") or not ("open"). */
+export type AccessMode = 'open' | 'protected';
 
 export interface KeyIdentity {
   /** null for a key of API_KEYS. */
@@ -43,7 +45,7 @@ export type Credential =
   | { kind: 'key'; identity: KeyIdentity | null }
   /** A session cookie; identity null when it names no live session (signed out, expired, user removed, forged). */
   | { kind: 'session'; identity: UserIdentity | null }
-  /** A live session cookie on a change that did not come from the app's own pages, or not as JSON (lib/transports/http/origin.ts). */
+  /** A live session cookie on a change that did not come from the app's own pages, or not as JSON (lib/features/access/origin.ts). */
   | { kind: 'refused'; code: 'FORBIDDEN' | 'UNSUPPORTED_MEDIA_TYPE'; message: string }
   /** The server's own housekeeping (retention, indexing), never a request. */
   | { kind: 'system'; task: string };

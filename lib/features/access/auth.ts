@@ -14,11 +14,11 @@ import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import { getDatabase, type Database } from '@/lib/db';
 import { getAccessConfig, type OidcConfig } from '@/lib/core/config';
-import { changesState, CROSS_ORIGIN, fromOwnPages, isAllowedRedirect } from '@/lib/transports/http/origin';
+import { changesState, CROSS_ORIGIN, fromOwnPages, isAllowedRedirect } from '@/lib/features/access/origin';
 import { authSecret } from './secret';
 import { withHashedSessionTokens } from './session-tokens';
 import { signInThrottle } from './throttle';
-import { ensureBootstrapAdmin } from './users';
+import { ensureBootstrapAdmin } from './create-user';
 
 /** Where Better Auth's own endpoints live (sign-in, sign-out, OAuth callbacks). */
 export const AUTH_BASE_PATH = '/api/auth';

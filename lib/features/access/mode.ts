@@ -7,7 +7,8 @@ import { configuredProtected } from './configured';
 
 export { configuredProtected };
 
-export type AccessMode = 'open' | 'protected';
+export type { AccessMode } from '@/lib/core/access/decide';
+import type { AccessMode } from '@/lib/core/access/decide';
 
 // "open" is re-checked every OPEN_RECHECK_MS (an admin may have created the first user in
 // another instance); "protected" is final per database.

@@ -6,7 +6,7 @@ import { getAuth } from './auth';
 import { bearerKey, bearerOrBasicKey, isConfiguredKey } from './credentials';
 import type { Credential, KeyIdentity, Principal, UserIdentity } from '@/lib/core/access/decide';
 import { accessMode } from './mode';
-import { changesState, cookieWriteRefusal } from '@/lib/transports/http/origin';
+import { changesState, cookieWriteRefusal } from '@/lib/features/access/origin';
 import { CONFIGURED_KEY_SCOPES, isRole, scopesOf } from '@/lib/core/access/scopes';
 import { isAppError } from '@/lib/core/errors';
 

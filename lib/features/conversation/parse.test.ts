@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeJsonRequest } from '@/lib/transports/otlp/decode';
-import { spanPayloadOf } from '@/lib/transports/otlp/logs';
-import { planOtlpRequest } from '@/lib/transports/otlp/map';
+import { spanPayloadOf } from '@/lib/features/otlp/logs';
+import { planOtlpRequest } from '@/lib/features/otlp/map';
 import type { SpanInput } from '@/lib/features/ingest/validate';
 import type { JsonValue } from '@/lib/features/traces/types';
 import { toConversation, type Message } from './parse';
@@ -14,7 +14,7 @@ import { requestDetails } from './request';
 
 /** The model-call spans of a recorded fixture as ingest stores them, in start order. */
 function modelCalls(fixture: string): SpanInput[] {
-  const file = path.join(import.meta.dirname, '../../test/fixtures/otlp', `${fixture}.json`);
+  const file = path.join(import.meta.dirname, '../../../test/fixtures/otlp', `${fixture}.json`);
   const planned = planOtlpRequest(decodeJsonRequest(readFileSync(file, 'utf8')));
   expect(planned.rejected).toEqual([]);
   const spans = [...planned.traces()].flatMap((t) => t.spans);

@@ -3,7 +3,7 @@
 // lists, the AI SDK, Langfuse, Mastra) read into one Message[]. Pure and client-safe: the
 // trace viewer and the sessions page render what it returns; anything it does not
 // recognise is null, and the caller shows the JSON instead.
-import type { JsonValue } from '@/lib/features/traces/types';
+import type { JsonValue } from '@/lib/core/json';
 import { REQUEST_TOOL_KEYS } from './parameters';
 
 export type Part =

@@ -2,7 +2,7 @@
 // list: the latest user message of an input, the assistant's answer of an output, read
 // through the conversation parser so that no row shows raw JSON when a message is there.
 // Pure and client-safe.
-import type { JsonValue } from '@/lib/features/traces/types';
+import type { JsonValue } from '@/lib/core/json';
 import { toConversation, type Message, type Part, type Side } from './parse';
 
 /** The longest preview, in characters; the list truncates it further to its column. */

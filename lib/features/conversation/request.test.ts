@@ -5,14 +5,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeJsonRequest } from '@/lib/transports/otlp/decode';
-import { planOtlpRequest } from '@/lib/transports/otlp/map';
+import { planOtlpRequest } from '@/lib/features/otlp/map';
 import type { SpanInput } from '@/lib/features/ingest/validate';
 import type { JsonValue } from '@/lib/features/traces/types';
 import { toConversation } from './parse';
 import { parameterText, requestDetails, type Parameter, type ToolDefinition } from './request';
 
 function modelCalls(fixture: string): SpanInput[] {
-  const file = path.join(import.meta.dirname, '../../test/fixtures/otlp', `${fixture}.json`);
+  const file = path.join(import.meta.dirname, '../../../test/fixtures/otlp', `${fixture}.json`);
   const planned = planOtlpRequest(decodeJsonRequest(readFileSync(file, 'utf8')));
   return [...planned.traces()].flatMap((t) => t.spans).filter((s) => s.type === 'LLM_CALL');
 }

@@ -3,7 +3,7 @@
 // definitions of the tools it offered, and any other key of the request. The chat shows
 // the messages; this is everything else, so that no field of the input is out of view.
 // Pure and client-safe.
-import type { JsonValue } from '@/lib/features/traces/types';
+import type { JsonValue } from '@/lib/core/json';
 import { METADATA_PARAMETER_SOURCES, REQUEST_PARAMETER_KEYS, REQUEST_PARAMETERS, REQUEST_TOOL_KEYS } from './parameters';
 import { conversationKeys, jsonish, toConversation } from './parse';
 

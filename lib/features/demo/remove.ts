@@ -1,7 +1,7 @@
 import 'server-only';
 import { describeActor } from '@/lib/core/access/decide';
 import { requireScope, systemContext, type ServiceContext } from '@/lib/core/context';
-import { deleteTracesById } from '@/lib/features/retention/delete';
+import { deleteTracesById } from '@/lib/features/retention';
 import { requireDemoScope } from './access';
 import { DEMO_ID_PREFIX, DEMO_METADATA_KEY, DEMO_TAG } from './dataset';
 

@@ -22,20 +22,20 @@
 import 'server-only';
 import { getModelPrices, getSearchWordsAtIngest } from '@/lib/core/config';
 import { AppError } from '@/lib/core/errors';
-import { spanCost } from '@/lib/features/pricing/span-cost';
-import type { CustomPrice } from '@/lib/features/pricing/types';
+import { spanCost } from '@/lib/features/pricing';
+import type { CustomPrice } from '@/lib/features/pricing/shared';
 import type { SqlExecutor } from '@/lib/db/executor';
-import { plainPayloadNumbers, traceWordsAsWritten } from '@/lib/features/search/trace-words';
+import { plainPayloadNumbers, traceWordsAsWritten } from '@/lib/features/search';
 import { runText, traceRanges, traceRuns, type TraceRange, type TraceRun } from './batch-chunks';
 import { storableJson, type TraceInput, type ValidatedBatch } from './validate';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import { actorKey, type Actor } from '@/lib/core/access/decide';
-import { ingestWriter } from '@/lib/features/scores/author';
-import { readConfigsByName } from '@/lib/features/scores/configs/read';
-import { feedbackScore } from '@/lib/features/scores/feedback';
-import { scoreRow, upsertScoresSql, type ScoreRow } from '@/lib/features/scores/sql';
-import { BATCH_REWRITE_RULE, checkRewrites } from '@/lib/features/scores/rewrite';
-import { checkScoresFitConfigs } from '@/lib/features/scores/validate';
+import { ingestWriter } from '@/lib/features/scores/shared';
+import { readConfigsByName } from '@/lib/features/scores/shared';
+import { feedbackScore } from '@/lib/features/scores/shared';
+import { scoreRow, upsertScoresSql, type ScoreRow } from '@/lib/features/scores';
+import { BATCH_REWRITE_RULE, checkRewrites } from '@/lib/features/scores';
+import { checkScoresFitConfigs } from '@/lib/features/scores/shared';
 
 type Column = readonly [name: string, sqlType: string];
 

@@ -2,8 +2,8 @@
 // trace that arrived in one request. Unlike a POST /api/traces batch, a trace arrives
 // over many requests, in any order and possibly twice, so these are upserted by
 // (trace id, child id) and the trace row is kept true as they arrive (upsert-spans.ts).
-import type { JsonValue, RunStatus } from '@/lib/features/traces/types';
-import type { ScoreInput } from '@/lib/features/scores/validate';
+import type { JsonValue, RunStatus } from '@/lib/features/traces/shared';
+import type { ScoreInput } from '@/lib/features/scores/shared';
 import type { DecisionPointInput, EventInput, SpanInput } from './validate';
 
 export interface DecisionPointUpsert extends DecisionPointInput {

@@ -13,6 +13,7 @@ import { STORE_CHUNK_SPANS, upsertSpanBatch } from './upsert-spans';
 import { validateIngestBody } from './validate';
 import type { SpanInput } from './validate';
 import { testContext } from '@/test/support/context';
+import { interceptStatements } from '@/test/support/executor';
 
 const limits = { maxChildrenPerTrace: 10_000 };
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
@@ -225,23 +226,13 @@ describe.each(testDatabases())('span upserts on $name', (target) => {
       const [taken, other] = [hex(16), hex(16)];
       let raced = false;
       // Just before the trace rows are upserted, POST /api/traces stores `taken` on another connection.
-      const racing: SqlExecutor = {
-        ...db.sql,
-        transaction: (fn) =>
-          db.sql.transaction((tx) =>
-            fn({
-              ...tx,
-              async query(sql, params, options) {
-                if (!raced && sql.includes('INSERT INTO "Trace" AS t')) {
-                  raced = true;
-                  const body = validateIngestBody({ traces: [makeTrace({ id: taken })] }, { maxBatchTraces: 10, maxChildrenPerTrace: 100 });
-                  await ingestTraces(testContext(db), body);
-                }
-                return tx.query(sql, params, options);
-              },
-            }),
-          ),
-      };
+      const racing: SqlExecutor = interceptStatements(db.sql, async (text) => {
+        if (!raced && text.includes('INSERT INTO "Trace" AS t')) {
+          raced = true;
+          const body = validateIngestBody({ traces: [makeTrace({ id: taken })] }, { maxBatchTraces: 10, maxChildrenPerTrace: 100 });
+          await ingestTraces(testContext(db), body);
+        }
+      });
       const traces = [batch(taken, [span(hex(8), null, 0)]), batch(other, [span(hex(8), null, 0)])].sort((a, b) =>
         a.traceId < b.traceId ? -1 : 1,
       );

@@ -32,15 +32,15 @@
 // refuses those spans.
 import 'server-only';
 import { getModelPrices } from '@/lib/core/config';
-import { spanCost } from '@/lib/features/pricing/span-cost';
-import type { CustomPrice } from '@/lib/features/pricing/types';
+import { spanCost } from '@/lib/features/pricing';
+import type { CustomPrice } from '@/lib/features/pricing/shared';
 import type { SqlExecutor } from '@/lib/db/executor';
 import type { Actor } from '@/lib/core/access/decide';
-import { ingestWriter, type ScoreWriter } from '@/lib/features/scores/author';
-import { feedbackScore } from '@/lib/features/scores/feedback';
-import { scoreRow, upsertScoresSql, type ScoreRow } from '@/lib/features/scores/sql';
+import { ingestWriter, type ScoreWriter } from '@/lib/features/scores/shared';
+import { feedbackScore } from '@/lib/features/scores/shared';
+import { scoreRow, upsertScoresSql, type ScoreRow } from '@/lib/features/scores';
 import type { LazySpanBatch, SpanBatchTrace, SpanRejection } from './span-batch';
-import type { JsonValue, RunStatus } from '@/lib/features/traces/types';
+import type { JsonValue, RunStatus } from '@/lib/features/traces/shared';
 import type { SpanInput } from './validate';
 
 export interface SpanBatchLimits {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIELD_LIMITS } from './limits';
+import { FIELD_LIMITS } from '@/lib/core/limits';
 import { parseIngestBody, parseIsoDateTime } from './validate';
 
 const iso = (s: string) => parseIsoDateTime(s)?.toISOString() ?? null;

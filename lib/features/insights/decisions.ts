@@ -3,12 +3,12 @@
 // computes every figure (one snapshot, so the parts agree with each other under ingest);
 // no decision point is loaded into JavaScript.
 import 'server-only';
-import type { FilterQuery } from '@/lib/features/traces/filters';
+import type { FilterQuery } from '@/lib/features/query';
 import { Prisma } from '@/lib/generated/prisma/client';
-import { traceWhereSql } from '@/lib/features/traces/filters';
+import { traceWhereSql } from '@/lib/features/query';
 import { BUCKET, bucketCount, bucketStart } from './buckets';
-import { queryWithoutJit } from './no-jit';
-import { offeredLabelsSql, optionLabelSql } from './label-sql';
+import { queryWithoutJit } from '@/lib/db/no-jit';
+import { offeredLabelsSql, optionLabelSql } from '@/lib/features/query';
 import { parseOverviewParams } from './overview';
 import { parseInsightsParams } from './params';
 import { requireScope, type ServiceContext } from '@/lib/core/context';

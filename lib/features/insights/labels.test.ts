@@ -9,7 +9,7 @@ import { makeTrace } from '@/test/support/fixtures';
 import { ingestTraces } from '@/lib/features/ingest/ingest';
 import type { JsonValue } from '@/lib/features/traces/types';
 import { parseIngestBody } from '@/lib/features/ingest/validate';
-import { offeredLabelsSql, optionLabelSql } from './label-sql';
+import { offeredLabelsSql, optionLabelSql } from '@/lib/features/query/label-sql';
 import { optionLabel, plainNumber } from './labels';
 import { testContext } from '@/test/support/context';
 

@@ -31,7 +31,7 @@
 // (12345678901234567890) keeps them all in jsonb, and so in the SQL label, while the
 // value JavaScript reads back has lost them; only there can this function, which sees
 // the parsed value, differ from the SQL label.
-import type { JsonValue } from '@/lib/features/traces/types';
+import type { JsonValue } from '@/lib/core/json';
 
 /** The keys that name an object option, in priority order. */
 export const LABEL_KEYS = ['tool', 'name', 'id', 'action', 'route', 'agent', 'model'] as const;

@@ -3,11 +3,11 @@
 // whole window. One SQL statement computes every figure (one snapshot, so the buckets add
 // up to the totals under ingest); no trace is loaded into JavaScript.
 import 'server-only';
-import type { FilterQuery } from '@/lib/features/traces/filters';
+import type { FilterQuery } from '@/lib/features/query';
 import { AppError } from '@/lib/core/errors';
 import { Prisma } from '@/lib/generated/prisma/client';
-import { traceWhereSql } from '@/lib/features/traces/filters';
-import { queryWithoutJit } from './no-jit';
+import { traceWhereSql } from '@/lib/features/query';
+import { queryWithoutJit } from '@/lib/db/no-jit';
 import { BUCKET, bucketCount, bucketStart, defaultBucket, MAX_BUCKETS, OVERVIEW_BUCKETS } from './buckets';
 import { parseInsightsParams } from './params';
 import { requireScope, type ServiceContext } from '@/lib/core/context';

@@ -1,7 +1,7 @@
 // The parameters every insights call shares: the window and the trace filters.
-import type { FilterQuery } from '@/lib/features/traces/filters';
+import type { FilterQuery } from '@/lib/features/query';
 import { AppError } from '@/lib/core/errors';
-import { parseTraceFilters } from '@/lib/features/traces/filters';
+import { parseTraceFilters } from '@/lib/features/query';
 import type { InsightsParams } from './types';
 
 /** The window when the caller gives neither end: the last 24 hours. */

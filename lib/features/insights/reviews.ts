@@ -13,11 +13,11 @@
 import 'server-only';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
-import { DECISION_BETTER_OPTION, DECISION_CORRECT } from '@/lib/features/scores/types';
-import { traceWhereSql } from '@/lib/features/traces/filters';
-import type { TraceFilterParams } from '@/lib/features/traces/types';
-import { optionLabelSql } from './label-sql';
-import { queryWithoutJit } from './no-jit';
+import { DECISION_BETTER_OPTION, DECISION_CORRECT } from '@/lib/features/scores/shared';
+import { traceWhereSql } from '@/lib/features/query';
+import type { TraceFilterParams } from '@/lib/features/traces/shared';
+import { optionLabelSql } from '@/lib/features/query';
+import { queryWithoutJit } from '@/lib/db/no-jit';
 import { edgeCteSql, rollupPlan, rollupRowsSql, type RollupPlan } from './rollups';
 import type { BetterOption, OptionStats, ScoreSummary } from './types';
 

@@ -13,7 +13,7 @@
 // parts), read from the window's traces alone.
 import 'server-only';
 import { Prisma } from '@/lib/generated/prisma/client';
-import type { RunStatus } from '@/lib/features/traces/types';
+import type { RunStatus } from '@/lib/features/traces/shared';
 import type { InsightsParams, OverviewBucket } from './types';
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -9,12 +9,12 @@
 import 'server-only';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
-import { SCORE_LIMITS } from '@/lib/features/scores/limits';
+import { SCORE_LIMITS } from '@/lib/features/scores/shared';
 import { AppError } from '@/lib/core/errors';
-import type { FilterQuery } from '@/lib/features/traces/filters';
-import { textParam, traceWhereSql } from '@/lib/features/traces/filters';
+import type { FilterQuery } from '@/lib/features/query';
+import { textParam, traceWhereSql } from '@/lib/features/query';
 import { BUCKET, bucketCount, bucketStart } from './buckets';
-import { queryWithoutJit } from './no-jit';
+import { queryWithoutJit } from '@/lib/db/no-jit';
 import { parseOverviewParams } from './overview';
 import { edgeCteSql, rollupPlan, rollupRowsSql, type RollupPlan } from './rollups';
 import type { ScoreSeries, ScoreSeriesInsights, ScoreSeriesParams } from './types';

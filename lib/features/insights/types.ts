@@ -1,5 +1,5 @@
 // What the insights API returns (issue 12). Plain types, safe for client components.
-import type { DecisionType, RunStatus } from '@/lib/features/traces/types';
+import type { DecisionType, RunStatus } from '@/lib/features/traces/shared';
 
 /**
  * The parameters every insights call takes: a window of trace start times, always set

@@ -1,7 +1,7 @@
 // Decision reviews placed on the path: each reviewed decision's step (position and prefix,
 // folding as pathOf does) gives the fork and the option it judges. Pure, safe for clients.
-import { optionLabel } from '@/lib/features/insights/labels';
-import type { DecisionType } from '@/lib/features/traces/types';
+import { optionLabel } from '@/lib/features/insights/shared';
+import type { DecisionType } from '@/lib/features/traces/shared';
 import { forkId } from './ids';
 import { comparePathOrder, type PathDecision, type Step } from './steps';
 

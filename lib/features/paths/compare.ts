@@ -4,8 +4,8 @@ import 'server-only';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import { AppError } from '@/lib/core/errors';
 import { Prisma } from '@/lib/generated/prisma/client';
-import { isValidTraceId } from '@/lib/features/traces/detail';
-import { tracePathSql } from './sql';
+import { isValidTraceId } from '@/lib/features/traces';
+import { tracePathSql } from '@/lib/features/query';
 import { sharedPrefixLength, type Step } from './steps';
 
 /**

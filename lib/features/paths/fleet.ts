@@ -2,13 +2,13 @@
 // grouped by path with outcomes, cost and durations, and the forks between them.
 import 'server-only';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
-import { queryWithoutJit } from '@/lib/features/insights/no-jit';
-import { parseInsightsParams } from '@/lib/features/insights/params';
-import type { InsightsParams } from '@/lib/features/insights/types';
-import type { FilterQuery } from '@/lib/features/traces/filters';
+import { queryWithoutJit } from '@/lib/db/no-jit';
+import { parseInsightsParams } from '@/lib/features/insights';
+import type { InsightsParams } from '@/lib/features/insights/shared';
+import type { FilterQuery } from '@/lib/features/query';
 import { compactPathsOnce } from './compact';
 import { forkId } from './ids';
-import { storedTracesOfWindowSql, tracesOfWindowSql } from './sql';
+import { storedTracesOfWindowSql, tracesOfWindowSql } from '@/lib/features/query';
 import { errorShare, forksOf, pathText, type Outcomes, type Step } from './steps';
 
 /** The decision review score that judges a choice (see docs/api.md, Scores). */

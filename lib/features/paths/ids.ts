@@ -1,5 +1,5 @@
 // Stable ids of paths and forks: the MD5 (hex) of their canonical key (steps.ts), the same
-// digest PostgreSQL's md5() gives for the key it builds in lib/features/paths/sql.ts. Safe for
+// digest PostgreSQL's md5() gives for the key it builds in lib/features/query/path-sql.ts. Safe for
 // client components (the Path tab links to forks): @noble/hashes instead of node:crypto.
 import { md5 as md5Bytes } from '@noble/hashes/legacy.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';

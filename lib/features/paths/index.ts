@@ -4,3 +4,4 @@ export { forkId, pathId, PATH_ID_PATTERN } from './ids';
 export { successfulMatch, SUCCESS_CANDIDATES, type SuccessfulMatch } from './compare';
 export { pathReviews, REVIEWED_TRACES_READ, type PathReviews } from './reviews';
 export { branchReviewsOf, judgedRightShareOf, type BranchReview } from './branch-reviews';
+export { compactPaths, compactPathsOnce } from './compact';

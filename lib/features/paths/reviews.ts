@@ -4,9 +4,9 @@
 import 'server-only';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import { Prisma } from '@/lib/generated/prisma/client';
-import type { InsightsParams } from '@/lib/features/insights/types';
-import type { JsonValue } from '@/lib/features/traces/types';
-import { traceWhereSql } from '@/lib/features/traces/filters';
+import type { InsightsParams } from '@/lib/features/insights/shared';
+import type { JsonValue } from '@/lib/core/json';
+import { traceWhereSql } from '@/lib/features/query';
 import { DECISION_CORRECT } from './fleet';
 import { branchReviewsOf, type BranchReview } from './branch-reviews';
 

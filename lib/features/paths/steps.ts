@@ -6,9 +6,9 @@
 //   equal steps collapse into one with `repeats`.
 // - A fork is a position where traces sharing the same steps before it (repeats included)
 //   chose different options; an option there is (type, label), whatever its repeats.
-// lib/features/paths/sql.ts computes the same paths in SQL for the fleet; a test keeps them equal.
-import { optionLabel } from '@/lib/features/insights/labels';
-import type { DecisionType, JsonValue } from '@/lib/features/traces/types';
+// lib/features/query/path-sql.ts computes the same paths in SQL for the fleet; a test keeps them equal.
+import { optionLabel } from '@/lib/features/insights/shared';
+import type { DecisionType, JsonValue } from '@/lib/features/traces/shared';
 
 export interface Step {
   type: DecisionType;

@@ -17,7 +17,7 @@ import { testDatabases } from '@/test/support/databases';
 import { expectPathsExact } from '@/test/support/derived';
 import { makeTrace } from '@/test/support/fixtures';
 import { compactPathsOnce } from './compact';
-import { EMPTY_PATH_ID } from './sql';
+import { EMPTY_PATH_ID } from '@/lib/features/query/path-sql';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 

@@ -2,5 +2,4 @@
 export { priceModelCall, hasTokens } from './price';
 export { spanCost, isDuplicateReport, type SpanCost, type SpanCostInput } from './span-cost';
 export { usageFromMetadata } from './metadata-usage';
-export { parseCustomPrices } from '@/lib/core/custom-prices';
 export { type CostSource, type CustomPrice, type ModelCallPrice, type ModelUsage } from './types';

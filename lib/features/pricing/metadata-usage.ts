@@ -11,7 +11,7 @@
 //                           prompt_tokens_details.cached_tokens
 //     OpenAI Responses:     input_tokens (cache included), output_tokens,
 //                           input_tokens_details.cached_tokens
-import type { JsonValue } from '@/lib/features/traces/types';
+import type { JsonValue } from '@/lib/core/json';
 import type { ModelUsage } from './types';
 
 type Obj = { [key: string]: JsonValue };

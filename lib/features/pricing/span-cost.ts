@@ -1,8 +1,8 @@
 // A span's cost as stored, decided once per span on both ingest paths before storage
 // (lib/features/ingest/ingest.ts, lib/features/ingest/upsert-spans.ts): the client's cost always wins;
 // otherwise a model call (LLM_CALL with a model and tokens) is priced; otherwise none.
-import { clampNumber } from '@/lib/features/ingest/limits';
-import type { JsonValue, SpanType } from '@/lib/features/traces/types';
+import { clampNumber } from '@/lib/core/limits';
+import type { JsonValue, SpanType } from '@/lib/features/traces/shared';
 import { hasTokens, priceModelCall } from './price';
 import type { CostSource, CustomPrice, ModelUsage } from './types';
 

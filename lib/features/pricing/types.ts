@@ -21,7 +21,7 @@ export interface ModelUsage {
   provider?: string;
 }
 
-export type { CostSource } from '@/lib/features/traces/types';
+export type { CostSource } from '@/lib/features/traces/shared';
 
 /** A price computed for a model call. */
 export interface ModelCallPrice {
@@ -31,17 +31,4 @@ export interface ModelCallPrice {
   pricedModel: string;
 }
 
-/** One entry of MODEL_PRICES_FILE: a model id (case-insensitive) or a pattern, and USD per million tokens. */
-export interface CustomPrice {
-  /** What pricedModel records: the model id, or the pattern's source. */
-  label: string;
-  /** Exact model id, lower-cased; absent when `pattern` is given. */
-  model?: string;
-  pattern?: RegExp;
-  inputPerMillion: number;
-  outputPerMillion: number;
-  /** Default: the input price. */
-  cacheReadPerMillion: number;
-  /** Default: the input price. */
-  cacheWritePerMillion: number;
-}
+export type { CustomPrice } from '@/lib/core/custom-prices';

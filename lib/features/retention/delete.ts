@@ -21,7 +21,7 @@
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
 import type { SqlExecutor } from '@/lib/db/executor';
-import { isValidId } from '@/lib/features/ingest/validate';
+import { isValidId } from '@/lib/features/ingest/shared';
 import { describeActor, type Actor } from '@/lib/core/access/decide';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 

@@ -11,11 +11,11 @@ import { actorKey, type Actor } from '@/lib/core/access/decide';
 import { AppError } from '@/lib/core/errors';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
-import { optionLabelSql } from '@/lib/features/insights/label-sql';
-import { optionLabel } from '@/lib/features/insights/labels';
-import { queryWithoutJit } from '@/lib/features/insights/no-jit';
-import { edgeCteSql, rollupPlan, rollupRowsSql } from '@/lib/features/insights/rollups';
-import type { DecisionType, JsonValue, RunStatus } from '@/lib/features/traces/types';
+import { optionLabelSql } from '@/lib/features/query';
+import { optionLabel } from '@/lib/features/insights/shared';
+import { queryWithoutJit } from '@/lib/db/no-jit';
+import { edgeCteSql, rollupPlan, rollupRowsSql } from '@/lib/features/insights';
+import type { DecisionType, JsonValue, RunStatus } from '@/lib/features/traces/shared';
 import type { ReviewFilters } from './params';
 
 export const HOLD_MINUTES = 5;

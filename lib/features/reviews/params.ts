@@ -1,8 +1,8 @@
 // The review queue's filters, from the URL as the viewer keeps them: decision `type`, chosen
 // `option` (its label), trace `name`, trace `status`, and `from`/`to` on the trace's startedAt.
-import { MAX_LABEL_CHARS } from '@/lib/features/insights/labels';
-import { dateParam, enumParam, invalidParam, textParam } from '@/lib/features/traces/filters';
-import { DECISION_TYPES, RUN_STATUSES, type DecisionType, type RunStatus } from '@/lib/features/traces/types';
+import { MAX_LABEL_CHARS } from '@/lib/features/insights/shared';
+import { dateParam, enumParam, invalidParam, textParam } from '@/lib/features/query';
+import { DECISION_TYPES, RUN_STATUSES, type DecisionType, type RunStatus } from '@/lib/features/traces/shared';
 
 export interface ReviewFilters {
   type?: DecisionType;

@@ -1,5 +1,5 @@
 // The trace list's score filter, `score.<name>=<condition>`, read the same way by the API
-// (lib/features/traces/filters.ts) and the browser (lib/client/list-filters.ts). Safe for client
+// (lib/features/query/filters.ts) and the browser (lib/client/list-filters.ts). Safe for client
 // components: no server code.
 import { SCORE_LIMITS } from './limits';
 

@@ -5,7 +5,7 @@
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
 import { requireAnyScope, requireScope, type ServiceContext } from '@/lib/core/context';
-import { isValidId } from '@/lib/features/ingest/validate';
+import { isValidId } from '@/lib/features/ingest/shared';
 
 const LOCK_TRACE_SQL = `SELECT 1 FROM "Trace" t WHERE t."id" = (SELECT s."traceId" FROM "Score" s WHERE s."id" = $1) FOR SHARE`;
 

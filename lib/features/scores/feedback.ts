@@ -3,7 +3,7 @@
 // user_feedback on the event's span (the trace when it names none), with the metadata's
 // `comment`. The event stays as it is. Its id is derived from the event's, so the same
 // event stored again (an OTLP retry) updates the score instead of adding one.
-import { NUMBER_LIMITS } from '@/lib/features/ingest/limits';
+import { NUMBER_LIMITS } from '@/lib/core/limits';
 import { SCORE_LIMITS } from './limits';
 import { USER_FEEDBACK_SCORE, type ScoreValue } from './types';
 import type { ScoreInput } from './validate';

@@ -11,3 +11,6 @@ export { updateScoreConfig } from './configs/update';
 export { deleteScoreConfig } from './configs/delete';
 export { parseConfigBody, parseConfigPatch, type ScoreConfigInput } from './configs/validate';
 export type * from './types';
+export { everyScore } from './of-trace';
+export { BATCH_REWRITE_RULE, checkRewrites } from './rewrite';
+export { scoreRow, type ScoreRow, upsertScoresSql } from './sql';

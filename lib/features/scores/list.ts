@@ -5,8 +5,8 @@ import 'server-only';
 import { AppError } from '@/lib/core/errors';
 import { Prisma } from '@/lib/generated/prisma/client';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
-import { dateParam, enumParam, invalidParam, textParam } from '@/lib/features/traces/filters';
-import { parsePageParams } from '@/lib/features/traces/list';
+import { dateParam, enumParam, invalidParam, textParam } from '@/lib/features/query';
+import { parsePageParams } from '@/lib/features/query';
 import { SCORE_ORDER, scoreJsonSql } from './sql';
 import { SCORE_DATA_TYPES, SCORE_SOURCES, type ScoreDataType, type ScoreList, type ScoreRecord, type ScoreSource } from './types';
 

@@ -1,5 +1,5 @@
 // Scores as the API shows them. Safe to import from client components: no server code.
-import type { JsonValue } from '@/lib/features/traces/types';
+import type { JsonValue } from '@/lib/core/json';
 
 export const SCORE_DATA_TYPES = ['NUMERIC', 'CATEGORICAL', 'BOOLEAN'] as const;
 export type ScoreDataType = (typeof SCORE_DATA_TYPES)[number];

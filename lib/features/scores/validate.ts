@@ -3,8 +3,8 @@
 // value, and, once the configs are read, that each fits its name's config. The first
 // failure wins; messages name the field with its index (`scores[2].value`).
 import { AppError } from '@/lib/core/errors';
-import { FIELD_LIMITS, NUMBER_LIMITS } from '@/lib/features/ingest/limits';
-import type { JsonValue } from '@/lib/features/traces/types';
+import { FIELD_LIMITS, NUMBER_LIMITS } from '@/lib/core/limits';
+import type { JsonValue } from '@/lib/core/json';
 import { SCORE_LIMITS } from './limits';
 import { SCORE_DATA_TYPES, type ScoreConfigRecord, type ScoreDataType, type ScoreValue } from './types';
 

@@ -7,9 +7,9 @@ import 'server-only';
 import { AppError } from '@/lib/core/errors';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import { findMatches } from './search';
-import { MAX_QUERY_CHARS } from './search-sql';
-import type { TraceSearchResult } from '@/lib/features/traces/types';
-import { isValidId } from '@/lib/features/ingest/validate';
+import { MAX_QUERY_CHARS } from '@/lib/features/query';
+import type { TraceSearchResult } from '@/lib/features/traces/shared';
+import { isValidId } from '@/lib/features/ingest/shared';
 
 /** Places reported per search; `truncated` says when there were more. Below 10,000 (findMatches ranks kinds 10^6 apart, rows 100 apart). */
 export const MAX_TRACE_MATCHES = 1000;

@@ -19,10 +19,10 @@
 import 'server-only';
 import { Prisma } from '@/lib/generated/prisma/client';
 import type { Db } from '@/lib/db';
-import { LIST_COLUMNS, type ListRow } from '@/lib/features/traces/list-row';
-import { CHILD_KINDS, SEARCH_TABLES, rowsOfTrace, tableMatches, traceMatchesSql, wordsDecide, wordsMatchSql, type SearchKind } from './search-sql';
-import { searchNeedles } from './search-needles';
-import type { SearchMatch } from '@/lib/features/traces/types';
+import { LIST_COLUMNS, type ListRow } from '@/lib/features/query';
+import { CHILD_KINDS, SEARCH_TABLES, rowsOfTrace, tableMatches, traceMatchesSql, wordsDecide, wordsMatchSql, type SearchKind } from '@/lib/features/query';
+import { searchNeedles } from '@/lib/features/query/shared';
+import type { SearchMatch } from '@/lib/features/traces/shared';
 
 /** Candidate traces the words index may give before the term counts as common. */
 export const PROBE_CAP = 5000;

@@ -18,8 +18,8 @@
 // prints it back (plainPayloadNumbers checks the request text); otherwise the trace is left
 // to the indexer, as is any value that is not plain JSON data.
 import 'server-only';
-import { closingQuote } from '@/lib/features/ingest/json-depth';
-import type { TraceInput } from '@/lib/features/ingest/validate';
+import { closingQuote } from '@/lib/features/ingest/shared';
+import type { TraceInput } from '@/lib/features/ingest/shared';
 
 const ASCII = /^[\x00-\x7f]*$/;
 // What JSON.stringify (and jsonb) print otherwise than as the character itself.

@@ -3,8 +3,8 @@
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
-import type { JsonValue, RunStatus } from '@/lib/features/traces/types';
-import { isValidId } from '@/lib/features/ingest/validate';
+import type { JsonValue, RunStatus } from '@/lib/features/traces/shared';
+import { isValidId } from '@/lib/features/ingest/shared';
 import { sessionSummaries } from './summaries';
 import type { SessionDetail } from './types';
 

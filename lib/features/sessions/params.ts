@@ -1,7 +1,7 @@
 // GET /api/sessions' query parameters, read with the trace list's own rules and messages.
 import 'server-only';
-import { parseTraceFilters } from '@/lib/features/traces/filters';
-import { parseListParams } from '@/lib/features/traces/list';
+import { parseTraceFilters } from '@/lib/features/query';
+import { parseListParams } from '@/lib/features/query';
 import type { SessionListParams } from './types';
 
 /** Strict page and limit as GET /api/traces reads them; from, to and userId as its filters. */

@@ -1,6 +1,6 @@
 // Sessions as the API returns them: a session is the traces that share a sessionId.
 // Client-safe (types only).
-import type { JsonValue, RunStatus } from '@/lib/features/traces/types';
+import type { JsonValue, RunStatus } from '@/lib/features/traces/shared';
 
 /** One session's figures, over its traces (of the user asked for, with `userId`). */
 export interface SessionSummary {

@@ -18,7 +18,7 @@ import {
   type SpanRecord,
   type SpanType,
 } from './types';
-import { isValidId } from '@/lib/features/ingest/validate';
+import { isValidId } from '@/lib/features/ingest/shared';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 
 /** Upper bound of one child query, whatever the caller asks for. */

@@ -3,7 +3,7 @@
 // option among its alternatives never shows it as "not chosen"), each with the confidence
 // the client gave it, and repeated decisions folded into groups. Pure, safe for client
 // components.
-import { optionLabel } from '@/lib/features/insights/labels';
+import { optionLabel } from '@/lib/features/insights/shared';
 import type { DecisionPointRecord, DecisionType, JsonValue } from './types';
 
 /** The fields of an object option that hold its confidence, in priority order. */

@@ -3,7 +3,7 @@
 // (for a decision inferred from a model call, the model call's siblings: tools run beside
 // the call that asked for them). Pure and safe for client components; index once per
 // trace, then each lookup is a map read and a binary search.
-import { optionLabel } from '@/lib/features/insights/labels';
+import { optionLabel } from '@/lib/features/insights/shared';
 import type { DecisionPointRecord, JsonValue, SpanRecord, SpanType } from './types';
 
 /** What the matcher reads of a span (payloads may not be loaded: metadata is optional, and an outline's span carries its call id). */

@@ -13,6 +13,7 @@ import { getTraceJsonOrThrow, streamTraceJsonOrThrow, type StoredPagesOutcome, t
 import { ingestTraces } from '@/lib/features/ingest/ingest';
 import { validateIngestBody } from '@/lib/features/ingest/validate';
 import { testContext } from '@/test/support/context';
+import { interceptStatements } from '@/test/support/executor';
 
 const limits = { maxBatchTraces: 10, maxChildrenPerTrace: 10_000 };
 // Every trace in pages of 7 spans, against every trace in one statement.
@@ -160,18 +161,7 @@ describe.each(testDatabases())('trace detail on $name', (target) => {
     const beforePage = async (text: string) => {
       if (text.includes('string_agg') && text.includes('$5') && ++pagesRead === 3) await deleteOutside(doomed);
     };
-    const spy = (sql: SqlExecutor): SqlExecutor => ({
-      ...sql,
-      async query(text, params = []) {
-        await beforePage(text);
-        return sql.query(text, params);
-      },
-      async queryBytes(text, params = []) {
-        await beforePage(text);
-        return sql.queryBytes(text, params);
-      },
-      transaction: (fn) => sql.transaction((tx) => fn(spy(tx))),
-    });
+    const spy = (sql: SqlExecutor): SqlExecutor => interceptStatements(sql, beforePage);
     // PGlite runs one transaction at a time, so there the delete waits for the read to end.
     const deleteOutside = async (traceId: string) => {
       const done = database.sql.exec(`DELETE FROM "Trace" WHERE id = '${traceId}'`);

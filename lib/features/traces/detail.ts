@@ -11,10 +11,10 @@ import { processBudget } from '@/lib/core/budget';
 import { getLimits } from '@/lib/core/config';
 import { AppError } from '@/lib/core/errors';
 import type { SqlExecutor } from '@/lib/db/executor';
-import { attachScores, scoresOfTraces, type ScoresOfTrace } from '@/lib/features/scores/of-trace';
-import type { ScoreRecord } from '@/lib/features/scores/types';
+import { attachScores, scoresOfTraces, type ScoresOfTrace } from '@/lib/features/scores';
+import type { ScoreRecord } from '@/lib/features/scores/shared';
 import type { TraceDetail } from './types';
-import { isValidId } from '@/lib/features/ingest/validate';
+import { isValidId } from '@/lib/features/ingest/shared';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import type { Database } from '@/lib/db';
 

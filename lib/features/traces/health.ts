@@ -1,6 +1,6 @@
 // GET /api/health: a real round-trip to the database, cheap enough to poll every second.
 import 'server-only';
-import { accessMode, configuredProtected, type AccessMode } from '@/lib/features/access/mode';
+import { accessMode, configuredProtected, type AccessMode } from '@/lib/features/access';
 import { APP_VERSION } from '@/lib/core/config';
 import { getDatabase } from '@/lib/db';
 

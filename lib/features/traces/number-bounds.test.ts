@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mapOtlpSpans } from '@/lib/transports/otlp/map';
+import { mapOtlpSpans } from '@/lib/features/otlp/map';
 import { validateScoresBody } from '@/lib/features/scores/validate';
 import { spanCost } from '@/lib/features/pricing/span-cost';
 import { event, span } from '@/test/support/otlp-spans';
@@ -16,7 +16,8 @@ import { testContext } from '@/test/support/context';
 import { testDatabases } from '@/test/support/databases';
 import { makeTrace } from '@/test/support/fixtures';
 import { ingestTraces } from '@/lib/features/ingest/ingest';
-import { listTraces, parseListParams } from './list';
+import { listTraces } from './list';
+import { parseListParams } from '@/lib/features/query/list-params';
 import { traceStats } from './stats';
 import { validateIngestBody } from '@/lib/features/ingest/validate';
 
@@ -93,7 +94,7 @@ describe.each(testDatabases())('huge numbers on $name', (target) => {
       INSERT INTO "Score" ("id", "traceId", "name", "dataType", "value", "source", "authorKind", "authorName")
         VALUES ('huge-1', 'big-1', 'q', 'NUMERIC', ${HUGE}, 'API', 'key', 'k'), ('huge-2', 'big-2', 'q', 'NUMERIC', ${HUGE}, 'API', 'key', 'k'),
                ('huge-3', 'big-1', 'q', 'NUMERIC', -${HUGE}, 'API', 'key', 'k')`);
-    const migration = path.resolve(import.meta.dirname, '../../prisma/migrations/20261206000000_number_bounds/migration.sql');
+    const migration = path.resolve(import.meta.dirname, '../../../prisma/migrations/20261206000000_number_bounds/migration.sql');
     await db.sql.exec(await readFile(migration, 'utf8'));
 
     const ctx = testContext(db);

@@ -3,7 +3,7 @@
 // span repeating 15 keys. For 10,000 spans that is less than half the JSON to build, send
 // and parse. Shared by the server (which writes it) and the browser (which reads it back
 // into span objects); no server module is imported here.
-import type { ScoreRecord } from '@/lib/features/scores/types';
+import type { ScoreRecord } from '@/lib/features/scores/shared';
 import type { SpanSummary, TraceOutline } from './types';
 
 /** The span fields of the outline, in the order of the columnar form's values. */

@@ -6,13 +6,13 @@
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
-import { attachScores, scoresOfTraces } from '@/lib/features/scores/of-trace';
+import { attachScores, scoresOfTraces } from '@/lib/features/scores';
 import { SPAN_CALL_ID_KEYS } from './decision-outcome';
 import { DECISION_JSON, EVENT_JSON, TRACE_JSON, childArray, iso, traceJsonText } from './detail';
 import { MODEL_KEYS } from './span-model';
 import { OUTLINE_FORMATS, SPAN_COLUMNS, spansFromColumns, spansToColumns, type ColumnarOutline, type OutlineFormat } from './outline-columns';
 import type { TraceOutline } from './types';
-import { isValidId } from '@/lib/features/ingest/validate';
+import { isValidId } from '@/lib/features/ingest/shared';
 
 /** Characters of a span's status message kept in the outline; the span's own record has all of it. */
 export const OUTLINE_STATUS_MESSAGE_CHARS = 300;

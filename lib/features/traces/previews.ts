@@ -3,7 +3,7 @@
 // ids only, after the page itself, so filters and counts never touch payloads.
 import 'server-only';
 import { Prisma } from '@/lib/generated/prisma/client';
-import { previewOf } from '@/lib/features/conversation/preview';
+import { previewOf } from '@/lib/features/conversation/shared';
 import type { Db } from '@/lib/db';
 import { MODEL_KEYS } from './span-model';
 import type { JsonValue } from './types';

@@ -3,7 +3,7 @@ import 'server-only';
 import { AppError } from '@/lib/core/errors';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import { Prisma } from '@/lib/generated/prisma/client';
-import { isValidId, parseIsoDateTime } from '@/lib/features/ingest/validate';
+import { isValidId, parseIsoDateTime } from '@/lib/features/ingest/shared';
 
 export interface TraceStatsParams {
   sessionId?: string;

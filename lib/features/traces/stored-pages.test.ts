@@ -13,6 +13,7 @@ import { testContext } from '@/test/support/context';
 import { getTraceJsonOrThrow, type StoredPagesOutcome, type TraceJsonOptions } from './detail';
 import { ingestTraces } from '@/lib/features/ingest/ingest';
 import { validateIngestBody } from '@/lib/features/ingest/validate';
+import { interceptStatements } from '@/test/support/executor';
 
 const limits = { maxBatchTraces: 10, maxChildrenPerTrace: 10_000 };
 const WHOLE: TraceJsonOptions = { spansInOneStatement: 1_000_000 };
@@ -141,18 +142,7 @@ describe.each(testDatabases())('stored span pages on $name', (target) => {
         if (target.name === 'postgres') await written;
       }
     };
-    const spy = (sql: SqlExecutor): SqlExecutor => ({
-      ...sql,
-      async query(text, params = [], options) {
-        await beforePage(text);
-        return sql.query(text, params, options);
-      },
-      async queryBytes(text, params = []) {
-        await beforePage(text);
-        return sql.queryBytes(text, params);
-      },
-      transaction: (fn) => sql.transaction((tx) => fn(spy(tx))),
-    });
+    const spy = (sql: SqlExecutor): SqlExecutor => interceptStatements(sql, beforePage);
     const during = await paged(id, spy(db.sql));
     await written;
     expect(pagesRead).toBe(5);

@@ -1,6 +1,6 @@
 // Plain domain types shared by the JSON API, the SOAP adapter and the UI.
 // Safe to import from client components: no server code, no Prisma runtime.
-import type { ScoreRecord } from '@/lib/features/scores/types';
+import type { ScoreRecord } from '@/lib/features/scores/shared';
 
 export const RUN_STATUSES = ['RUNNING', 'COMPLETED', 'ERROR'] as const;
 export const DECISION_TYPES = [
@@ -31,7 +31,8 @@ export type DecisionType = (typeof DECISION_TYPES)[number];
 export type SpanType = (typeof SPAN_TYPES)[number];
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+import type { JsonValue } from '@/lib/core/json';
+export type { JsonValue };
 
 /** A trace as the API returns it: dates are ISO 8601 UTC strings, absent optionals are null. */
 export interface TraceRecord {
@@ -163,7 +164,7 @@ export interface TraceOutline extends TraceRecord, Scored {
 
 /**
  * Filters on traces, shared by the list, insights and export (parsed and turned into SQL
- * by lib/features/traces/filters.ts). Every filter present must hold.
+ * by lib/features/query/filters.ts). Every filter present must hold.
  */
 export interface TraceFilterParams {
   status?: RunStatus;

@@ -3,7 +3,7 @@
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
-import { isValidId } from '@/lib/features/ingest/validate';
+import { isValidId } from '@/lib/features/ingest/shared';
 import { viewOwner } from './owner';
 
 export async function deleteView(ctx: ServiceContext, id: string): Promise<void> {

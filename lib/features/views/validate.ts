@@ -1,6 +1,6 @@
 // POST /api/views' body, checked field by field with messages that name the field.
 import { AppError } from '@/lib/core/errors';
-import { parseListParams } from '@/lib/features/traces/list';
+import { parseListParams } from '@/lib/features/query';
 import { VIEW_LIMITS } from './limits';
 import type { SaveViewInput } from './types';
 

@@ -4,7 +4,7 @@
 // signed-in user, password reset without mail) answers 404: accounts and keys are made
 // by admins through /api/users and /api/api-keys.
 import 'server-only';
-import { getAuth } from '@/lib/features/access/auth';
+import { getAuth } from '@/lib/features/access';
 
 // Better Auth 1.7 serves generic-OAuth providers through its core social endpoints:
 // POST /sign-in/social {provider: 'oidc'} and /callback/oidc (no /sign-in/oauth2 any more).

@@ -6,7 +6,8 @@ import { isAppError, type AppErrorCode } from '@/lib/core/errors';
 import type { Actor } from '@/lib/core/access/decide';
 import type { Scope } from '@/lib/core/access/scopes';
 import { BusyError } from '@/lib/core/budget';
-import { requestContext, requireAnyScope, type ServiceContext } from '@/lib/core/context';
+import { requireAnyScope, type ServiceContext } from '@/lib/core/context';
+import { requestContext } from '@/lib/features/access';
 
 // node-postgres' pool gives up waiting for a free connection with this message; under
 // overload that is a "try again", not an internal error.

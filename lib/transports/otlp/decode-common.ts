@@ -1,7 +1,7 @@
 // What the protobuf and JSON decoders share: the nesting limit, the path-carrying error
 // that becomes one AppError naming the place, and how values land in Attributes.
 import { AppError } from '@/lib/core/errors';
-import type { AttributeValue, Attributes } from './types';
+import type { AttributeValue, Attributes } from '@/lib/features/otlp/shared';
 
 /** Deepest AnyValue nesting accepted (a top-level attribute value is level 1); deeper refuses the request. */
 export const MAX_ANY_VALUE_DEPTH = 64;

@@ -2,7 +2,7 @@
 // field names, ids as hex (base64 of the right length tolerated), enums as numbers or
 // names, int64 as numbers or decimal strings, unknown fields ignored.
 import { AppError } from '@/lib/core/errors';
-import type { AttributeValue, Attributes, OtlpEvent, OtlpLogRecord, OtlpResource, OtlpScope, OtlpSpan } from './types';
+import type { AttributeValue, Attributes, OtlpEvent, OtlpLogRecord, OtlpResource, OtlpScope, OtlpSpan } from '@/lib/features/otlp/shared';
 import { Invalid, MAX_ANY_VALUE_DEPTH, attributeSegment, put, toAppError, tooDeep, within } from './decode-common';
 
 const JSON_BODY = 'Invalid OTLP JSON body';

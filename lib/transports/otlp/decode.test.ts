@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/core/errors';
 import { MAX_ANY_VALUE_DEPTH, decodeJsonRequest, decodeProtobufRequest } from './decode';
 import { ExportTraceServiceRequest } from './proto';
-import type { OtlpSpan } from './types';
+import type { OtlpSpan } from '@/lib/features/otlp/types';
 
 // Spans made by the real SDK, encoded by the real OTLP serializers, as an exporter sends them.
 function recordAgentRun(): ReadableSpan[] {

@@ -26,7 +26,7 @@ import { isUtf8 } from 'node:buffer';
 import protobuf from 'protobufjs';
 import { AppError } from '@/lib/core/errors';
 import { Invalid, MAX_ANY_VALUE_DEPTH, attributeSegment, put, toAppError, tooDeep, within } from './decode-common';
-import type { AttributeValue, Attributes, OtlpEvent, OtlpLogRecord, OtlpResource, OtlpScope, OtlpSpan } from './types';
+import type { AttributeValue, Attributes, OtlpEvent, OtlpLogRecord, OtlpResource, OtlpScope, OtlpSpan } from '@/lib/features/otlp/shared';
 import { asBuffer, signedNumberOrText, unsignedBigInt, type PbLong } from './proto';
 
 export { MAX_ANY_VALUE_DEPTH } from './decode-common';

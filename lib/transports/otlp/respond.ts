@@ -2,7 +2,8 @@
 // on failure, each in the request's encoding (JSON when the request's is unknown), with
 // the HTTP statuses OTLP/HTTP prescribes (lib/transports/http/respond.ts classifies the failure).
 import 'server-only';
-import { requestContext, requireAnyScope, type ServiceContext } from '@/lib/core/context';
+import { requireAnyScope, type ServiceContext } from '@/lib/core/context';
+import { requestContext } from '@/lib/features/access';
 import { errorAnswer, ruleScopes, type AccessRule } from '@/lib/transports/http/respond';
 import { exportLogsResponse, exportResponse, grpcCodeForHttpStatus, statusBody } from './response';
 import { otlpFormat, type OtlpFormat, type OtlpLogsReceipt, type OtlpReceipt } from './receive';

@@ -10,7 +10,8 @@ import { cache } from 'react';
 import type { Actor } from '@/lib/core/access/decide';
 import { REQUEST_PATH_HEADER, signInPath } from '@/lib/transports/pages/sign-in';
 import { isAppError } from '@/lib/core/errors';
-import { requestContext, requireScope, type ServiceContext } from '@/lib/core/context';
+import { requireScope, type ServiceContext } from '@/lib/core/context';
+import { requestContext } from '@/lib/features/access';
 
 const pageRequestContext = cache(async (): Promise<ServiceContext> => requestContext(await headers(), { kind: 'page' }));
 

@@ -2,7 +2,7 @@
 // records as FLD/LST nodes, to read PARAM fields back into a JSON-API-shaped object for
 // the domain validator, and to describe the object (getDescription).
 import { AppError } from '@/lib/core/errors';
-import { DECISION_TYPES, EVENT_TYPES, RUN_STATUSES, SPAN_TYPES } from '@/lib/features/traces/types';
+import { DECISION_TYPES, EVENT_TYPES, RUN_STATUSES, SPAN_TYPES } from '@/lib/features/traces/shared';
 import { fld, type FieldNode, type FieldType, type OutElement, type ParamFields } from './codec';
 
 export interface FieldDef {

@@ -17,7 +17,7 @@ import { MESSAGE_TYPE, failure, toSoapResult, type SoapMessage, type SoapResult 
 import type { OperationName } from './namespaces';
 
 export interface ServiceDeps {
-  /** The call's context from its headers and its envelope's key (lib/core/context.ts requestContext, transport soap). */
+  /** The call's context from its headers and its envelope's key (requestContext of lib/features/access, transport soap). */
   context(headers: Headers, envelopeKey: string): Promise<ServiceContext>;
   limits(): Limits;
 }

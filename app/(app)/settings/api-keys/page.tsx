@@ -1,7 +1,7 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
-import { listApiKeys } from '@/lib/features/access/api-keys';
+import { listApiKeys } from '@/lib/features/access';
 import { getApiKeyEntries } from '@/lib/core/config';
 import { settingsQueries } from '@/lib/client/settings';
 import { ApiKeysView } from '@/components/settings/ApiKeysView';

@@ -1,7 +1,7 @@
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
-import { listUsers } from '@/lib/features/access/users';
+import { listUsers } from '@/lib/features/access';
 import { settingsQueries } from '@/lib/client/settings';
 import { SettingsDenied } from '@/components/settings/SettingsDenied';
 import { UsersView } from '@/components/settings/UsersView';

@@ -4,7 +4,7 @@ import { headers } from 'next/headers';
 import { connection } from 'next/server';
 import { pageContext } from '@/lib/transports/pages/context';
 import { readListState, traceQueries } from '@/lib/client/traces';
-import { listTraces } from '@/lib/features/traces/list';
+import { listTraces } from '@/lib/features/traces';
 import { TraceListView } from '@/components/traces/list/TraceListView';
 import { requestOrigin, requestTime, toSearchParams } from '../_lib/request';
 

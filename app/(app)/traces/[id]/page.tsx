@@ -8,8 +8,8 @@ import { isAppError } from '@/lib/core/errors';
 import { pageContext } from '@/lib/transports/pages/context';
 import { pageParam } from '@/lib/transports/pages/params';
 import { traceQueries } from '@/lib/client/traces';
-import { getTraceOutlineJsonOrThrow } from '@/lib/features/traces/outline';
-import type { TraceOutline, TraceRecord } from '@/lib/features/traces/types';
+import { getTraceOutlineJsonOrThrow } from '@/lib/features/traces';
+import type { TraceOutline, TraceRecord } from '@/lib/features/traces/shared';
 import { TraceDetailView } from '@/components/traces/detail/TraceDetailView';
 import { requestTime } from '../_lib/request';
 

@@ -6,8 +6,8 @@ import type { ServiceContext } from '@/lib/core/context';
 import { isAppError } from '@/lib/core/errors';
 import { pageContext } from '@/lib/transports/pages/context';
 import { successfulMatch } from '@/lib/features/paths';
-import { getTraceOrThrow } from '@/lib/features/traces/detail';
-import type { TraceDetail } from '@/lib/features/traces/types';
+import { getTraceOrThrow } from '@/lib/features/traces';
+import type { TraceDetail } from '@/lib/features/traces/shared';
 import { CompareView } from '@/components/traces/compare/CompareView';
 
 export const metadata: Metadata = { title: 'Compare runs' };

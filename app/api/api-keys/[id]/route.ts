@@ -1,4 +1,4 @@
-import { revokeApiKey } from '@/lib/features/access/api-keys';
+import { revokeApiKey } from '@/lib/features/access';
 import { json, route } from '@/lib/transports/http/respond';
 
 export const dynamic = 'force-dynamic';

@@ -1,4 +1,4 @@
-import { AUTH_BASE_PATH } from '@/lib/features/access/auth';
+import { AUTH_BASE_PATH } from '@/lib/features/access';
 import { handleAuthRequest } from '@/lib/transports/http/auth-endpoint';
 import { withBoundedBody } from '@/lib/transports/http/body';
 import { publicRoute } from '@/lib/transports/http/respond';

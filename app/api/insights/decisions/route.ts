@@ -1,5 +1,5 @@
 import { json, route } from '@/lib/transports/http/respond';
-import { decisionInsights, parseDecisionParams } from '@/lib/features/insights/decisions';
+import { decisionInsights, parseDecisionParams } from '@/lib/features/insights';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

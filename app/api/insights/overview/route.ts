@@ -1,5 +1,5 @@
 import { json, route } from '@/lib/transports/http/respond';
-import { overviewInsights, parseOverviewParams } from '@/lib/features/insights/overview';
+import { overviewInsights, parseOverviewParams } from '@/lib/features/insights';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

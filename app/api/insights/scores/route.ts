@@ -1,5 +1,5 @@
 import { json, route } from '@/lib/transports/http/respond';
-import { parseScoreSeriesParams, scoreSeries } from '@/lib/features/insights/score-series';
+import { parseScoreSeriesParams, scoreSeries } from '@/lib/features/insights';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

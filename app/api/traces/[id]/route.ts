@@ -1,6 +1,6 @@
 import { json, jsonChunks, route } from '@/lib/transports/http/respond';
-import { deleteTraceOrThrow } from '@/lib/features/retention/delete';
-import { streamTraceJsonOrThrow } from '@/lib/features/traces/detail';
+import { deleteTraceOrThrow } from '@/lib/features/retention';
+import { streamTraceJsonOrThrow } from '@/lib/features/traces';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

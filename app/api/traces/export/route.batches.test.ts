@@ -13,6 +13,7 @@ import { ingestTraces } from '@/lib/features/ingest/ingest';
 import { parseIngestBody } from '@/lib/features/ingest/validate';
 import { CHILDREN_PER_STATEMENT, EXPORT_BATCH_SIZE, listRowBatches } from '@/lib/features/traces/export/batches';
 import { testContext } from '@/test/support/context';
+import { statementOf } from '@/test/support/executor';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
 const TRACES = 2_600;
@@ -210,13 +211,13 @@ describe.each(testDatabases())('export streaming on $name', ({ open }) => {
     // Each trace has 4 children: a batch of 500 is 2,000, one statement per batch.
     expect(4 * EXPORT_BATCH_SIZE).toBeLessThanOrEqual(CHILDREN_PER_STATEMENT);
     // (The search indexer, which requests may start after answering, uses the same handle.)
-    const calls = statements.mock.calls.filter(([text]) => !text.includes('crossroads_search_index'));
+    const calls = statements.mock.calls.map(statementOf).filter(({ text }) => !text.includes('crossroads_search_index'));
     // Each batch's scores come in one statement of their own, also per run.
-    const scores = calls.filter(([text]) => text.includes('FROM "Score"'));
-    const children = calls.filter(([text]) => !text.includes('FROM "Score"'));
+    const scores = calls.filter(({ text }) => text.includes('FROM "Score"'));
+    const children = calls.filter(({ text }) => !text.includes('FROM "Score"'));
     expect(children).toHaveLength(6);
     expect(scores).toHaveLength(6);
-    for (const [, params] of children) expect((params![0] as string[]).length).toBeLessThanOrEqual(EXPORT_BATCH_SIZE);
+    for (const { values } of children) expect((values[0] as string[]).length).toBeLessThanOrEqual(EXPORT_BATCH_SIZE);
   });
 
   it('include=children: a trace with more children than a statement takes is read alone, as the detail reads it', async () => {

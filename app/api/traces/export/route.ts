@@ -1,6 +1,6 @@
 import { streamDownload } from '@/lib/transports/http/stream';
 import { route } from '@/lib/transports/http/respond';
-import { EXPORT_CONTENT_TYPES, exportFilename, exportTraces, parseExportParams } from '@/lib/features/traces/export/export';
+import { EXPORT_CONTENT_TYPES, exportFilename, exportTraces, parseExportParams } from '@/lib/features/traces';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

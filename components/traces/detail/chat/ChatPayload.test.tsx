@@ -6,7 +6,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { toConversation } from '@/lib/features/conversation/parse';
 import { decodeJsonRequest } from '@/lib/transports/otlp/decode';
-import { planOtlpRequest } from '@/lib/transports/otlp/map';
+import { planOtlpRequest } from '@/lib/features/otlp/map';
 import type { JsonValue } from '@/lib/features/traces/types';
 import { ChatPayload } from './ChatPayload';
 

@@ -1,9 +1,9 @@
 'use client';
 
 import { useMemo, useState } from 'react';
-import { toConversation, type Side } from '@/lib/features/conversation/parse';
-import { requestDetails } from '@/lib/features/conversation/request';
-import type { JsonValue } from '@/lib/features/traces/types';
+import { toConversation, type Side } from '@/lib/features/conversation/shared';
+import { requestDetails } from '@/lib/features/conversation/shared';
+import type { JsonValue } from '@/lib/core/json';
 import { JsonViewer } from '@/components/json/JsonViewer';
 import { Conversation } from './Conversation';
 import { RequestDetails } from './RequestDetails';

@@ -1,8 +1,8 @@
 'use client';
 
 import { useState } from 'react';
-import type { Message, Part } from '@/lib/features/conversation/parse';
-import type { JsonValue } from '@/lib/features/traces/types';
+import type { Message, Part } from '@/lib/features/conversation/shared';
+import type { JsonValue } from '@/lib/core/json';
 import { formatBytes } from '@/lib/core/format';
 import { JsonViewer } from '@/components/json/JsonViewer';
 import { LongText } from '@/components/ui/LongText';

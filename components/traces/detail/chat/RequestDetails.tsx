@@ -1,7 +1,7 @@
 'use client';
 
 import { Fragment } from 'react';
-import { parameterText, type Parameter, type RequestDetails as Details, type ToolDefinition } from '@/lib/features/conversation/request';
+import { parameterText, type Parameter, type RequestDetails as Details, type ToolDefinition } from '@/lib/features/conversation/shared';
 import { JsonViewer } from '@/components/json/JsonViewer';
 import { LongText } from '@/components/ui/LongText';
 

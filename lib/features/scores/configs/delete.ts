@@ -1,7 +1,7 @@
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
-import { isValidId } from '@/lib/features/ingest/validate';
+import { isValidId } from '@/lib/features/ingest/shared';
 
 /** Deletes a config (admins); its name's scores stay, unconstrained from then on. */
 export async function deleteScoreConfig(ctx: ServiceContext, id: string): Promise<void> {

@@ -1,7 +1,7 @@
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
-import { isValidId } from '@/lib/features/ingest/validate';
+import { isValidId } from '@/lib/features/ingest/shared';
 import type { ScoreConfigRecord } from '@/lib/features/scores/types';
 import { isDuplicateName, toConfigRecord } from './record';
 import { checkConfig, type ScoreConfigInput } from './validate';

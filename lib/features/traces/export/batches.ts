@@ -12,9 +12,9 @@ import { Prisma } from '@/lib/generated/prisma/client';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import type { Database } from '@/lib/db';
 import { getTraceJsonOrThrow } from '@/lib/features/traces/detail';
-import { traceWhereSql } from '@/lib/features/traces/filters';
-import { LIST_COLUMNS, toListItem, type ListRow } from '@/lib/features/traces/list-row';
-import { probeMatchingTraceIds } from '@/lib/features/search/search';
+import { traceWhereSql } from '@/lib/features/query';
+import { LIST_COLUMNS, toListItem, type ListRow } from '@/lib/features/query';
+import { probeMatchingTraceIds } from '@/lib/features/search';
 import type { TraceFilterParams, TraceListItem } from '@/lib/features/traces/types';
 import { childrenJson, oneLine } from './children-sql';
 

@@ -2,7 +2,7 @@
 // GET /api/traces/{id} (lib/features/traces/detail.ts), so a line of `include=children` is that
 // route's `trace`, numbers and all, built by the database in one round trip per run.
 import 'server-only';
-import { attachScores, scoresOfTraces } from '@/lib/features/scores/of-trace';
+import { attachScores, scoresOfTraces } from '@/lib/features/scores';
 import type { SqlExecutor } from '@/lib/db/executor';
 import type { TraceDetail } from '@/lib/features/traces/types';
 import { childArray, DECISION_JSON, EVENT_JSON, SPAN_JSON, TRACE_JSON, traceJsonText } from '@/lib/features/traces/detail';

@@ -2,11 +2,11 @@
 // and the file's text produced batch by batch (lib/transports/http/stream.ts sends it as it comes).
 import 'server-only';
 import { stringify } from 'csv-stringify/sync';
-import { everyScore, scoresOfTraces } from '@/lib/features/scores/of-trace';
-import type { ScoreRecord } from '@/lib/features/scores/types';
+import { everyScore, scoresOfTraces } from '@/lib/features/scores';
+import type { ScoreRecord } from '@/lib/features/scores/shared';
 import { AppError } from '@/lib/core/errors';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
-import { parseTraceFilters, TRACE_FILTER_NAMES } from '@/lib/features/traces/filters';
+import { parseTraceFilters, TRACE_FILTER_NAMES } from '@/lib/features/query';
 import type { TraceFilterParams, TraceListItem } from '@/lib/features/traces/types';
 import { detailBatches, listRowBatches, type BatchOptions } from './batches';
 

@@ -7,7 +7,7 @@ import {
   queryDecisionPoints,
   queryEvents,
   querySpans,
-} from '@/lib/features/traces/children';
+} from '@/lib/features/traces';
 import { resultElement } from '@/lib/transports/soap/codec';
 import { DECISION_FIELDS, EVENT_FIELDS, SPAN_FIELDS, recordFields, type FieldDef } from '@/lib/transports/soap/fields';
 import type { KeySpec, ObjectContext, Payload, PublicObject } from '@/lib/transports/soap/registry';

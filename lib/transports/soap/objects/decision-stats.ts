@@ -4,11 +4,11 @@
 // Parameters are read as the insights API reads its query: from/to (ISO 8601, a
 // half-open window on startedAt, default the last 24 hours), name (exact) and tag.
 import 'server-only';
-import { decisionInsights } from '@/lib/features/insights/decisions';
-import { parseInsightsParams } from '@/lib/features/insights/params';
-import type { OptionStats } from '@/lib/features/insights/types';
-import { SCORE_DATA_TYPES } from '@/lib/features/scores/types';
-import { DECISION_TYPES } from '@/lib/features/traces/types';
+import { decisionInsights } from '@/lib/features/insights';
+import { parseInsightsParams } from '@/lib/features/insights';
+import type { OptionStats } from '@/lib/features/insights/shared';
+import { SCORE_DATA_TYPES } from '@/lib/features/scores/shared';
+import { DECISION_TYPES } from '@/lib/features/traces/shared';
 import { AppError } from '@/lib/core/errors';
 import { fld, resultElement, tabNode, type ParamFields } from '@/lib/transports/soap/codec';
 import type { FieldDef } from '@/lib/transports/soap/fields';

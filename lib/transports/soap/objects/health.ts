@@ -1,6 +1,6 @@
 // HEALTH: run reports the service and database state (as GET /api/health does).
 import 'server-only';
-import { checkHealth } from '@/lib/features/traces/health';
+import { checkHealth } from '@/lib/features/traces';
 import { fld, resultElement } from '@/lib/transports/soap/codec';
 import type { FieldDef } from '@/lib/transports/soap/fields';
 import type { PublicObject } from '@/lib/transports/soap/registry';

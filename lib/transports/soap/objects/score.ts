@@ -6,9 +6,9 @@
 // carries them in a SCORES TAB of these fields.
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
-import { saveScore } from '@/lib/features/scores/save';
-import { SCORE_DATA_TYPES, SCORE_SOURCES, type ScoreRecord } from '@/lib/features/scores/types';
-import { validateScore } from '@/lib/features/scores/validate';
+import { saveScore } from '@/lib/features/scores';
+import { SCORE_DATA_TYPES, SCORE_SOURCES, type ScoreRecord } from '@/lib/features/scores/shared';
+import { validateScore } from '@/lib/features/scores/shared';
 import { resultElement, type ParamFields } from '@/lib/transports/soap/codec';
 import { recordFields, type FieldDef } from '@/lib/transports/soap/fields';
 import type { PublicObject } from '@/lib/transports/soap/registry';

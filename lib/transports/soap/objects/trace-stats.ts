@@ -1,7 +1,7 @@
 // TRACE_STATS: run returns counts by status, total cost and tokens, average duration,
 // optionally for one session and a startedAt window (from/to, inclusive).
 import 'server-only';
-import { traceStats, type TraceStatsParams } from '@/lib/features/traces/stats';
+import { traceStats, type TraceStatsParams } from '@/lib/features/traces';
 import { fld, resultElement } from '@/lib/transports/soap/codec';
 import type { FieldDef } from '@/lib/transports/soap/fields';
 import type { PublicObject } from '@/lib/transports/soap/registry';

@@ -1,14 +1,14 @@
 // TRACE: read by id, query with the JSON list's filters, save like POST /api/traces.
 import 'server-only';
-import type { ScoreRecord } from '@/lib/features/scores/types';
+import type { ScoreRecord } from '@/lib/features/scores/shared';
 import { scoreRecordFields } from './score';
 import { AppError } from '@/lib/core/errors';
-import { getSavedTraceOrThrow, getTraceOrThrow } from '@/lib/features/traces/detail';
-import { ingestTraces } from '@/lib/features/ingest/ingest';
-import { traceFiltersFromValues, type TraceFilterName } from '@/lib/features/traces/filters';
-import { listTraces } from '@/lib/features/traces/list';
-import type { TraceDetail } from '@/lib/features/traces/types';
-import { validateIngestBody } from '@/lib/features/ingest/validate';
+import { getSavedTraceOrThrow, getTraceOrThrow } from '@/lib/features/traces';
+import { ingestTraces } from '@/lib/features/ingest';
+import { traceFiltersFromValues, type TraceFilterName } from '@/lib/features/query';
+import { listTraces } from '@/lib/features/traces';
+import type { TraceDetail } from '@/lib/features/traces/shared';
+import { validateIngestBody } from '@/lib/features/ingest/shared';
 import { readParamXml, resultElement, tabNode, type ParamDoc, type ResultNode } from '@/lib/transports/soap/codec';
 import {
   DECISION_FIELDS,

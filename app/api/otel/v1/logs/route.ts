@@ -1,5 +1,5 @@
 import { getLimits, getOtlpConfig } from '@/lib/core/config';
-import { withBodyAdmission } from '@/lib/transports/http/admission';
+import { withBodyAdmission } from '@/lib/core/admission';
 import { readBodyBytes } from '@/lib/transports/http/body';
 import { receiveOtlpLogs } from '@/lib/transports/otlp/receive';
 import { otlpLogsRoute } from '@/lib/transports/otlp/respond';

@@ -1,5 +1,5 @@
 import { jsonText, route } from '@/lib/transports/http/respond';
-import { getTraceOutlineJsonOrThrow, outlineFormatOrThrow } from '@/lib/features/traces/outline';
+import { getTraceOutlineJsonOrThrow, outlineFormatOrThrow } from '@/lib/features/traces';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

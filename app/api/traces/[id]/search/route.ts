@@ -1,5 +1,5 @@
 import { json, route } from '@/lib/transports/http/respond';
-import { searchTraceOrThrow } from '@/lib/features/search/search-trace';
+import { searchTraceOrThrow } from '@/lib/features/search';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -1,5 +1,5 @@
 import { json, route } from '@/lib/transports/http/respond';
-import { getSpanOrThrow } from '@/lib/features/traces/children';
+import { getSpanOrThrow } from '@/lib/features/traces';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

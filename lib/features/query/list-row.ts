@@ -1,0 +1,39 @@
+// One row of the trace list, as GET /api/traces returns it in `traces`: the columns the
+// list reads and the mapping to the API's record. Shared by the list, search and the
+// export, so an exported row is exactly a list row.
+import { Prisma, type Trace } from '@/lib/generated/prisma/client';
+import { toTraceRecord } from '@/lib/features/traces/shared';
+import type { TraceListItem } from '@/lib/features/traces/shared';
+
+/** The list never loads children or payloads: the row and its stored child counts. */
+export const LIST_COLUMN_NAMES = [
+  'id',
+  'name',
+  'sessionId',
+  'userId',
+  'status',
+  'tags',
+  'metadata',
+  'totalCost',
+  'totalTokens',
+  'totalDuration',
+  'unpricedCalls',
+  'startedAt',
+  'endedAt',
+  'createdAt',
+  'decisionPointCount',
+  'spanCount',
+  'eventCount',
+] as const;
+
+/** The list's columns of "Trace" aliased `t`. */
+export const LIST_COLUMNS = Prisma.raw(LIST_COLUMN_NAMES.map((c) => `t."${c}"`).join(', '));
+
+export type ListRow = Pick<Trace, (typeof LIST_COLUMN_NAMES)[number]>;
+
+export function toListItem(row: ListRow): TraceListItem {
+  return {
+    ...toTraceRecord(row),
+    _count: { decisionPoints: row.decisionPointCount, spans: row.spanCount, events: row.eventCount },
+  };
+}
