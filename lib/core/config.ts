@@ -223,6 +223,11 @@ export function getAuthSecret(): string | undefined {
   return process.env.AUTH_SECRET?.trim() || undefined;
 }
 
+/** CRON_SECRET: the bearer token a platform's cron sends to GET /api/upkeep; unset: only admins may call it. */
+export function getCronSecret(): string | undefined {
+  return process.env.CRON_SECRET?.trim() || undefined;
+}
+
 export function getAccessConfig(): AccessConfig {
   const env = (name: string) => process.env[name]?.trim() || undefined;
   const issuer = env('OIDC_ISSUER');

@@ -1,6 +1,6 @@
 // Retention through housekeeping: RETENTION_DAYS unset keeps everything; set, the traces
 // that started longer ago go (with their children and derived rows) and recent ones stay,
-// at most once per interval per process, also when scheduled after a request.
+// at most once per interval per process.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useDatabase } from '@/lib/db';
 import { getRetentionDays } from '@/lib/core/config';
@@ -10,7 +10,7 @@ import { expectDerivedExact } from '@/test/support/derived';
 import { makeTrace } from '@/test/support/fixtures';
 import { ingestTraces } from '@/lib/features/ingest/ingest';
 import { validateIngestBody } from '@/lib/features/ingest/validate';
-import { resetRetentionClock, retentionDue, runRetention, runRetentionIfDue, scheduleRetentionIfDue } from './';
+import { resetRetentionClock, retentionDue, runRetention, runRetentionIfDue } from './';
 import { testContext } from '@/test/support/context';
 
 describe('RETENTION_DAYS', () => {
@@ -82,21 +82,20 @@ describe.each(testDatabases())('retention on $name', ({ open }) => {
     await expectDerivedExact(db);
   });
 
-  it('runs at most once per interval per process, whether from the timer or after requests', async () => {
+  it('runs at most once per interval per process', async () => {
     process.env.RETENTION_DAYS = '7';
     await storeAges([10]);
     expect(await runRetentionIfDue()).toBe(1);
     await storeAges([10]);
     expect(retentionDue()).toBe(false);
     expect(await runRetentionIfDue()).toBe(0);
-    scheduleRetentionIfDue();
     expect(await ids()).toHaveLength(1);
 
-    // Due again (a new interval): scheduled after a request, it runs (here detached: no request scope).
+    // Due again (a new interval): it runs.
     resetRetentionClock();
-    scheduleRetentionIfDue();
-    expect(retentionDue()).toBe(false); // claimed at once: the next requests do not schedule it again
-    await vi.waitFor(async () => expect(await ids()).toHaveLength(0));
+    expect(retentionDue()).toBe(true);
+    expect(await runRetentionIfDue()).toBe(1);
+    expect(await ids()).toHaveLength(0);
     await expectDerivedExact(db);
   });
 });

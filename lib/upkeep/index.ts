@@ -10,25 +10,22 @@
 //   at most once per RETENTION_INTERVAL_MS per process.
 // - indexing full-text search: the traces ingest queued get their words indexed
 //   (lib/features/search/search-index.ts), a run at most once per SEARCH_INDEX_INTERVAL_MS per
-//   process: the timer's until the queue is empty, a request's for SEARCH_INDEX_BUDGET_MS,
-//   and either for only SEARCH_INDEX_BUSY_BUDGET_MS while ingest is in progress.
-// All run two ways, so they work on any host:
+//   process: the timer's until the queue is empty, a cron call's for
+//   CRON_SEARCH_INDEX_BUDGET_MS, and either for only SEARCH_INDEX_BUSY_BUDGET_MS while
+//   ingest is in progress.
+// They run two ways, never by building a request's context:
 // - on a timer in a long-running server (instrumentation.ts starts it; retention also
 //   runs once right at start);
-// - after requests: scheduleHousekeeping(), called from one place (requestContext in
-//   lib/core/context.ts, which every request of every transport goes through), runs what is
-//   due with next/server's after(), so it never delays the answer. Serverless hosts run
-//   code only on requests: there each task runs with the first request after its
-//   interval, in whichever instance serves it.
+// - on a platform's cron (serverless hosts run no timer): GET /api/upkeep runs every task
+//   once (runUpkeepNow), with CRON_SECRET as its bearer token (docs/deployment.md).
 // Everything here acts as the server itself (systemContext), never as a request's caller.
 // Several processes may run retention at once: each batch skips traces another holds.
 import 'server-only';
-import { after } from 'next/server';
 import { systemContext } from '@/lib/core/context';
 import { getDatabase } from '@/lib/db';
 import { getOtlpConfig, getRetentionDays } from '@/lib/core/config';
 import { bodiesInFlight } from '@/lib/core/admission';
-import { compactInsights, compactInsightsDue } from '@/lib/features/insights';
+import { compactInsights } from '@/lib/features/insights';
 import { compactPaths } from '@/lib/features/paths';
 import { closeIdleTraces } from '@/lib/features/ingest';
 import { deleteExpiredTraces } from '@/lib/features/retention';
@@ -59,6 +56,7 @@ export const SEARCH_INDEX_BUDGET_MS = 1_000;
 export const SEARCH_INDEX_BUSY_BUDGET_MS = 250;
 export const SEARCH_INDEX_MAX_LAG_MS = 60_000;
 export const SEARCH_INDEX_IDLE_SESSIONS = 2;
+export const CRON_SEARCH_INDEX_BUDGET_MS = 10_000;
 
 /** How long a session of an indexing run may go on, by the rules above. */
 export function searchIndexBudgetMs(now: { ingestInProgress: boolean; lagMs: number; idleBudgetMs: number; extraSession?: boolean }): number {
@@ -126,25 +124,6 @@ export async function runRetentionIfDue(): Promise<number> {
   return retentionDue() ? runRetention() : 0;
 }
 
-/** Runs a task once the current request's answer is sent. */
-function afterAnswer(task: () => Promise<unknown>): void {
-  try {
-    // The promise is handed over, so serverless hosts keep the instance until it settles.
-    after(task);
-  } catch {
-    // Outside a request (scripts, tests): run it detached.
-    void task();
-  }
-}
-
-/** After an API request: when retention is due, runs it once the answer is sent (at most once per interval). */
-export function scheduleRetentionIfDue(): void {
-  if (!retentionDue()) return;
-  // Claimed now, so the requests that follow while it runs do not schedule it again.
-  state.__crossroadsRetentionAt = Date.now();
-  afterAnswer(() => runRetention());
-}
-
 /**
  * Indexes queued traces for search, by the rules above: for up to `idleBudgetMs`
  * (Infinity: until the queue is empty) with up to `sessions` sessions at once. Never
@@ -177,40 +156,22 @@ function searchIndexDue(now = Date.now()): boolean {
   return !state.__crossroadsSearchIndexRunning && now - (state.__crossroadsSearchIndexAt ?? 0) >= SEARCH_INDEX_INTERVAL_MS;
 }
 
-/** After an API request: when search indexing is due, runs it once the answer is sent. */
-export function scheduleSearchIndexIfDue(): void {
-  if (!searchIndexDue()) return;
-  // Claimed now, so the requests that follow while it runs do not schedule it again.
-  state.__crossroadsSearchIndexAt = Date.now();
-  afterAnswer(() => runSearchIndex());
+/** Indexes search when this process is due to (not already indexing, the interval passed): the timer's run, until the queue is empty. */
+export async function runSearchIndexIfDue(): Promise<SearchIndexRun | undefined> {
+  if (!searchIndexDue()) return undefined;
+  return runSearchIndex({ idleBudgetMs: Infinity, sessions: SEARCH_INDEX_IDLE_SESSIONS });
 }
 
 /**
- * After any request: runs, once the answer is sent, each task that is due (closing idle
- * OTLP traces and folding insights deltas, retention, search indexing). The one place
- * requests trigger upkeep.
+ * Every task once, now, for a platform's cron (GET /api/upkeep): serverless hosts run no
+ * timer. Search indexing stops after CRON_SEARCH_INDEX_BUDGET_MS, so one call fits a
+ * function's time limit; the next call goes on.
  */
-export function scheduleHousekeeping(): void {
-  const now = Date.now();
-  if (now - (state.__crossroadsHousekeepingAt ?? 0) >= HOUSEKEEPING_INTERVAL_MS) {
-    state.__crossroadsHousekeepingAt = now;
-    afterAnswer(() => runHousekeeping());
-  } else if (compactInsightsDue(now)) {
-    afterAnswer(() => compactQuietly());
-  }
-  scheduleRetentionIfDue();
-  scheduleSearchIndexIfDue();
-}
-
-async function compactQuietly(): Promise<void> {
-  try {
-    const db = await getDatabase();
-    await compactInsights(systemContext(db, 'insights compaction'));
-    await compactPaths(systemContext(db, 'paths compaction'));
-    await foldTraceStatusCounts(systemContext(db, 'status count fold'));
-  } catch (err) {
-    console.error('[crossroads] insights, paths or status count compaction failed:', err);
-  }
+export async function runUpkeepNow(): Promise<{ retention: { deletedTraces: number }; searchIndex: SearchIndexRun }> {
+  await runHousekeeping();
+  const deletedTraces = await runRetention();
+  const searchIndex = await runSearchIndex({ idleBudgetMs: CRON_SEARCH_INDEX_BUDGET_MS, sessions: SEARCH_INDEX_IDLE_SESSIONS });
+  return { retention: { deletedTraces }, searchIndex };
 }
 
 /** Starts the periodic run in a long-running server (once per process), and retention at once. */
@@ -222,9 +183,7 @@ export function startHousekeepingTimer(): void {
     void runRetentionIfDue();
   }, HOUSEKEEPING_INTERVAL_MS);
   state.__crossroadsHousekeepingTimer.unref();
-  state.__crossroadsSearchIndexTimer = setInterval(() => {
-    if (searchIndexDue()) void runSearchIndex({ idleBudgetMs: Infinity, sessions: SEARCH_INDEX_IDLE_SESSIONS });
-  }, SEARCH_INDEX_INTERVAL_MS);
+  state.__crossroadsSearchIndexTimer = setInterval(() => void runSearchIndexIfDue(), SEARCH_INDEX_INTERVAL_MS);
   state.__crossroadsSearchIndexTimer.unref();
 }
 
