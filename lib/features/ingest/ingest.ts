@@ -25,6 +25,8 @@ import { AppError } from '@/lib/core/errors';
 import { spanCost } from '@/lib/features/pricing';
 import type { CustomPrice } from '@/lib/features/pricing/shared';
 import type { SqlExecutor } from '@/lib/db/executor';
+import { columnNames, columnValues, DECISION_POINT_TABLE, EVENT_TABLE, recordDefinition, SPAN_TABLE, TRACE_TABLE, type Column, type TableColumns } from '@/lib/db/columns';
+import { iso, spanRow } from './rows';
 import { plainPayloadNumbers, traceWordsAsWritten } from '@/lib/features/search';
 import { runText, traceRanges, traceRuns, type TraceRange, type TraceRun } from './batch-chunks';
 import { storableJson, type TraceInput, type ValidatedBatch } from './validate';
@@ -37,88 +39,19 @@ import { scoreRow, upsertScoresSql, type ScoreRow } from '@/lib/features/scores'
 import { BATCH_REWRITE_RULE, checkRewrites } from '@/lib/features/scores';
 import { checkScoresFitConfigs } from '@/lib/features/scores/shared';
 
-type Column = readonly [name: string, sqlType: string];
-
-interface TableSpec {
+interface TableSpec extends TableColumns {
   /** The child array of a trace in the request (null: the trace itself). */
   children: 'decisionPoints' | 'spans' | 'events' | null;
-  /** Columns sent from the validated values. */
-  columns: readonly Column[];
-  /** jsonb columns stored from the request's JSON text, by field name. */
-  payloads: readonly string[];
 }
 
-// Every stored column but the database-generated ones ("createdAt"). Children come
-// first, the trace last: the per-status count trigger (trace_status_counts migration)
-// fires on the trace insert and locks its counter rows only until the commit.
+// The registry's columns (lib/db/columns.ts), each table fed from its array in the request.
+// Children come first, the trace last: the per-status count trigger (trace_status_counts
+// migration) fires on the trace insert and locks its counter rows only until the commit.
 const TABLES = {
-  DecisionPoint: {
-    children: 'decisionPoints',
-    columns: [
-      ['traceId', 'text'],
-      ['id', 'text'],
-      ['type', '"DecisionType"'],
-      ['reasoning', 'text'],
-      ['durationMs', 'float8'],
-      ['costUsd', 'float8'],
-      ['parentSpanId', 'text'],
-      ['timestamp', 'timestamptz'],
-    ],
-    payloads: ['chosen', 'alternatives', 'contextSnapshot'],
-  },
-  Span: {
-    children: 'spans',
-    columns: [
-      ['traceId', 'text'],
-      ['id', 'text'],
-      ['parentSpanId', 'text'],
-      ['name', 'text'],
-      ['type', '"SpanType"'],
-      ['tokenCount', 'float8'],
-      ['costUsd', 'float8'],
-      ['costSource', '"CostSource"'],
-      ['pricedModel', 'text'],
-      ['durationMs', 'float8'],
-      ['status', '"RunStatus"'],
-      ['statusMessage', 'text'],
-      ['startedAt', 'timestamptz'],
-      ['endedAt', 'timestamptz'],
-    ],
-    payloads: ['input', 'output', 'metadata'],
-  },
-  Event: {
-    children: 'events',
-    columns: [
-      ['traceId', 'text'],
-      ['id', 'text'],
-      ['spanId', 'text'],
-      ['type', '"EventType"'],
-      ['name', 'text'],
-      ['timestamp', 'timestamptz'],
-    ],
-    payloads: ['metadata'],
-  },
-  Trace: {
-    children: null,
-    columns: [
-      ['id', 'text'],
-      ['name', 'text'],
-      ['sessionId', 'text'],
-      ['userId', 'text'],
-      ['status', '"RunStatus"'],
-      ['tags', 'text[]'],
-      ['totalCost', 'float8'],
-      ['totalTokens', 'float8'],
-      ['totalDuration', 'float8'],
-      ['unpricedCalls', 'int4'],
-      ['startedAt', 'timestamptz'],
-      ['endedAt', 'timestamptz'],
-      ['decisionPointCount', 'int4'],
-      ['spanCount', 'int4'],
-      ['eventCount', 'int4'],
-    ],
-    payloads: ['metadata'],
-  },
+  DecisionPoint: { ...DECISION_POINT_TABLE, children: 'decisionPoints' },
+  Span: { ...SPAN_TABLE, children: 'spans' },
+  Event: { ...EVENT_TABLE, children: 'events' },
+  Trace: { ...TRACE_TABLE, children: null },
 } as const satisfies Record<string, TableSpec>;
 
 type Table = keyof typeof TABLES;
@@ -141,19 +74,13 @@ function positionColumns(spec: TableSpec): readonly Column[] {
  */
 function selectRows(spec: TableSpec, param: number): string {
   const path = spec.children ? `'traces', r.i::text, '${spec.children}', r.j::text` : `'traces', r.i::text`;
-  const values = [
-    ...spec.columns.map(([name]) => `r."${name}"`),
-    // JSON null and an absent field are both stored as SQL NULL and read back as null.
-    ...spec.payloads.map((field) => `NULLIF($1::jsonb #> ARRAY[${path}, '${field}'], 'null'::jsonb)`),
-  ];
-  const record = [...positionColumns(spec), ...spec.columns].map(([name, type]) => `"${name}" ${type}`);
-  return `SELECT ${values.join(', ')} FROM json_to_recordset($${param}::json) AS r(${record.join(', ')})`;
+  // JSON null and an absent field are both stored as SQL NULL and read back as null.
+  const payloads = spec.payloads.map((field) => `, NULLIF($1::jsonb #> ARRAY[${path}, '${field}'], 'null'::jsonb)`).join('');
+  return `SELECT ${columnValues(spec, 'r')}${payloads} FROM json_to_recordset($${param}::json) AS r(${recordDefinition(spec, positionColumns(spec))})`;
 }
 
 function insertInto(table: Table, param: number): string {
-  const spec: TableSpec = TABLES[table];
-  const names = [...spec.columns.map(([name]) => name), ...spec.payloads].map((name) => `"${name}"`);
-  return `INSERT INTO "${table}" (${names.join(', ')}) ${selectRows(spec, param)}`;
+  return `INSERT INTO "${table}" (${columnNames(TABLES[table])}) ${selectRows(TABLES[table], param)}`;
 }
 
 // $1 is the request's JSON text; $2.. the rows of ORDER's tables, then the scores' rows
@@ -188,8 +115,6 @@ const INGEST_WITH_WORDS_SQL = [
 // route tests' field-by-field round trip catches). Literals of strings and numbers keep
 // JSON.stringify on its fast path: generic copies by column name, or Date values left
 // for it to convert, made this ~84 ms instead of ~10 ms for a 100-trace batch.
-const iso = (date: Date | null) => (date === null ? null : date.toISOString());
-
 function rowsJson(traces: readonly TraceInput[], prices: readonly CustomPrice[]): string[] {
   const rows: Record<Table, object[]> = { DecisionPoint: [], Span: [], Event: [], Trace: [] };
   traces.forEach((t, i) => {
@@ -218,24 +143,7 @@ function rowsJson(traces: readonly TraceInput[], prices: readonly CustomPrice[])
       if (cost.counted && cost.costUsd !== null) spanCosts += cost.costUsd;
       if (cost.costSource === 'catalog' || cost.costSource === 'custom') computed = true;
       if (cost.unpriced) unpricedCalls++;
-      rows.Span.push({
-        i,
-        j,
-        traceId,
-        id: s.id,
-        parentSpanId: s.parentSpanId,
-        name: s.name,
-        type: s.type,
-        tokenCount: s.tokenCount,
-        costUsd: cost.costUsd,
-        costSource: cost.costSource,
-        pricedModel: cost.pricedModel,
-        durationMs: s.durationMs,
-        status: s.status,
-        statusMessage: s.statusMessage,
-        startedAt: iso(s.startedAt),
-        endedAt: iso(s.endedAt),
-      });
+      rows.Span.push({ i, j, ...spanRow(traceId, s, cost) });
     });
     t.events.forEach((e, j) =>
       rows.Event.push({ i, j, traceId, id: e.id, spanId: e.spanId, type: e.type, name: e.name, timestamp: iso(e.timestamp) }),

@@ -35,6 +35,8 @@ import { getModelPrices } from '@/lib/core/config';
 import { spanCost } from '@/lib/features/pricing';
 import type { CustomPrice } from '@/lib/features/pricing/shared';
 import type { SqlExecutor } from '@/lib/db/executor';
+import { columnNames, columnValues, recordDefinition, SPAN_TABLE } from '@/lib/db/columns';
+import { iso, spanRow } from './rows';
 import type { Actor } from '@/lib/core/access/decide';
 import { ingestWriter, type ScoreWriter } from '@/lib/features/scores/shared';
 import { feedbackScore } from '@/lib/features/scores/shared';
@@ -84,7 +86,6 @@ export interface SpanBatchResult {
   rejected: SpanRejection[];
 }
 
-const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 
 const OWNERS_SQL = `
 SELECT "id", "source", "spanCount", "decisionPointCount", "eventCount" FROM "Trace" WHERE "id" = ANY($1::text[])`;
@@ -104,13 +105,9 @@ const spanPayload = (i: number) => `NULLIF($4::jsonb -> r."k" -> ${i}, 'null'::j
 
 const STORE_CHUNK_SQL = `
 WITH s AS (
-  INSERT INTO "Span" ("traceId", "id", "parentSpanId", "name", "type", "tokenCount", "costUsd", "costSource", "pricedModel",
-                      "durationMs", "status", "statusMessage", "startedAt", "endedAt", "input", "output", "metadata")
-  SELECT r."traceId", r."id", r."parentSpanId", r."name", r."type", r."tokenCount", r."costUsd", r."costSource", r."pricedModel",
-         r."durationMs", r."status", r."statusMessage", r."startedAt", r."endedAt", ${spanPayload(0)}, ${spanPayload(1)}, ${spanPayload(2)}
-    FROM json_to_recordset($1::json) AS r("k" int4, "traceId" text, "id" text, "parentSpanId" text, "name" text, "type" "SpanType",
-         "tokenCount" float8, "costUsd" float8, "costSource" "CostSource", "pricedModel" text, "durationMs" float8,
-         "status" "RunStatus", "statusMessage" text, "startedAt" timestamptz, "endedAt" timestamptz)
+  INSERT INTO "Span" (${columnNames(SPAN_TABLE)})
+  SELECT ${columnValues(SPAN_TABLE, 'r')}, ${SPAN_TABLE.payloads.map((_, i) => spanPayload(i)).join(', ')}
+    FROM json_to_recordset($1::json) AS r(${recordDefinition(SPAN_TABLE, [['k', 'int4']])})
    ORDER BY r."traceId", r."id"
   ON CONFLICT ("traceId", "id") DO NOTHING
   RETURNING "traceId", "id", "tokenCount", "costUsd", "startedAt"
@@ -386,23 +383,8 @@ function chunkRows(traces: SpanBatchTrace[], prices: readonly CustomPrice[], wit
     for (const s of t.spans) {
       const cost = spanCost(s, prices);
       if (!cost.counted || cost.unpriced) apart.push({ traceId, id: s.id, uncounted: !cost.counted, unpriced: cost.unpriced });
-      spans.push({
-        k: payloads.length,
-        traceId,
-        id: s.id,
-        parentSpanId: s.parentSpanId,
-        name: s.name,
-        type: s.type,
-        tokenCount: s.tokenCount,
-        costUsd: cost.costUsd,
-        costSource: cost.costSource,
-        pricedModel: cost.pricedModel,
-        durationMs: s.durationMs,
-        status: s.status,
-        statusMessage: s.statusMessage,
-        startedAt: iso(s.startedAt),
-        endedAt: iso(s.endedAt),
-      });
+      spans.push({ k: payloads.length, ...spanRow(traceId, s, cost) });
+      // In SPAN_TABLE.payloads' order.
       payloads.push([s.input, s.output, s.metadata]);
       if (s.type === 'LLM_CALL' && (s.input === null || s.output === null)) withoutPayload.push({ traceId, spanId: s.id });
       if (s.type === 'LLM_CALL' && s.tokenCount !== null) {

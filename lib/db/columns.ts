@@ -1,0 +1,110 @@
+// The column registry: each stored table's columns that the application writes, with
+// their SQL types, and its jsonb payload columns. Inserts, upserts, json_to_recordset
+// record definitions and select lists are derived from here, so a new column is one line
+// (plus the migration that adds it, and the feature code that fills it).
+import { raw, type Sql } from './sql';
+
+export type Column = readonly [name: string, sqlType: string];
+
+export interface TableColumns {
+  readonly table: string;
+  /** Columns written from values the application computed (ids, names, enums, numbers, dates). */
+  readonly columns: readonly Column[];
+  /** jsonb columns holding any JSON a client sent (payloads, metadata). */
+  readonly payloads: readonly string[];
+}
+
+// Every stored column but the database-generated ones ("createdAt").
+export const SPAN_TABLE = {
+  table: 'Span',
+  columns: [
+    ['traceId', 'text'],
+    ['id', 'text'],
+    ['parentSpanId', 'text'],
+    ['name', 'text'],
+    ['type', '"SpanType"'],
+    ['tokenCount', 'float8'],
+    ['costUsd', 'float8'],
+    ['costSource', '"CostSource"'],
+    ['pricedModel', 'text'],
+    ['durationMs', 'float8'],
+    ['status', '"RunStatus"'],
+    ['statusMessage', 'text'],
+    ['startedAt', 'timestamptz'],
+    ['endedAt', 'timestamptz'],
+  ],
+  payloads: ['input', 'output', 'metadata'],
+} as const satisfies TableColumns;
+
+export const DECISION_POINT_TABLE = {
+  table: 'DecisionPoint',
+  columns: [
+    ['traceId', 'text'],
+    ['id', 'text'],
+    ['type', '"DecisionType"'],
+    ['reasoning', 'text'],
+    ['durationMs', 'float8'],
+    ['costUsd', 'float8'],
+    ['parentSpanId', 'text'],
+    ['timestamp', 'timestamptz'],
+  ],
+  payloads: ['chosen', 'alternatives', 'contextSnapshot'],
+} as const satisfies TableColumns;
+
+export const EVENT_TABLE = {
+  table: 'Event',
+  columns: [
+    ['traceId', 'text'],
+    ['id', 'text'],
+    ['spanId', 'text'],
+    ['type', '"EventType"'],
+    ['name', 'text'],
+    ['timestamp', 'timestamptz'],
+  ],
+  payloads: ['metadata'],
+} as const satisfies TableColumns;
+
+export const TRACE_TABLE = {
+  table: 'Trace',
+  columns: [
+    ['id', 'text'],
+    ['name', 'text'],
+    ['sessionId', 'text'],
+    ['userId', 'text'],
+    ['status', '"RunStatus"'],
+    ['tags', 'text[]'],
+    ['totalCost', 'float8'],
+    ['totalTokens', 'float8'],
+    ['totalDuration', 'float8'],
+    ['unpricedCalls', 'int4'],
+    ['startedAt', 'timestamptz'],
+    ['endedAt', 'timestamptz'],
+    ['decisionPointCount', 'int4'],
+    ['spanCount', 'int4'],
+    ['eventCount', 'int4'],
+  ],
+  payloads: ['metadata'],
+} as const satisfies TableColumns;
+
+/** A row's column values by name, as a table's registry spells them. */
+export type RowOf<T extends TableColumns> = { [K in T['columns'][number][0]]: unknown };
+
+/** `"a", "b", ...`: the columns (and then the payloads) as an INSERT names them. */
+export function columnNames(spec: TableColumns, { payloads = true } = {}): string {
+  return [...spec.columns.map(([name]) => name), ...(payloads ? spec.payloads : [])].map((name) => `"${name}"`).join(', ');
+}
+
+/** `alias."a", alias."b", ...`: the columns read from a record or a table alias. */
+export function columnValues(spec: TableColumns, alias: string): string {
+  return spec.columns.map(([name]) => `${alias}."${name}"`).join(', ');
+}
+
+/** `"a" text, "b" float8, ...`: a json_to_recordset record definition, after any extra columns. */
+export function recordDefinition(spec: TableColumns, extra: readonly Column[] = []): string {
+  return [...extra, ...spec.columns].map(([name, type]) => `"${name}" ${type}`).join(', ');
+}
+
+/** The column list as a fragment, for statements built with lib/db/sql. */
+export function columnList(spec: TableColumns, alias?: string): Sql {
+  return raw(alias ? columnValues(spec, alias) : columnNames(spec, { payloads: false }));
+}
