@@ -5,14 +5,13 @@
 // 1-4 s at 100k traces: more than running them (docs/benchmarks.md, "Insights"). SET
 // LOCAL keeps the setting to this one transaction; every other statement keeps JIT.
 // (PGlite has no JIT; the setting exists there and changes nothing.)
+//
+// The transaction is the raw driver's: unbounded in time (Prisma's bounded one to 2 s to
+// start and 5 s to finish, which turned a large window that answers late into an error),
+// and on PGlite's one connection a second call waits for the first.
 import 'server-only';
-import type { Db } from '@/lib/db';
-import type { Prisma } from '@/lib/generated/prisma/client';
-
-// Prisma bounds a transaction by default (2 s to start, 5 s to finish), which would turn a
-// large window that answers late into an error, and on PGlite's one connection make the
-// page's two concurrent calls fail while the first runs. The statement alone had no bound.
-const NO_BOUND_MS = 30 * 60_000;
+import type { SqlExecutor } from '@/lib/db/executor';
+import { sql, type Sql } from '@/lib/db/sql';
 
 // The same transaction gives the statement more memory for its sorts and hashes than the
 // default 4 MB per node: over 30 days at 1M traces the duration percentiles sort ~330k
@@ -21,11 +20,9 @@ const NO_BOUND_MS = 30 * 60_000;
 export const INSIGHTS_WORK_MEM = '64MB';
 
 /** Runs one read statement in a transaction of its own, with JIT compilation off and INSIGHTS_WORK_MEM. */
-export async function queryWithoutJit<T>(db: Db, query: Prisma.PrismaPromise<T>): Promise<T> {
-  const settings = db.$executeRaw`SELECT set_config('jit', 'off', true), set_config('work_mem', ${INSIGHTS_WORK_MEM}, true)`;
-  const [, result] = await db.$transaction([settings, query], {
-    maxWait: NO_BOUND_MS,
-    timeout: NO_BOUND_MS,
+export async function queryWithoutJit<T>(db: SqlExecutor, statement: Sql): Promise<T[]> {
+  return db.transaction(async (tx) => {
+    await tx.query(sql`SELECT set_config('jit', 'off', true), set_config('work_mem', ${INSIGHTS_WORK_MEM}, true)`);
+    return tx.query<T>(statement);
   });
-  return result;
 }

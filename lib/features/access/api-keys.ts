@@ -6,6 +6,7 @@ import { AppError } from '@/lib/core/errors';
 import { API_KEY_NAME_MAX, API_KEY_PREFIX, getAuth } from './auth';
 import { isKeyScope, KEY_SCOPES, PERMISSION_RESOURCE, scopesOf, type KeyScope } from '@/lib/core/access/scopes';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
+import { sql } from '@/lib/db/sql';
 
 export interface ApiKeyRecord {
   id: string;
@@ -60,11 +61,15 @@ export async function createApiKey(ctx: ServiceContext, input: NewApiKey): Promi
 
 export async function listApiKeys(ctx: ServiceContext): Promise<ApiKeyRecord[]> {
   requireScope(ctx, 'admin');
-  const db = ctx.db.prisma;
-  const rows = await db.apikey.findMany({
-    orderBy: { createdAt: 'desc' },
-    select: { id: true, name: true, start: true, prefix: true, permissions: true, createdAt: true, lastRequest: true },
-  });
+  const rows = await ctx.db.sql.query<{
+    id: string;
+    name: string | null;
+    start: string | null;
+    prefix: string | null;
+    permissions: string | null;
+    createdAt: Date;
+    lastRequest: Date | null;
+  }>(sql`SELECT "id", "name", "start", "prefix", "permissions", "createdAt", "lastRequest" FROM "Apikey" ORDER BY "createdAt" DESC`);
   return rows.map((k) => ({
     id: k.id,
     name: k.name ?? '',
@@ -78,7 +83,6 @@ export async function listApiKeys(ctx: ServiceContext): Promise<ApiKeyRecord[]> 
 /** Deletes the key: the next request with it is refused. */
 export async function revokeApiKey(ctx: ServiceContext, id: string): Promise<void> {
   requireScope(ctx, 'admin');
-  const db = ctx.db.prisma;
-  const { count } = await db.apikey.deleteMany({ where: { id } });
-  if (count === 0) throw new AppError('NOT_FOUND', 'API key not found');
+  const deleted = await ctx.db.sql.query(sql`DELETE FROM "Apikey" WHERE "id" = ${id} RETURNING "id"`);
+  if (deleted.length === 0) throw new AppError('NOT_FOUND', 'API key not found');
 }

@@ -4,6 +4,7 @@
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
 import type { SqlExecutor } from '@/lib/db/executor';
+import { sql } from '@/lib/db/sql';
 import { getAuth } from './auth';
 import { createUser } from './create-user';
 import { isRole, type Role } from '@/lib/core/access/scopes';
@@ -53,17 +54,16 @@ export async function addUser(ctx: ServiceContext, input: NewUser): Promise<{ id
 
 export async function listUsers(ctx: ServiceContext): Promise<UserRecord[]> {
   requireScope(ctx, 'admin');
-  const db = ctx.db.prisma;
-  const rows = await db.user.findMany({
-    orderBy: { createdAt: 'asc' },
-    select: { id: true, name: true, email: true, role: true, createdAt: true, accounts: { select: { providerId: true } } },
-  });
+  const rows = await ctx.db.sql.query<{ id: string; name: string; email: string; role: string; createdAt: Date; providers: string[] }>(sql`
+    SELECT u."id", u."name", u."email", u."role", u."createdAt",
+      coalesce((SELECT array_agg(a."providerId" ORDER BY a."createdAt", a."id") FROM "Account" a WHERE a."userId" = u."id"), '{}') AS "providers"
+    FROM "User" u ORDER BY u."createdAt" ASC`);
   return rows.map((u) => ({
     id: u.id,
     name: u.name,
     email: u.email,
     role: isRole(u.role) ? u.role : 'viewer',
-    signIn: [...new Set(u.accounts.map((a) => (a.providerId === 'credential' ? 'password' : 'sso')))],
+    signIn: [...new Set(u.providers.map((providerId) => (providerId === 'credential' ? 'password' : 'sso')))],
     createdAt: u.createdAt.toISOString(),
   }));
 }
@@ -82,8 +82,8 @@ async function changeKeepingAnAdmin(
   change: (tx: SqlExecutor) => Promise<unknown>,
 ): Promise<void> {
   await ctx.db.sql.transaction(async (tx) => {
-    const admins = await tx.query<{ id: string }>(`SELECT "id" FROM "User" WHERE "role" = 'admin' ORDER BY "id" FOR UPDATE`);
-    const [user] = await tx.query<{ role: string }>(`SELECT "role" FROM "User" WHERE "id" = $1`, [id]);
+    const admins = await tx.query<{ id: string }>(sql`SELECT "id" FROM "User" WHERE "role" = 'admin' ORDER BY "id" FOR UPDATE`);
+    const [user] = await tx.query<{ role: string }>(sql`SELECT "role" FROM "User" WHERE "id" = ${id}`);
     if (!user) throw new AppError('NOT_FOUND', 'User not found');
     if (takesAdmin(user.role) && admins.length <= 1) throw new AppError('CONFLICT', lastAdmin);
     await change(tx);
@@ -99,7 +99,7 @@ export async function setUserRole(ctx: ServiceContext, id: string, role: unknown
     id,
     (current) => current === 'admin' && role !== 'admin',
     'The last admin cannot be made a viewer',
-    (tx) => tx.query(`UPDATE "User" SET "role" = $2, "updatedAt" = now() WHERE "id" = $1`, [id, role]),
+    (tx) => tx.query(sql`UPDATE "User" SET "role" = ${role}, "updatedAt" = now() WHERE "id" = ${id}`),
   );
 }
 
@@ -112,6 +112,6 @@ export async function deleteUser(ctx: ServiceContext, id: string): Promise<void>
     id,
     (current) => current === 'admin',
     'The last admin cannot be removed',
-    (tx) => tx.query(`DELETE FROM "User" WHERE "id" = $1`, [id]),
+    (tx) => tx.query(sql`DELETE FROM "User" WHERE "id" = ${id}`),
   );
 }

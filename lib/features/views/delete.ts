@@ -3,12 +3,13 @@
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
+import { sql } from '@/lib/db/sql';
 import { isValidId } from '@/lib/features/ingest/shared';
 import { viewOwner } from './owner';
 
 export async function deleteView(ctx: ServiceContext, id: string): Promise<void> {
   const actor = requireScope(ctx, 'read');
   if (!isValidId(id)) throw new AppError('VALIDATION', 'Invalid view ID');
-  const { count } = await ctx.db.prisma.savedView.deleteMany({ where: { id, owner: viewOwner(actor) } });
-  if (count === 0) throw new AppError('NOT_FOUND', 'View not found');
+  const deleted = await ctx.db.sql.query(sql`DELETE FROM "SavedView" WHERE "id" = ${id} AND "owner" = ${viewOwner(actor)} RETURNING "id"`);
+  if (deleted.length === 0) throw new AppError('NOT_FOUND', 'View not found');
 }

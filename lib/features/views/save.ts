@@ -4,29 +4,33 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@/lib/core/errors';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
+import { sql } from '@/lib/db/sql';
 import { VIEW_LIMITS } from './limits';
 import { viewOwner } from './owner';
-import { toSavedView } from './record';
+import { toSavedView, VIEW_COLUMNS } from './record';
 import type { SavedView, SaveViewInput } from './types';
 
 export async function saveView(ctx: ServiceContext, input: SaveViewInput): Promise<{ view: SavedView; created: boolean }> {
   const actor = requireScope(ctx, 'read');
   const owner = viewOwner(actor);
-  const db = ctx.db.prisma;
-  const data = { query: input.query, columns: input.columns };
-  return db.$transaction(async (tx) => {
+  return ctx.db.sql.transaction(async (tx) => {
     // Serialises one owner's saves: two cannot both pass the count below the limit, nor both insert one name.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`saved-view:${owner}`}))`;
-    const existing = await tx.savedView.findUnique({ where: { owner_name: { owner, name: input.name } } });
+    await tx.query(sql`SELECT pg_advisory_xact_lock(hashtext(${`saved-view:${owner}`}))`);
+    const [existing] = await tx.query<{ id: string }>(sql`SELECT "id" FROM "SavedView" WHERE "owner" = ${owner} AND "name" = ${input.name}`);
     if (existing) {
-      const row = await tx.savedView.update({ where: { id: existing.id }, data: { ...data, updatedAt: new Date() } });
+      const [row] = await tx.query<SavedView>(sql`
+        UPDATE "SavedView" SET "query" = ${input.query}, "columns" = ${input.columns}::text[], "updatedAt" = ${new Date()}
+        WHERE "id" = ${existing.id} RETURNING ${VIEW_COLUMNS}`);
       return { view: toSavedView(row), created: false };
     }
-    const count = await tx.savedView.count({ where: { owner } });
+    const [{ count }] = await tx.query<{ count: number }>(sql`SELECT count(*)::int AS "count" FROM "SavedView" WHERE "owner" = ${owner}`);
     if (count >= VIEW_LIMITS.perOwner) {
       throw new AppError('VALIDATION', `Too many views: at most ${VIEW_LIMITS.perOwner} each; delete one first`);
     }
-    const row = await tx.savedView.create({ data: { id: randomUUID(), owner, name: input.name, ...data } });
+    const [row] = await tx.query<SavedView>(sql`
+      INSERT INTO "SavedView" ("id", "owner", "name", "query", "columns")
+      VALUES (${randomUUID()}, ${owner}, ${input.name}, ${input.query}, ${input.columns}::text[])
+      RETURNING ${VIEW_COLUMNS}`);
     return { view: toSavedView(row), created: true };
   });
 }

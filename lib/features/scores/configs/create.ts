@@ -2,17 +2,28 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@/lib/core/errors';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
+import { raw, sql } from '@/lib/db/sql';
 import type { ScoreConfigRecord } from '@/lib/features/scores/types';
-import { isDuplicateName, toConfigRecord } from './record';
+import { CONFIG_COLUMNS } from './read';
 import type { ScoreConfigInput } from './validate';
+
+/** A unique-constraint violation (the name), as PostgreSQL reports it. */
+export function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === '23505';
+}
 
 /** Creates a config (admins); CONFLICT when its name has one already. */
 export async function createScoreConfig(ctx: ServiceContext, input: ScoreConfigInput): Promise<ScoreConfigRecord> {
   requireScope(ctx, 'admin');
   try {
-    return toConfigRecord(await ctx.db.prisma.scoreConfig.create({ data: { id: randomUUID(), ...input } }));
+    const [row] = await ctx.db.sql.query<ScoreConfigRecord>(sql`
+      INSERT INTO "ScoreConfig" ("id", "name", "dataType", "categories", "min", "max", "description")
+      VALUES (${randomUUID()}, ${input.name}, ${input.dataType}::"ScoreDataType", ${input.categories}::text[], ${input.min}::double precision,
+        ${input.max}::double precision, ${input.description}::text)
+      RETURNING ${raw(CONFIG_COLUMNS)}`);
+    return row;
   } catch (err) {
-    if (isDuplicateName(err)) throw new AppError('CONFLICT', `A score config named "${input.name}" already exists`);
+    if (isUniqueViolation(err)) throw new AppError('CONFLICT', `A score config named "${input.name}" already exists`);
     throw err;
   }
 }

@@ -1,9 +1,11 @@
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
+import { raw, sql } from '@/lib/db/sql';
 import { isValidId } from '@/lib/features/ingest/shared';
 import type { ScoreConfigRecord } from '@/lib/features/scores/types';
-import { isDuplicateName, toConfigRecord } from './record';
+import { isUniqueViolation } from './create';
+import { CONFIG_COLUMNS } from './read';
 import { checkConfig, type ScoreConfigInput } from './validate';
 
 /**
@@ -13,9 +15,8 @@ import { checkConfig, type ScoreConfigInput } from './validate';
 export async function updateScoreConfig(ctx: ServiceContext, id: string, patch: Partial<ScoreConfigInput>): Promise<ScoreConfigRecord> {
   requireScope(ctx, 'admin');
   if (!isValidId(id)) throw new AppError('VALIDATION', 'Invalid score config ID');
-  const db = ctx.db.prisma;
-  return db.$transaction(async (tx) => {
-    const stored = await tx.scoreConfig.findUnique({ where: { id } });
+  return ctx.db.sql.transaction(async (tx) => {
+    const [stored] = await tx.query<ScoreConfigRecord>(sql`SELECT ${raw(CONFIG_COLUMNS)} FROM "ScoreConfig" WHERE "id" = ${id}`);
     if (!stored) throw new AppError('NOT_FOUND', 'Score config not found');
     const next = checkConfig({
       name: patch.name ?? stored.name,
@@ -26,9 +27,13 @@ export async function updateScoreConfig(ctx: ServiceContext, id: string, patch: 
       description: patch.description !== undefined ? patch.description : stored.description,
     });
     try {
-      return toConfigRecord(await tx.scoreConfig.update({ where: { id }, data: { ...next, updatedAt: new Date() } }));
+      const [row] = await tx.query<ScoreConfigRecord>(sql`
+        UPDATE "ScoreConfig" SET "name" = ${next.name}, "dataType" = ${next.dataType}::"ScoreDataType", "categories" = ${next.categories}::text[],
+          "min" = ${next.min}::double precision, "max" = ${next.max}::double precision, "description" = ${next.description}::text, "updatedAt" = ${new Date()}
+        WHERE "id" = ${id} RETURNING ${raw(CONFIG_COLUMNS)}`);
+      return row;
     } catch (err) {
-      if (isDuplicateName(err)) throw new AppError('CONFLICT', `A score config named "${next.name}" already exists`);
+      if (isUniqueViolation(err)) throw new AppError('CONFLICT', `A score config named "${next.name}" already exists`);
       throw err;
     }
   });
