@@ -4,6 +4,7 @@ import 'server-only';
 import { runWithEndpointContext, type AuthEndpointContext } from '@better-auth/core/context';
 import { AppError } from '@/lib/core/errors';
 import { getDatabase } from '@/lib/db';
+import { sql } from '@/lib/db/sql';
 import type { Auth } from './auth';
 import type { NewUser } from './users';
 
@@ -53,11 +54,9 @@ export async function ensureBootstrapAdmin(auth: Auth, email: string | undefined
     const exists = (err instanceof AppError && err.code === 'CONFLICT') || (err as { code?: string }).code === 'P2002';
     if (!exists) throw err;
   }
-  const { sql } = await getDatabase();
-  const restored = await sql.query(
-    `UPDATE "User" SET "role" = 'admin', "updatedAt" = now()
-      WHERE "email" = $1 AND NOT EXISTS (SELECT 1 FROM "User" WHERE "role" = 'admin') RETURNING "id"`,
-    [email],
+  const restored = await (await getDatabase()).sql.query(
+    sql`UPDATE "User" SET "role" = 'admin', "updatedAt" = now()
+      WHERE "email" = ${email} AND NOT EXISTS (SELECT 1 FROM "User" WHERE "role" = 'admin') RETURNING "id"`,
   );
   if (restored.length > 0) console.warn(`[crossroads] no admin was left: ${email} (ADMIN_EMAIL) is an admin again`);
 }

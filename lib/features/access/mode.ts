@@ -3,6 +3,7 @@
 // write needs one (protected mode), and it never goes back while the process lives.
 import 'server-only';
 import { getDatabase, type Database } from '@/lib/db';
+import { sql } from '@/lib/db/sql';
 import { configuredProtected } from './configured';
 
 export { configuredProtected };
@@ -25,7 +26,7 @@ export async function accessMode(): Promise<AccessMode> {
     return cached.mode;
   }
   const [row] = await database.sql.query<{ any: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM "User") OR EXISTS (SELECT 1 FROM "Apikey") AS any`,
+    sql`SELECT EXISTS (SELECT 1 FROM "User") OR EXISTS (SELECT 1 FROM "Apikey") AS any`,
   );
   const mode: AccessMode = row.any ? 'protected' : 'open';
   cache.__crossroadsAccessMode = { database, mode, at: Date.now() };

@@ -5,17 +5,15 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { getAuthSecret } from '@/lib/core/config';
 import type { SqlExecutor } from '@/lib/db/executor';
+import { sql } from '@/lib/db/sql';
 
 const KEY = 'auth_secret';
 
-export async function authSecret(sql: SqlExecutor): Promise<string> {
+export async function authSecret(exec: SqlExecutor): Promise<string> {
   const fromEnv = getAuthSecret();
   if (fromEnv) return fromEnv;
   // Two instances starting at once both try; the first insert wins and both read it.
-  await sql.query(`INSERT INTO "AppSetting" ("key", "value") VALUES ($1, $2) ON CONFLICT ("key") DO NOTHING`, [
-    KEY,
-    randomBytes(32).toString('base64url'),
-  ]);
-  const [row] = await sql.query<{ value: string }>(`SELECT "value" FROM "AppSetting" WHERE "key" = $1`, [KEY]);
+  await exec.query(sql`INSERT INTO "AppSetting" ("key", "value") VALUES (${KEY}, ${randomBytes(32).toString('base64url')}) ON CONFLICT ("key") DO NOTHING`);
+  const [row] = await exec.query<{ value: string }>(sql`SELECT "value" FROM "AppSetting" WHERE "key" = ${KEY}`);
   return row.value;
 }

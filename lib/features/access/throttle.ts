@@ -12,6 +12,7 @@ import { createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { getTrustedProxies } from '@/lib/core/config';
 import { AppError, isAppError } from '@/lib/core/errors';
 import type { SqlExecutor } from '@/lib/db/executor';
+import { sql } from '@/lib/db/sql';
 import { clientAddress } from './client-address';
 
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
@@ -32,11 +33,10 @@ export function throttleKeys(email: string, address: string | null): ThrottleKey
 const keyList = (keys: ThrottleKeys) => (keys.address === null ? [keys.account] : [keys.account, keys.address]);
 
 /** Throws 429 when either key has used up its failures in the current window. */
-export async function assertSignInAllowed(sql: SqlExecutor, keys: ThrottleKeys): Promise<void> {
-  const rows = await sql.query<{ key: string; failures: number; wait: number }>(
-    `SELECT "key", "failures", ceil(extract(epoch FROM ("resetAt" - now())))::int AS wait
-       FROM "SignInThrottle" WHERE "key" = ANY($1::text[]) AND "resetAt" > now()`,
-    [keyList(keys)],
+export async function assertSignInAllowed(exec: SqlExecutor, keys: ThrottleKeys): Promise<void> {
+  const rows = await exec.query<{ key: string; failures: number; wait: number }>(
+    sql`SELECT "key", "failures", ceil(extract(epoch FROM ("resetAt" - now())))::int AS wait
+       FROM "SignInThrottle" WHERE "key" = ANY(${keyList(keys)}::text[]) AND "resetAt" > now()`,
   );
   for (const row of rows) {
     const max = row.key === keys.account ? MAX_FAILURES_PER_ACCOUNT : MAX_FAILURES_PER_ADDRESS;
@@ -47,20 +47,19 @@ export async function assertSignInAllowed(sql: SqlExecutor, keys: ThrottleKeys):
 }
 
 /** Counts one failure against both keys (a new window starts when the last one ended). */
-export async function recordSignInFailure(sql: SqlExecutor, keys: ThrottleKeys): Promise<void> {
-  await sql.query(
-    `INSERT INTO "SignInThrottle" ("key", "failures", "resetAt")
-     SELECT k, 1, now() + make_interval(secs => $2) FROM unnest($1::text[]) AS k
+export async function recordSignInFailure(exec: SqlExecutor, keys: ThrottleKeys): Promise<void> {
+  await exec.query(
+    sql`INSERT INTO "SignInThrottle" ("key", "failures", "resetAt")
+     SELECT k, 1, now() + make_interval(secs => ${SIGN_IN_WINDOW_SECONDS}) FROM unnest(${keyList(keys).sort()}::text[]) AS k
      ON CONFLICT ("key") DO UPDATE SET
        "failures" = CASE WHEN "SignInThrottle"."resetAt" <= now() THEN 1 ELSE "SignInThrottle"."failures" + 1 END,
        "resetAt" = CASE WHEN "SignInThrottle"."resetAt" <= now() THEN EXCLUDED."resetAt" ELSE "SignInThrottle"."resetAt" END`,
-    [keyList(keys).sort(), SIGN_IN_WINDOW_SECONDS],
   );
 }
 
 /** A successful sign-in clears the account's failures (not the address's). */
-export async function clearAccountFailures(sql: SqlExecutor, keys: ThrottleKeys): Promise<void> {
-  await sql.query(`DELETE FROM "SignInThrottle" WHERE "key" = $1`, [keys.account]);
+export async function clearAccountFailures(exec: SqlExecutor, keys: ThrottleKeys): Promise<void> {
+  await exec.query(sql`DELETE FROM "SignInThrottle" WHERE "key" = ${keys.account}`);
 }
 
 const SIGN_IN_PATH = '/sign-in/email';
@@ -82,7 +81,7 @@ function attemptKeys(ctx: HookContext): ThrottleKeys {
 const isSignIn = (ctx: HookContext) => ctx.path === SIGN_IN_PATH;
 
 /** The throttle as a Better Auth plugin: checked before the password is, counted after. */
-export function signInThrottle(sql: SqlExecutor): BetterAuthPlugin {
+export function signInThrottle(exec: SqlExecutor): BetterAuthPlugin {
   return {
     id: 'crossroads-sign-in-throttle',
     hooks: {
@@ -91,7 +90,7 @@ export function signInThrottle(sql: SqlExecutor): BetterAuthPlugin {
           matcher: isSignIn,
           handler: createAuthMiddleware(async (ctx) => {
             try {
-              await assertSignInAllowed(sql, attemptKeys(ctx));
+              await assertSignInAllowed(exec, attemptKeys(ctx));
             } catch (err) {
               if (!isAppError(err) || err.code !== 'TOO_MANY_REQUESTS') throw err;
               // Answered here, as the app's other errors are: {error} with Retry-After.
@@ -109,8 +108,8 @@ export function signInThrottle(sql: SqlExecutor): BetterAuthPlugin {
           handler: createAuthMiddleware(async (ctx) => {
             const returned = ctx.context.returned;
             const keys = attemptKeys(ctx);
-            if (!isAPIError(returned)) await clearAccountFailures(sql, keys);
-            else if (returned.statusCode === 401 || returned.statusCode === 403) await recordSignInFailure(sql, keys);
+            if (!isAPIError(returned)) await clearAccountFailures(exec, keys);
+            else if (returned.statusCode === 401 || returned.statusCode === 403) await recordSignInFailure(exec, keys);
           }),
         },
       ],

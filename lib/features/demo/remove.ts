@@ -1,6 +1,7 @@
 import 'server-only';
 import { describeActor } from '@/lib/core/access/decide';
 import { requireScope, systemContext, type ServiceContext } from '@/lib/core/context';
+import { sql } from '@/lib/db/sql';
 import { deleteTracesById } from '@/lib/features/retention';
 import { requireDemoScope } from './access';
 import { DEMO_ID_PREFIX, DEMO_METADATA_KEY, DEMO_TAG } from './dataset';
@@ -9,8 +10,7 @@ import { DEMO_ID_PREFIX, DEMO_METADATA_KEY, DEMO_TAG } from './dataset';
 async function demoTraceIds(ctx: ServiceContext): Promise<string[]> {
   // Raw SQL, so that a load's removal reads inside the load's transaction.
   const rows = await ctx.db.sql.query<{ id: string }>(
-    `SELECT "id" FROM "Trace" WHERE starts_with("id", $1) AND $2 = ANY ("tags") AND "metadata" -> $3 = 'true'::jsonb`,
-    [DEMO_ID_PREFIX, DEMO_TAG, DEMO_METADATA_KEY],
+    sql`SELECT "id" FROM "Trace" WHERE starts_with("id", ${DEMO_ID_PREFIX}) AND ${DEMO_TAG} = ANY ("tags") AND "metadata" -> ${DEMO_METADATA_KEY} = 'true'::jsonb`,
   );
   return rows.map((r) => r.id);
 }

@@ -10,14 +10,15 @@
 // JSON API traces have no lastSpanAt and are never touched.
 import 'server-only';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
+import { sql } from '@/lib/db/sql';
 
 // Bounded per call, and SKIP LOCKED: a sweep never waits on ingest holding a trace.
-const CLOSE_IDLE_SQL = `
+const closeIdleSql = (idleSince: Date, max: number) => sql`
 WITH idle AS (
   SELECT "id" FROM "Trace"
-   WHERE "status" = 'RUNNING' AND "lastSpanAt" < $1::timestamptz AND "source" = 'OTLP'
+   WHERE "status" = 'RUNNING' AND "lastSpanAt" < ${idleSince.toISOString()}::timestamptz AND "source" = 'OTLP'
    ORDER BY "lastSpanAt"
-   LIMIT $2
+   LIMIT ${max}
    FOR UPDATE SKIP LOCKED
 ), closing AS (
   SELECT i."id",
@@ -38,7 +39,6 @@ RETURNING t."id"`;
 /** Closes up to `max` RUNNING OTLP traces whose last span arrived before `idleSince`; returns how many. */
 export async function closeIdleTraces(ctx: ServiceContext, idleSince: Date, max = 500): Promise<number> {
   requireScope(ctx, 'ingest');
-  const sql = ctx.db.sql;
-  const closed = await sql.query(CLOSE_IDLE_SQL, [idleSince.toISOString(), max]);
+  const closed = await ctx.db.sql.query(closeIdleSql(idleSince, max));
   return closed.length;
 }

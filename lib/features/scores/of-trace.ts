@@ -1,6 +1,7 @@
 // A trace's scores placed on the trace, its spans and its decision points, as the detail
 // and the export show them: a level with scores gets a `scores` array, the others no key.
 import type { SqlExecutor } from '@/lib/db/executor';
+import { raw, sql } from '@/lib/db/sql';
 import { scoreJsonSql } from './sql';
 import type { ScoreRecord } from './types';
 
@@ -11,9 +12,10 @@ export interface ScoresOfTrace {
 }
 
 // Oldest first on each target, as a record's history reads.
-const SCORES_OF_TRACES_SQL = `
-SELECT s."traceId", ${scoreJsonSql('s')}::text AS score FROM "Score" s
- WHERE s."traceId" = ANY ($1::text[]) ORDER BY s."traceId", s."createdAt", s."id"`;
+const SCORE_JSON = raw(scoreJsonSql('s'));
+const scoresOfTracesSql = (traceIds: readonly string[]) => sql`
+SELECT s."traceId", ${SCORE_JSON}::text AS score FROM "Score" s
+ WHERE s."traceId" = ANY (${traceIds}::text[]) ORDER BY s."traceId", s."createdAt", s."id"`;
 
 function push<K>(map: Map<K, ScoreRecord[]>, key: K, score: ScoreRecord): void {
   const list = map.get(key);
@@ -22,10 +24,10 @@ function push<K>(map: Map<K, ScoreRecord[]>, key: K, score: ScoreRecord): void {
 }
 
 /** The scores of each of these traces (traces without any are absent). */
-export async function scoresOfTraces(sql: SqlExecutor, traceIds: readonly string[]): Promise<Map<string, ScoresOfTrace>> {
+export async function scoresOfTraces(exec: SqlExecutor, traceIds: readonly string[]): Promise<Map<string, ScoresOfTrace>> {
   const result = new Map<string, ScoresOfTrace>();
   if (traceIds.length === 0) return result;
-  const rows = await sql.query<{ traceId: string; score: string }>(SCORES_OF_TRACES_SQL, [traceIds]);
+  const rows = await exec.query<{ traceId: string; score: string }>(scoresOfTracesSql(traceIds));
   for (const row of rows) {
     const score = JSON.parse(row.score) as ScoreRecord;
     let of = result.get(row.traceId);

@@ -6,6 +6,7 @@ import 'server-only';
 import { AppError, isAppError } from '@/lib/core/errors';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import type { SqlExecutor } from '@/lib/db/executor';
+import { empty, raw, sql } from '@/lib/db/sql';
 import { mayRewrite } from './author';
 import type { ScoreTarget } from './validate';
 
@@ -52,6 +53,8 @@ function columnsOf(target: ScoreTarget): Omit<Stored, 'id' | 'authorKey'> {
   };
 }
 
+const FOR_UPDATE = raw(' ORDER BY "id" FOR UPDATE');
+
 /**
  * Refuses the first score that would move a stored one to another target (CONFLICT) or
  * rewrite another author's (FORBIDDEN). `lock`: hold the stored rows until the transaction
@@ -66,8 +69,7 @@ export async function checkRewrites(
   const ids = scores.flatMap((s) => (s.id === null ? [] : [s.id]));
   if (ids.length === 0) return;
   const rows = await exec.query<Stored>(
-    `SELECT "id", "traceId", "spanId", "decisionPointId", "sessionId", "authorKey" FROM "Score" WHERE "id" = ANY ($1::text[])${lock ? ' ORDER BY "id" FOR UPDATE' : ''}`,
-    [ids],
+    sql`SELECT "id", "traceId", "spanId", "decisionPointId", "sessionId", "authorKey" FROM "Score" WHERE "id" = ANY (${ids}::text[])${lock ? FOR_UPDATE : empty}`,
   );
   if (rows.length === 0) return;
   const stored = new Map(rows.map((r) => [r.id, r]));

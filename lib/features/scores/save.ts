@@ -16,6 +16,7 @@ import 'server-only';
 import { AppError } from '@/lib/core/errors';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import type { SqlExecutor } from '@/lib/db/executor';
+import { empty, raw, sql, type Sql } from '@/lib/db/sql';
 import { apiWriter, type ScoreWriter } from './author';
 import { readConfigsByName } from './configs/read';
 import { checkRewrites, REWRITE_RULE, rewritesAnyScore } from './rewrite';
@@ -27,20 +28,32 @@ const notFound = (message: string): never => {
   throw new AppError('NOT_FOUND', message);
 };
 
-const LOCK_TRACES_SQL = `
-SELECT "id", "id" = ANY ($1::text[]) AS target FROM "Trace"
- WHERE "id" = ANY (ARRAY(SELECT unnest($1::text[]) UNION SELECT s."traceId" FROM "Score" s WHERE s."id" = ANY ($2::text[])))
+// The target trace ids are sent twice (once per place the statement reads them).
+const lockTracesSql = (traceIds: string[], ids: string[]) => sql`
+SELECT "id", "id" = ANY (${traceIds}::text[]) AS target FROM "Trace"
+ WHERE "id" = ANY (ARRAY(SELECT unnest(${traceIds}::text[]) UNION SELECT s."traceId" FROM "Score" s WHERE s."id" = ANY (${ids}::text[])))
  ORDER BY "id" FOR SHARE`;
-const SPANS_SQL = `
-SELECT s."traceId", s."id" FROM unnest($1::text[], $2::text[]) AS p(t, i)
+const spansSql = (traceIds: string[], spanIds: string[]) => sql`
+SELECT s."traceId", s."id" FROM unnest(${traceIds}::text[], ${spanIds}::text[]) AS p(t, i)
   JOIN "Span" s ON s."traceId" = p.t AND s."id" = p.i`;
-const DECISIONS_SQL = `
-SELECT d."traceId", d."id" FROM unnest($1::text[], $2::text[]) AS p(t, i)
+const decisionsSql = (traceIds: string[], decisionIds: string[]) => sql`
+SELECT d."traceId", d."id" FROM unnest(${traceIds}::text[], ${decisionIds}::text[]) AS p(t, i)
   JOIN "DecisionPoint" d ON d."traceId" = p.t AND d."id" = p.i`;
 // One trace of each session, locked as a trace target is.
-const LOCK_SESSIONS_SQL = `
-SELECT u.s AS "sessionId" FROM unnest($1::text[]) AS u(s)
+const lockSessionsSql = (sessionIds: string[]) => sql`
+SELECT u.s AS "sessionId" FROM unnest(${sessionIds}::text[]) AS u(s)
   CROSS JOIN LATERAL (SELECT 1 FROM "Trace" t WHERE t."sessionId" = u.s LIMIT 1 FOR KEY SHARE) x`;
+
+// upsertScoresSql (./sql.ts) is text reading its rows from its one placeholder ($1::json):
+// the rows go in as a parameter of the builder at that place.
+const UPSERT_ROWS_AT = '$1::json';
+function upsertScores(rows: string, anyAuthor: boolean): Sql {
+  const text = upsertScoresSql(1, { anyAuthor });
+  const at = text.indexOf(UPSERT_ROWS_AT);
+  if (at < 0 || text.includes('$', at + UPSERT_ROWS_AT.length) || text.lastIndexOf('$', at - 1) >= 0) throw new Error('upsertScoresSql: expected one placeholder');
+  return sql`${raw(text.slice(0, at))}${rows}::json${raw(text.slice(at + UPSERT_ROWS_AT.length))}`;
+}
+const RETURNING_SCORE = sql` RETURNING ${raw(scoreJsonSql('"Score"'))}::text AS score`;
 
 const pairKey = (traceId: string, id: string) => `${traceId}\u0000${id}`;
 
@@ -49,7 +62,7 @@ export async function lockTargets(tx: SqlExecutor, scores: readonly ScoreInput[]
   const traceIds = [...new Set(scores.flatMap((s) => (s.target.kind === 'session' ? [] : [s.target.traceId])))].sort();
   const ids = scores.flatMap((s) => (s.id === null ? [] : [s.id]));
   if (traceIds.length > 0 || ids.length > 0) {
-    const rows = await tx.query<{ id: string; target: boolean }>(LOCK_TRACES_SQL, [traceIds, ids]);
+    const rows = await tx.query<{ id: string; target: boolean }>(lockTracesSql(traceIds, ids));
     const found = new Set(rows.filter((r) => r.target).map((r) => r.id));
     for (const s of scores) {
       if (s.target.kind !== 'session' && !found.has(s.target.traceId)) notFound(`${s.path}.traceId: trace "${s.target.traceId}" not found`);
@@ -57,7 +70,7 @@ export async function lockTargets(tx: SqlExecutor, scores: readonly ScoreInput[]
   }
   const spans = scores.flatMap((s) => (s.target.kind === 'span' ? [s.target] : []));
   if (spans.length > 0) {
-    const rows = await tx.query<{ traceId: string; id: string }>(SPANS_SQL, [spans.map((t) => t.traceId), spans.map((t) => t.spanId)]);
+    const rows = await tx.query<{ traceId: string; id: string }>(spansSql(spans.map((t) => t.traceId), spans.map((t) => t.spanId)));
     const found = new Set(rows.map((r) => pairKey(r.traceId, r.id)));
     for (const s of scores) {
       if (s.target.kind === 'span' && !found.has(pairKey(s.target.traceId, s.target.spanId))) {
@@ -67,10 +80,12 @@ export async function lockTargets(tx: SqlExecutor, scores: readonly ScoreInput[]
   }
   const decisions = scores.flatMap((s) => (s.target.kind === 'decision' ? [s.target] : []));
   if (decisions.length > 0) {
-    const rows = await tx.query<{ traceId: string; id: string }>(DECISIONS_SQL, [
-      decisions.map((t) => t.traceId),
-      decisions.map((t) => t.decisionPointId),
-    ]);
+    const rows = await tx.query<{ traceId: string; id: string }>(
+      decisionsSql(
+        decisions.map((t) => t.traceId),
+        decisions.map((t) => t.decisionPointId),
+      ),
+    );
     const found = new Set(rows.map((r) => pairKey(r.traceId, r.id)));
     for (const s of scores) {
       if (s.target.kind === 'decision' && !found.has(pairKey(s.target.traceId, s.target.decisionPointId))) {
@@ -80,7 +95,7 @@ export async function lockTargets(tx: SqlExecutor, scores: readonly ScoreInput[]
   }
   const sessions = [...new Set(scores.flatMap((s) => (s.target.kind === 'session' ? [s.target.sessionId] : [])))].sort();
   if (sessions.length > 0) {
-    const found = new Set((await tx.query<{ sessionId: string }>(LOCK_SESSIONS_SQL, [sessions])).map((r) => r.sessionId));
+    const found = new Set((await tx.query<{ sessionId: string }>(lockSessionsSql(sessions))).map((r) => r.sessionId));
     for (const s of scores) {
       if (s.target.kind === 'session' && !found.has(s.target.sessionId)) {
         notFound(`${s.path}.sessionId: session "${s.target.sessionId}" not found (no stored trace has it)`);
@@ -91,13 +106,13 @@ export async function lockTargets(tx: SqlExecutor, scores: readonly ScoreInput[]
 
 /** Stores the scores (created, or updated by id), all or none; returns how many. Keys need ingest; any signed-in person may annotate. */
 export async function saveScores(ctx: ServiceContext, scores: readonly ScoreInput[]): Promise<number> {
-  await store(ctx, scores, '');
+  await store(ctx, scores, empty);
   return scores.length;
 }
 
 /** Stores one score as saveScores does and answers it as stored (SOAP's SCORE answers with the record it wrote). */
 export async function saveScore(ctx: ServiceContext, score: ScoreInput): Promise<ScoreRecord> {
-  const [row] = await store(ctx, [score], ` RETURNING ${scoreJsonSql('"Score"')}::text AS score`);
+  const [row] = await store(ctx, [score], RETURNING_SCORE);
   return JSON.parse(row.score) as ScoreRecord;
 }
 
@@ -107,16 +122,16 @@ export async function saveScore(ctx: ServiceContext, score: ScoreInput): Promise
  */
 export async function saveScoresAs(ctx: ServiceContext, scores: readonly ScoreInput[], writer: ScoreWriter): Promise<number> {
   requireScope(ctx, 'ingest');
-  await write(ctx, scores, writer, '');
+  await write(ctx, scores, writer, empty);
   return scores.length;
 }
 
-async function store(ctx: ServiceContext, scores: readonly ScoreInput[], returning: string): Promise<Array<{ score: string }>> {
+async function store(ctx: ServiceContext, scores: readonly ScoreInput[], returning: Sql): Promise<Array<{ score: string }>> {
   const actor = requireScope(ctx, 'annotate');
   return write(ctx, scores, apiWriter(actor, ctx.principal), returning);
 }
 
-async function write(ctx: ServiceContext, scores: readonly ScoreInput[], writer: ScoreWriter, returning: string): Promise<Array<{ score: string }>> {
+async function write(ctx: ServiceContext, scores: readonly ScoreInput[], writer: ScoreWriter, returning: Sql): Promise<Array<{ score: string }>> {
   const configs = await readConfigsByName(ctx.db.sql, scores.map((s) => s.name));
   checkScoresFitConfigs(scores, configs);
   const rows = JSON.stringify(scores.map((s) => scoreRow(s, writer)));
@@ -124,6 +139,6 @@ async function write(ctx: ServiceContext, scores: readonly ScoreInput[], writer:
   return ctx.db.sql.transaction(async (tx) => {
     await lockTargets(tx, scores);
     await checkRewrites(tx, scores, { authorKey: writer.authorKey, anyAuthor, rule: REWRITE_RULE }, true);
-    return tx.query<{ score: string }>(`${upsertScoresSql(1, { anyAuthor })}${returning}`, [rows]);
+    return tx.query<{ score: string }>(sql`${upsertScores(rows, anyAuthor)}${returning}`);
   });
 }
