@@ -96,7 +96,7 @@ SELECT 'bs-' || i || '-' || k, 'bt-' || i,
   // housekeeping ran them during the measured writes, which then competed with it.
   await db.sql.exec('SELECT "insights_compact"()');
   await indexSearchBacklog(db.sql, Infinity, 1_000);
-  while ((await compactPathsOnce(db.prisma)) > 0);
+  while ((await compactPathsOnce(db.sql)) > 0);
   await db.sql.exec('VACUUM ANALYZE');
   console.log(`seeded ${TRACES} traces, ${TRACES * SCORES_PER_TRACE} scores in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   if (SEED_DB !== undefined) {

@@ -2,7 +2,6 @@
 // full recount from the rows themselves. Used by the deletion, retention, insights
 // rollup and paths tests.
 import { expect } from 'vitest';
-import { Prisma } from '@/lib/generated/prisma/client';
 import { compactPathsOnce } from '@/lib/features/paths/compact';
 import { forkId, pathId } from '@/lib/features/paths/ids';
 import { livePathsCtes, PATH_ID_OF_TRACE, tracePathIsSql, traceThroughForkSql } from '@/lib/features/query/path-sql';
@@ -10,6 +9,7 @@ import { storedTracesOfWindowSql, tracesOfWindowSql } from '@/lib/features/query
 import { pathOf, type PathDecision, type Step } from '@/lib/features/paths/steps';
 import type { Database } from '@/lib/db/open';
 import { SPAN_JSON } from '@/lib/features/traces/detail';
+import { raw, sql, type Sql } from '@/lib/db/sql';
 
 /**
  * Asserts the per-status counts, the "TraceName" table, each trace's child counts, the
@@ -156,7 +156,7 @@ export async function expectReviewMarkersExact(db: Database): Promise<void> {
  * path id, its steps and fork ids in "DecisionPath", its copied figures) are the answer.
  */
 export async function expectPathsExact(db: Database, { compacted = false } = {}): Promise<void> {
-  if (compacted) while ((await compactPathsOnce(db.prisma)) > 0);
+  if (compacted) while ((await compactPathsOnce(db.sql)) > 0);
   const rows = await db.sql.query<{ traceId: string; id: string; type: PathDecision['type']; chosen: PathDecision['chosen']; timestamp: Date; parentStartedAt: Date | null }>(
     `SELECT d."traceId", d."id", d."type"::text AS type, d."chosen", d."timestamp", s."startedAt" AS "parentStartedAt"
        FROM "DecisionPoint" d LEFT JOIN "Span" s ON s."traceId" = d."traceId" AND s."id" = d."parentSpanId"`,
@@ -166,14 +166,14 @@ export async function expectPathsExact(db: Database, { compacted = false } = {})
   for (const r of rows) decisions.get(r.traceId)!.push(r);
   const expected = new Map([...decisions].map(([id, ds]) => [id, pathOf(ds)]));
 
-  const seen = await db.prisma.$queryRaw<Array<{ id: string; pathId: string; steps: Step[] }>>`
-    WITH ${livePathsCtes(Prisma.sql`SELECT "id" FROM "Trace"`)}
+  const seen = await db.sql.query<{ id: string; pathId: string; steps: Step[] }>(sql`
+    WITH ${livePathsCtes(sql`SELECT "id" FROM "Trace"`)}
     SELECT t."id", ${PATH_ID_OF_TRACE} AS "pathId", coalesce(l."steps", dp."steps", '[]'::jsonb) AS steps
       FROM "Trace" t
       LEFT JOIN "TracePath" tp ON tp."traceId" = t."id"
       LEFT JOIN marked mk ON mk.id = t."id"
       LEFT JOIN live l ON l."traceId" = t."id"
-      LEFT JOIN "DecisionPath" dp ON dp."id" = ${PATH_ID_OF_TRACE}`;
+      LEFT JOIN "DecisionPath" dp ON dp."id" = ${PATH_ID_OF_TRACE}`);
   const byTrace = (list: Array<[string, unknown]>) => Object.fromEntries(list.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   expect(byTrace(seen.map((s) => [s.id, [s.pathId, s.steps]]))).toEqual(byTrace([...expected].map(([id, steps]) => [id, [pathId(steps), steps]])));
 
@@ -207,11 +207,9 @@ export async function expectPathsExact(db: Database, { compacted = false } = {})
     (f) => [f.id, [pathId(expected.get(f.id)!), f.status, f.cost, f.duration, f.reviewed, f.judgedRight]] as [string, unknown],
   );
   for (const ctes of [storedTracesOfWindowSql(everything), tracesOfWindowSql(everything)]) {
-    const read = await db.prisma.$queryRaw<
-      Array<{ id: string; path_id: string; status: string; cost: number | null; duration: number | null; reviewed: number; judged_right: number }>
-    >`
+    const read = await db.sql.query<{ id: string; path_id: string; status: string; cost: number | null; duration: number | null; reviewed: number; judged_right: number }>(sql`
       WITH ${ctes} SELECT pt.id, pt.path_id, pt.status::text AS status, pt.cost::float8 AS cost, pt.duration::float8 AS duration,
-                          pt.reviewed::int AS reviewed, pt.judged_right::int AS judged_right FROM per_trace pt`;
+                          pt.reviewed::int AS reviewed, pt.judged_right::int AS judged_right FROM per_trace pt`);
     expect(byTrace(read.map((r) => [r.id, [r.path_id, r.status, r.cost, r.duration, r.reviewed, r.judged_right]])), 'the fleet read\'s traces').toEqual(
       byTrace(windowed),
     );
@@ -249,8 +247,8 @@ export async function expectPathsExact(db: Database, { compacted = false } = {})
   }
 
   // The filters, for the first paths and the forks at their first two positions.
-  const select = async (condition: Prisma.Sql) =>
-    (await db.prisma.$queryRaw<Array<{ id: string }>>`SELECT t."id" FROM "Trace" t WHERE ${condition}`).map((r) => r.id).sort();
+  const select = async (condition: Sql) =>
+    (await db.sql.query<{ id: string }>(sql`SELECT t."id" FROM "Trace" t WHERE ${condition}`)).map((r) => r.id).sort();
   const paths = new Map<string, string[]>();
   const forks = new Map<string, string[]>();
   for (const [id, steps] of expected) {
@@ -260,9 +258,9 @@ export async function expectPathsExact(db: Database, { compacted = false } = {})
       forks.set(key, [...(forks.get(key) ?? []), id]);
     }
   }
-  for (const [id, ids] of [...paths].slice(0, 8)) expect(await select(tracePathIsSql(Prisma.raw('t."id"'), id)), `path ${id}`).toEqual(ids.sort());
+  for (const [id, ids] of [...paths].slice(0, 8)) expect(await select(tracePathIsSql(raw('t."id"'), id)), `path ${id}`).toEqual(ids.sort());
   for (const [key, ids] of [...forks].slice(0, 8)) {
     const [fork, label] = key.split('\u0000');
-    expect(await select(traceThroughForkSql(Prisma.raw('t."id"'), fork, label)), `fork ${fork} ${label}`).toEqual(ids.sort());
+    expect(await select(traceThroughForkSql(raw('t."id"'), fork, label)), `fork ${fork} ${label}`).toEqual(ids.sort());
   }
 }

@@ -7,6 +7,7 @@
 // requests, other instances) skip instead of queueing behind the one compacting.
 import 'server-only';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
+import { sql } from '@/lib/db/sql';
 
 /** At most one compaction per process this often after requests. */
 export const COMPACT_INTERVAL_MS = 5_000;
@@ -20,8 +21,8 @@ const state = globalThis as unknown as { __crossroadsInsightsCompactedAt?: numbe
 export async function compactInsights(ctx: ServiceContext): Promise<number> {
   requireScope(ctx, 'ingest');
   state.__crossroadsInsightsCompactedAt = Date.now();
-  const [{ moved }] = await ctx.db.prisma.$queryRaw<Array<{ moved: bigint | number }>>`
-    SELECT CASE WHEN pg_try_advisory_xact_lock(${COMPACT_LOCK}) THEN "insights_compact"() ELSE 0 END AS moved`;
+  const [{ moved }] = await ctx.db.sql.query<{ moved: bigint | number }>(sql`
+    SELECT CASE WHEN pg_try_advisory_xact_lock(${COMPACT_LOCK}) THEN "insights_compact"() ELSE 0 END AS moved`);
   return Number(moved);
 }
 

@@ -4,7 +4,6 @@
 // no decision point is loaded into JavaScript.
 import 'server-only';
 import type { FilterQuery } from '@/lib/features/query';
-import { Prisma } from '@/lib/generated/prisma/client';
 import { traceWhereSql } from '@/lib/features/query';
 import { BUCKET, bucketCount, bucketStart } from './buckets';
 import { queryWithoutJit } from '@/lib/db/no-jit';
@@ -16,6 +15,7 @@ import { edgeCteSql, rollupPlan, rollupRowsSql, type RollupPlan } from './rollup
 import { nameRatesCtesSql, RATE_NAMES, ratesJsonSql } from './name-rates';
 import { reviewFigures, withReviews } from './reviews';
 import type { DecisionBucketStats, DecisionInsights, DecisionParams } from './types';
+import { empty, raw, sql, type Sql } from '@/lib/db/sql';
 
 /** At most this many options per decision type, the most chosen (then most offered, then by label). */
 export const OPTIONS_PER_TYPE = 100;
@@ -32,13 +32,13 @@ export function parseDecisionParams(query: FilterQuery, now: Date = new Date()):
 
 // The series of decisions by type per bucket, every bucket of the window present, from a
 // query of (bucket, type, n, traces) rows (`byBucket`). The series' buckets are the overview's.
-function bucketSeriesSql(params: DecisionParams, byBucket: (origin: Date, interval: string) => Prisma.Sql): Prisma.Sql {
-  if (!params.bucket) return Prisma.empty;
+function bucketSeriesSql(params: DecisionParams, byBucket: (origin: Date, interval: string) => Sql): Sql {
+  if (!params.bucket) return empty;
   const { ms, interval } = BUCKET[params.bucket];
   const first = bucketStart(Date.parse(params.from), params.bucket);
   const last = first + (bucketCount(params.from, params.to, params.bucket) - 1) * ms;
   const origin = new Date(first);
-  return Prisma.sql`, 'buckets', (
+  return sql`, 'buckets', (
       WITH by_bucket AS (${byBucket(origin, interval)}),
       per_bucket AS (
         SELECT bucket, json_agg(json_build_object('type', "type", 'count', n, 'traces', traces)
@@ -61,7 +61,7 @@ function bucketSeriesSql(params: DecisionParams, byBucket: (origin: Date, interv
 const bucketsSql = (params: DecisionParams) =>
   bucketSeriesSql(
     params,
-    (origin, interval) => Prisma.sql`
+    (origin, interval) => sql`
       SELECT date_bin(CAST(${interval} AS interval), "startedAt", ${origin}) AS bucket, "type",
              count(*) AS n, count(DISTINCT "traceId") AS traces
         FROM dp GROUP BY 1, "type"`,
@@ -71,7 +71,7 @@ const bucketsSql = (params: DecisionParams) =>
 const rollupBucketsSql = (params: DecisionParams) =>
   bucketSeriesSql(
     params,
-    (origin, interval) => Prisma.sql`
+    (origin, interval) => sql`
       SELECT date_bin(CAST(${interval} AS interval), "hour", ${origin}) AS bucket, "type",
              sum("decisions") AS n, sum("traces") AS traces
         FROM ty GROUP BY 1, "type" HAVING sum("decisions") > 0`,
@@ -80,8 +80,8 @@ const rollupBucketsSql = (params: DecisionParams) =>
 // The answer as one JSON object, from the CTEs both ways of computing it define: by_type
 // (type, n, traces, avg_duration, avg_cost, error_share), ranked (options with their rank in
 // their type) and rates (name, traces, retries, escalations).
-function figuresSql(traces: Prisma.Sql, decisionPoints: Prisma.Sql, buckets: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`SELECT json_build_object(
+function figuresSql(traces: Sql, decisionPoints: Sql, buckets: Sql): Sql {
+  return sql`SELECT json_build_object(
       'totals', json_build_object('traces', ${traces}, 'decisionPoints', ${decisionPoints}),
       'byType', (SELECT coalesce(json_agg(json_build_object(
           'type', "type", 'count', n, 'traces', traces,
@@ -91,7 +91,7 @@ function figuresSql(traces: Prisma.Sql, decisionPoints: Prisma.Sql, buckets: Pri
           'type', "type", 'label', label, 'chosen', chosen, 'offered', offered,
           'errorTraceShareWhenChosen', error_share
         ) ORDER BY chosen DESC, "type"::text COLLATE "C", label COLLATE "C"), '[]'::json) FROM ranked WHERE rank <= ${OPTIONS_PER_TYPE}),
-      'ratesByTraceName', (${ratesJsonSql(Prisma.raw('rates'))})
+      'ratesByTraceName', (${ratesJsonSql(raw('rates'))})
       ${buckets}
     )`;
 }
@@ -119,14 +119,14 @@ export async function decisionInsights(ctx: ServiceContext, params: DecisionPara
 /** The decision figures computed from the window's traces and their decision points (any filter, any bucket). */
 export async function decisionsFromTraces(ctx: ServiceContext, params: DecisionParams): Promise<DecisionInsights> {
   requireScope(ctx, 'read');
-  const db = ctx.db.prisma;
-  const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: Omit<DecisionInsights, 'from' | 'to' | 'bucket'> & { buckets?: DecisionBucketStats[] } }>>`
+  const db = ctx.db.sql;
+  const [{ result }] = await queryWithoutJit<{ result: Omit<DecisionInsights, 'from' | 'to' | 'bucket'> & { buckets?: DecisionBucketStats[] } }>(db, sql`
     WITH win AS MATERIALIZED (
       SELECT t."id", t."name", t."startedAt", t."status" = 'ERROR' AS failed FROM "Trace" t ${traceWhereSql(params)}
     ),
     dp AS MATERIALIZED (
       SELECT d."traceId", d."type", d."durationMs", d."costUsd", d."alternatives", w.failed, w."startedAt",
-             ${optionLabelSql(Prisma.raw('d."chosen"'))} AS chosen_label
+             ${optionLabelSql(raw('d."chosen"'))} AS chosen_label
         -- Each window trace's decision points through the (traceId, timestamp) index: a
         -- plain join let the planner hash the whole table instead (13.7-28 s for 24 hours
         -- at 1M traces / 10M decision points, 1.1-1.4 s this way; 30 days 52 s vs 46 s).
@@ -141,7 +141,7 @@ export async function decisionsFromTraces(ctx: ServiceContext, params: DecisionP
     ),
     offered AS (
       SELECT dp."traceId", dp."type", dp.failed, o.label, o.label = dp.chosen_label AS is_chosen
-        FROM dp CROSS JOIN LATERAL ${offeredLabelsSql(Prisma.raw('dp.chosen_label'), Prisma.raw('dp."alternatives"'))} AS o
+        FROM dp CROSS JOIN LATERAL ${offeredLabelsSql(raw('dp.chosen_label'), raw('dp."alternatives"'))} AS o
     ),
     options AS (
       SELECT "type", label,
@@ -168,7 +168,7 @@ export async function decisionsFromTraces(ctx: ServiceContext, params: DecisionP
        ORDER BY traces DESC, w."name" COLLATE "C"
        LIMIT ${RATE_NAMES}
     )
-    ${figuresSql(Prisma.sql`(SELECT count(*) FROM win)`, Prisma.sql`(SELECT count(*) FROM dp)`, bucketsSql(params))}
+    ${figuresSql(sql`(SELECT count(*) FROM win)`, sql`(SELECT count(*) FROM dp)`, bucketsSql(params))}
     AS result`);
   const { buckets, ...figures } = result;
   return { from: params.from, to: params.to, ...figures, ...(params.bucket ? { bucket: params.bucket, buckets } : {}) };
@@ -183,8 +183,8 @@ export async function decisionsFromTraces(ctx: ServiceContext, params: DecisionP
  */
 export async function decisionsFromRollups(ctx: ServiceContext, params: DecisionParams, plan: RollupPlan): Promise<DecisionInsights> {
   requireScope(ctx, 'read');
-  const db = ctx.db.prisma;
-  const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: Omit<DecisionInsights, 'from' | 'to' | 'bucket'> & { buckets?: DecisionBucketStats[] } }>>`
+  const db = ctx.db.sql;
+  const [{ result }] = await queryWithoutJit<{ result: Omit<DecisionInsights, 'from' | 'to' | 'bucket'> & { buckets?: DecisionBucketStats[] } }>(db, sql`
     WITH ${edgeCteSql(plan)},
     tr AS MATERIALIZED (SELECT * FROM ${rollupRowsSql('InsightsTraceHour', plan)} r),
     ty AS MATERIALIZED (SELECT * FROM ${rollupRowsSql('InsightsTypeHour', plan)} r),
@@ -206,7 +206,7 @@ export async function decisionsFromRollups(ctx: ServiceContext, params: Decision
         FROM options
     ),
     ${nameRatesCtesSql(plan)}
-    ${figuresSql(Prisma.sql`(SELECT coalesce(sum("traces"), 0) FROM tr)`, Prisma.sql`(SELECT coalesce(sum("decisions"), 0) FROM ty)`, rollupBucketsSql(params))}
+    ${figuresSql(sql`(SELECT coalesce(sum("traces"), 0) FROM tr)`, sql`(SELECT coalesce(sum("decisions"), 0) FROM ty)`, rollupBucketsSql(params))}
     AS result`);
   const { buckets, ...figures } = result;
   return { from: params.from, to: params.to, ...figures, ...(params.bucket ? { bucket: params.bucket, buckets } : {}) };

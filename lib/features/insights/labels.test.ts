@@ -2,7 +2,6 @@
 // (labels.ts) equal to the SQL expression (label-sql.ts) on values stored through ingest,
 // on every test database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Prisma } from '@/lib/generated/prisma/client';
 import type { Database } from '@/lib/db/open';
 import { testDatabases } from '@/test/support/databases';
 import { makeTrace } from '@/test/support/fixtures';
@@ -12,6 +11,7 @@ import { parseIngestBody } from '@/lib/features/ingest/validate';
 import { offeredLabelsSql, optionLabelSql } from '@/lib/features/query/label-sql';
 import { optionLabel, plainNumber } from './labels';
 import { testContext } from '@/test/support/context';
+import { raw, sql } from '@/lib/db/sql';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
 
@@ -183,14 +183,14 @@ describe.each(testDatabases())('option labels in SQL on $name', ({ open }) => {
     offered: string[];
   }
   async function labelled(): Promise<Map<string, Row>> {
-    const rows = await db.prisma.$queryRaw<Row[]>(Prisma.sql`
+    const rows = await db.sql.query<Row>(sql`
       SELECT d.id, d.chosen, d.alternatives,
-        ${optionLabelSql(Prisma.raw('d.chosen'))} AS "chosenLabel",
+        ${optionLabelSql(raw('d.chosen'))} AS "chosenLabel",
         "insights_option_label"(d.chosen) AS "rollupLabel",
-        (SELECT array_agg(${optionLabelSql(Prisma.raw('a.value'))} ORDER BY a.n)
+        (SELECT array_agg(${optionLabelSql(raw('a.value'))} ORDER BY a.n)
            FROM jsonb_array_elements(d.alternatives) WITH ORDINALITY AS a(value, n)) AS "alternativeLabels",
         (SELECT array_agg(o.label ORDER BY o.label COLLATE "C")
-           FROM ${offeredLabelsSql(optionLabelSql(Prisma.raw('d.chosen')), Prisma.raw('d.alternatives'))} AS o) AS offered
+           FROM ${offeredLabelsSql(optionLabelSql(raw('d.chosen')), raw('d.alternatives'))} AS o) AS offered
       FROM "DecisionPoint" d`);
     return new Map(rows.map((r) => [r.id, r]));
   }
@@ -235,8 +235,8 @@ describe.each(testDatabases())('option labels in SQL on $name', ({ open }) => {
   it('labels jsonb values of every type the same as TypeScript, in bulk', async () => {
     // Values made by PostgreSQL itself (not through ingest), read back by the driver.
     // And the migration's "insights_option_label" (the rollup triggers' copy of the rule).
-    const rows = await db.prisma.$queryRaw<Array<{ v: JsonValue; label: string; rollupLabel: string }>>(Prisma.sql`
-      SELECT v, ${optionLabelSql(Prisma.raw('v'))} AS label, "insights_option_label"(v) AS "rollupLabel" FROM (VALUES
+    const rows = await db.sql.query<{ v: JsonValue; label: string; rollupLabel: string }>(sql`
+      SELECT v, ${optionLabelSql(raw('v'))} AS label, "insights_option_label"(v) AS "rollupLabel" FROM (VALUES
         ('{"tool": 1, "name": 2, "id": 3, "action": 4, "route": 5, "agent": 6, "model": 7}'::jsonb),
         ('{"tool": null, "name": [], "id": {}, "action": false, "route": 0.10, "agent": "a"}'),
         ('[[[[{"a": [{"b": "c d"}]}]]]]'),

@@ -17,15 +17,15 @@
 // The list is the first RATE_NAMES of both together: the same answer as summing every name
 // (rollups.test.ts compares it with the one computed from the traces).
 import 'server-only';
-import { Prisma } from '@/lib/generated/prisma/client';
 import { windowHoursSql, type RollupPlan } from './rollups';
+import { sql, type Sql } from '@/lib/db/sql';
 
 /** At most this many trace names, the most frequent (then by name). */
 export const RATE_NAMES = 100;
 
 /** The JSON array of ratesByTraceName from a relation of (name, traces, retries, escalations) rows, in their order of rank. */
-export function ratesJsonSql(rates: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`SELECT coalesce(json_agg(json_build_object(
+export function ratesJsonSql(rates: Sql): Sql {
+  return sql`SELECT coalesce(json_agg(json_build_object(
         'name', "name", 'traces', traces,
         'retryPer100', 100 * retries::float8 / traces, 'escalationPer100', 100 * escalations::float8 / traces
       ) ORDER BY traces DESC, "name" COLLATE "C"), '[]'::json) FROM ${rates}`;
@@ -36,9 +36,9 @@ export function ratesJsonSql(rates: Prisma.Sql): Prisma.Sql {
  * retries, escalations) rows of ratesByTraceName, from its whole hours, the deltas not yet
  * folded in and its edge traces.
  */
-export function nameRatesCtesSql(plan: RollupPlan): Prisma.Sql {
+export function nameRatesCtesSql(plan: RollupPlan): Sql {
   const hours = windowHoursSql(plan);
-  return Prisma.sql`
+  return sql`
     -- Deltas not yet folded, of the window's whole hours (any status): a delta of another
     -- hour changes nothing in the window. Read through the deltas' hour index: compaction
     -- deletes what it folds, and until vacuum the table holds those rows dead, which a

@@ -5,7 +5,6 @@
 import 'server-only';
 import type { FilterQuery } from '@/lib/features/query';
 import { AppError } from '@/lib/core/errors';
-import { Prisma } from '@/lib/generated/prisma/client';
 import { traceWhereSql } from '@/lib/features/query';
 import { queryWithoutJit } from '@/lib/db/no-jit';
 import { BUCKET, bucketCount, bucketStart, defaultBucket, MAX_BUCKETS, OVERVIEW_BUCKETS } from './buckets';
@@ -13,6 +12,7 @@ import { parseInsightsParams } from './params';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import { edgeCteSql, rollupPlan, rollupRowsSql, windowTracesSql, type RollupPlan } from './rollups';
 import type { OverviewBucket, OverviewInsights, OverviewParams } from './types';
+import { raw, sql, type Sql } from '@/lib/db/sql';
 
 export { bucketCount, defaultBucket, MAX_BUCKETS, OVERVIEW_BUCKETS };
 
@@ -58,7 +58,7 @@ export async function overviewInsights(ctx: ServiceContext, params: OverviewPara
 // a whole number of ms: computed in float8 and rounded it is exactly the numeric
 // extract(epoch ...) * 1000, at a third of the cost (that extract is numeric since
 // PostgreSQL 14; 316k durations over 30 days at 1M traces: 140 -> 85 ms).
-const DURATION_MS = Prisma.raw(`round(date_part('epoch', t."endedAt" - t."startedAt") * 1000)`);
+const DURATION_MS = raw(`round(date_part('epoch', t."endedAt" - t."startedAt") * 1000)`);
 
 // The window's bucket series: its origin (the first bucket's start), last start and width.
 function seriesOf(params: OverviewParams) {
@@ -71,9 +71,9 @@ function seriesOf(params: OverviewParams) {
 
 // The answer as one JSON object, from the CTE both ways of computing it define: by_bucket
 // (bucket, traces, errors, cost, tokens, p50, p95); `totals` is that object for the window.
-function overviewJsonSql(params: OverviewParams, totals: Prisma.Sql): Prisma.Sql {
+function overviewJsonSql(params: OverviewParams, totals: Sql): Sql {
   const { origin, last, interval } = seriesOf(params);
-  return Prisma.sql`SELECT json_build_object(
+  return sql`SELECT json_build_object(
       'totals', ${totals},
       'buckets', (SELECT coalesce(json_agg(json_build_object(
           'start', to_char(s.start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
@@ -89,9 +89,9 @@ function overviewJsonSql(params: OverviewParams, totals: Prisma.Sql): Prisma.Sql
 /** The overview computed from the window's traces (any filter, any bucket). */
 export async function overviewFromTraces(ctx: ServiceContext, params: OverviewParams): Promise<OverviewInsights> {
   requireScope(ctx, 'read');
-  const db = ctx.db.prisma;
+  const db = ctx.db.sql;
   const { origin, interval } = seriesOf(params);
-  const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: Omit<OverviewInsights, 'from' | 'to' | 'bucket'> }>>`
+  const [{ result }] = await queryWithoutJit<{ result: Omit<OverviewInsights, 'from' | 'to' | 'bucket'> }>(db, sql`
     WITH win AS MATERIALIZED (
       SELECT date_bin(CAST(${interval} AS interval), t."startedAt", ${origin}) AS bucket,
              t."status" = 'ERROR' AS failed,
@@ -109,7 +109,7 @@ export async function overviewFromTraces(ctx: ServiceContext, params: OverviewPa
     )
     ${overviewJsonSql(
       params,
-      Prisma.sql`(SELECT json_build_object(
+      sql`(SELECT json_build_object(
           'traces', count(*), 'errorTraces', count(*) FILTER (WHERE failed),
           'costUsd', coalesce(sum(cost::numeric), 0)::float8, 'tokens', coalesce(sum(tokens::numeric), 0)::float8,
           'p50DurationMs', percentile_cont(0.5) WITHIN GROUP (ORDER BY duration),
@@ -126,9 +126,9 @@ export async function overviewFromTraces(ctx: ServiceContext, params: OverviewPa
  */
 export async function overviewFromRollups(ctx: ServiceContext, params: OverviewParams, plan: RollupPlan): Promise<OverviewInsights> {
   requireScope(ctx, 'read');
-  const db = ctx.db.prisma;
+  const db = ctx.db.sql;
   const { origin, interval } = seriesOf(params);
-  const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: Omit<OverviewInsights, 'from' | 'to' | 'bucket'> }>>`
+  const [{ result }] = await queryWithoutJit<{ result: Omit<OverviewInsights, 'from' | 'to' | 'bucket'> }>(db, sql`
     WITH ${edgeCteSql(plan)},
     hours AS (
       SELECT date_bin(CAST(${interval} AS interval), r."hour", ${origin}) AS bucket, r."status", r."traces", r."costUsd", r."tokens"
@@ -155,7 +155,7 @@ export async function overviewFromRollups(ctx: ServiceContext, params: OverviewP
     )
     ${overviewJsonSql(
       params,
-      Prisma.sql`(SELECT json_build_object(
+      sql`(SELECT json_build_object(
           'traces', coalesce(sum("traces"), 0), 'errorTraces', coalesce(sum("traces") FILTER (WHERE "status" = 'ERROR'), 0),
           'costUsd', coalesce(sum("costUsd"), 0)::float8, 'tokens', coalesce(sum("tokens"), 0)::float8,
           'p50DurationMs', (SELECT p[1] FROM total_pct), 'p95DurationMs', (SELECT p[2] FROM total_pct)

@@ -11,7 +11,6 @@
 // (rollups.ts); from the scores of the window's traces otherwise. Both give the same
 // answer, averages included: taken in numeric, as the rollups keep the sums.
 import 'server-only';
-import { Prisma } from '@/lib/generated/prisma/client';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import { DECISION_BETTER_OPTION, DECISION_CORRECT } from '@/lib/features/scores/shared';
 import { traceWhereSql } from '@/lib/features/query';
@@ -20,6 +19,7 @@ import { optionLabelSql } from '@/lib/features/query';
 import { queryWithoutJit } from '@/lib/db/no-jit';
 import { edgeCteSql, rollupPlan, rollupRowsSql, type RollupPlan } from './rollups';
 import type { BetterOption, OptionStats, ScoreSummary } from './types';
+import { raw, sql } from '@/lib/db/sql';
 
 /** At most this many categories per score name (the most frequent). */
 export const CATEGORIES_PER_SCORE = 100;
@@ -54,7 +54,7 @@ export async function reviewFigures(ctx: ServiceContext, params: TraceFilterPara
 // The answer as one JSON object, from the CTEs both ways define: judged (type, label,
 // reviewed, right), better (type, label, better, n), summary (name, dataType, n, average)
 // and cats (name, dataType, v, n, rank).
-const figuresSql = Prisma.sql`SELECT json_build_object(
+const figuresSql = sql`SELECT json_build_object(
       'judged', (SELECT coalesce(json_agg(json_build_object('type', "type", 'label', label, 'reviewed', reviewed, 'right', "right")), '[]'::json) FROM judged),
       'better', (SELECT coalesce(json_agg(json_build_object('type', "type", 'label', label, 'better', better, 'count', n)
                    ORDER BY n DESC, better COLLATE "C"), '[]'::json) FROM better),
@@ -69,8 +69,8 @@ const figuresSql = Prisma.sql`SELECT json_build_object(
 /** The figures computed from the scores of the window's traces (any trace filter). */
 export async function reviewFiguresFromTraces(ctx: ServiceContext, params: TraceFilterParams): Promise<ReviewFigures> {
   requireScope(ctx, 'read');
-  const db = ctx.db.prisma;
-  const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: ReviewFigures }>>`
+  const db = ctx.db.sql;
+  const [{ result }] = await queryWithoutJit<{ result: ReviewFigures }>(db, sql`
     WITH win AS MATERIALIZED (SELECT t."id" FROM "Trace" t ${traceWhereSql(params)}),
     sc AS MATERIALIZED (
       SELECT s."traceId", s."decisionPointId", s."name", s."dataType", s."value", s."stringValue"
@@ -86,7 +86,7 @@ export async function reviewFiguresFromTraces(ctx: ServiceContext, params: Trace
        GROUP BY "traceId", "decisionPointId"
     ),
     labelled AS MATERIALIZED (
-      SELECT p.reviewed, p."right", p.betters, d."type", ${optionLabelSql(Prisma.raw('d."chosen"'))} AS label
+      SELECT p.reviewed, p."right", p.betters, d."type", ${optionLabelSql(raw('d."chosen"'))} AS label
         FROM per_dp p JOIN "DecisionPoint" d ON d."traceId" = p."traceId" AND d."id" = p."decisionPointId"
     ),
     judged AS (
@@ -119,8 +119,8 @@ export async function reviewFiguresFromTraces(ctx: ServiceContext, params: Trace
  */
 export async function reviewFiguresFromRollups(ctx: ServiceContext, plan: RollupPlan): Promise<ReviewFigures> {
   requireScope(ctx, 'read');
-  const db = ctx.db.prisma;
-  const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: ReviewFigures }>>`
+  const db = ctx.db.sql;
+  const [{ result }] = await queryWithoutJit<{ result: ReviewFigures }>(db, sql`
     WITH ${edgeCteSql(plan)},
     sc AS MATERIALIZED (
       SELECT "name", "dataType", "category", sum("scores") AS n, sum("valueSum") AS value_sum, sum("valueCount") AS value_count

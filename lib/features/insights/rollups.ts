@@ -12,9 +12,9 @@
 // What stays raw: the duration percentiles (an exact percentile cannot be summed from
 // parts), read from the window's traces alone.
 import 'server-only';
-import { Prisma } from '@/lib/generated/prisma/client';
 import type { RunStatus } from '@/lib/features/traces/shared';
 import type { InsightsParams, OverviewBucket } from './types';
+import { empty, join, raw, sql, type Sql } from '@/lib/db/sql';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -42,22 +42,22 @@ export function rollupPlan(params: InsightsParams, bucket?: OverviewBucket): Rol
   return { hoursFrom: new Date(hoursFrom), hoursTo: new Date(hoursTo), edges, status: params.status };
 }
 
-const statusSql = (column: Prisma.Sql, status: RunStatus | undefined) =>
-  status ? Prisma.sql`AND ${column} = CAST(${status} AS "RunStatus")` : Prisma.empty;
+const statusSql = (column: Sql, status: RunStatus | undefined) =>
+  status ? sql`AND ${column} = CAST(${status} AS "RunStatus")` : empty;
 
 /** The window's traces by startedAt and status (the percentiles read them). */
-export function windowTracesSql(plan: RollupPlan, from: string, to: string): Prisma.Sql {
-  return Prisma.sql`t."startedAt" >= ${new Date(from)} AND t."startedAt" < ${new Date(to)} ${statusSql(Prisma.raw('t."status"'), plan.status)}`;
+export function windowTracesSql(plan: RollupPlan, from: string, to: string): Sql {
+  return sql`t."startedAt" >= ${new Date(from)} AND t."startedAt" < ${new Date(to)} ${statusSql(raw('t."status"'), plan.status)}`;
 }
 
 /** A CTE `edge` holding the edge traces as an "insights_trace"[] (empty when the window is whole hours). */
-export function edgeCteSql(plan: RollupPlan): Prisma.Sql {
-  const ranges = plan.edges.map((e) => Prisma.sql`(t."startedAt" >= ${e.from} AND t."startedAt" < ${e.to})`);
-  const where = ranges.length ? Prisma.sql`(${Prisma.join(ranges, ' OR ')})` : Prisma.sql`false`;
-  return Prisma.sql`edge AS MATERIALIZED (
+export function edgeCteSql(plan: RollupPlan): Sql {
+  const ranges = plan.edges.map((e) => sql`(t."startedAt" >= ${e.from} AND t."startedAt" < ${e.to})`);
+  const where = ranges.length ? sql`(${join(ranges, ' OR ')})` : sql`false`;
+  return sql`edge AS MATERIALIZED (
     SELECT ARRAY(
       SELECT ROW(t."id", t."name", t."status", t."startedAt", t."totalCost", t."totalTokens")::"insights_trace"
-        FROM "Trace" t WHERE ${where} ${statusSql(Prisma.raw('t."status"'), plan.status)}
+        FROM "Trace" t WHERE ${where} ${statusSql(raw('t."status"'), plan.status)}
     ) AS traces
   )`;
 }
@@ -66,8 +66,8 @@ export function edgeCteSql(plan: RollupPlan): Prisma.Sql {
  * The condition on rollup or delta rows (alias `r`) of the window's whole hours, and its
  * status filter unless `anyStatus`.
  */
-export function windowHoursSql(plan: RollupPlan, { anyStatus = false } = {}): Prisma.Sql {
-  return Prisma.sql`r."hour" >= ${plan.hoursFrom} AND r."hour" < ${plan.hoursTo} ${anyStatus ? Prisma.empty : statusSql(Prisma.raw('r."status"'), plan.status)}`;
+export function windowHoursSql(plan: RollupPlan, { anyStatus = false } = {}): Sql {
+  return sql`r."hour" >= ${plan.hoursFrom} AND r."hour" < ${plan.hoursTo} ${anyStatus ? empty : statusSql(raw('r."status"'), plan.status)}`;
 }
 
 // The rollups read this way; the name rollup has its own reader (name-rates.ts). The score
@@ -95,13 +95,13 @@ const ROWS_FUNCTION: Record<RollupTable, string> = {
  * yet folded into it (compact.ts), its edges computed from their traces (needs the `edge`
  * CTE). Same columns throughout; a key may come several times, so readers sum by key.
  */
-export function rollupRowsSql(table: RollupTable, plan: RollupPlan): Prisma.Sql {
-  const hours = (from: string) => Prisma.sql`SELECT * FROM ${Prisma.raw(`"${from}"`)} r WHERE ${windowHoursSql(plan)}`;
-  return Prisma.sql`(
+export function rollupRowsSql(table: RollupTable, plan: RollupPlan): Sql {
+  const hours = (from: string) => sql`SELECT * FROM ${raw(`"${from}"`)} r WHERE ${windowHoursSql(plan)}`;
+  return sql`(
     ${hours(table)}
     UNION ALL
     ${hours(DELTA_TABLE[table])}
     UNION ALL
-    SELECT * FROM ${Prisma.raw(`"${ROWS_FUNCTION[table]}"`)}((SELECT traces FROM edge), true)
+    SELECT * FROM ${raw(`"${ROWS_FUNCTION[table]}"`)}((SELECT traces FROM edge), true)
   )`;
 }

@@ -7,7 +7,6 @@
 // window's traces otherwise. Same answer: averages are taken in numeric, as the rollups
 // keep the sums.
 import 'server-only';
-import { Prisma } from '@/lib/generated/prisma/client';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import { SCORE_LIMITS } from '@/lib/features/scores/shared';
 import { AppError } from '@/lib/core/errors';
@@ -18,6 +17,7 @@ import { queryWithoutJit } from '@/lib/db/no-jit';
 import { parseOverviewParams } from './overview';
 import { edgeCteSql, rollupPlan, rollupRowsSql, type RollupPlan } from './rollups';
 import type { ScoreSeries, ScoreSeriesInsights, ScoreSeriesParams } from './types';
+import { empty, sql, type Sql } from '@/lib/db/sql';
 
 /** At most this many series (the score names with the most scores in the window). */
 export const SERIES_NAMES = 20;
@@ -46,16 +46,16 @@ export async function scoreSeriesFromTraces(ctx: ServiceContext, params: ScoreSe
 
 async function scoreSeriesFrom(ctx: ServiceContext, params: ScoreSeriesParams, plan: RollupPlan | null): Promise<ScoreSeriesInsights> {
   requireScope(ctx, 'read');
-  const db = ctx.db.prisma;
+  const db = ctx.db.sql;
   const { interval, ms } = BUCKET[params.bucket];
   const first = bucketStart(Date.parse(params.from), params.bucket);
   const count = bucketCount(params.from, params.to, params.bucket);
   const origin = new Date(first);
   const last = new Date(first + Math.max(0, count - 1) * ms);
   // An empty window has no bucket: the series then have none either.
-  const buckets = count === 0 ? Prisma.sql`SELECT NULL::timestamptz AS start WHERE false` : Prisma.sql`
+  const buckets = count === 0 ? sql`SELECT NULL::timestamptz AS start WHERE false` : sql`
     SELECT generate_series(CAST(${origin} AS timestamptz), CAST(${last} AS timestamptz), CAST(${interval} AS interval)) AS start`;
-  const [{ result }] = await queryWithoutJit(db, db.$queryRaw<Array<{ result: ScoreSeries[] }>>`
+  const [{ result }] = await queryWithoutJit<{ result: ScoreSeries[] }>(db, sql`
     WITH ${scoresCteSql(params, plan, interval, origin)},
     names AS MATERIALIZED (
       SELECT "name", "dataType", sum(n)::int AS n, (sum(value_sum) / nullif(sum(value_count), 0))::float8 AS average
@@ -108,10 +108,10 @@ async function scoreSeriesFrom(ctx: ServiceContext, params: ScoreSeriesParams, p
  * by bucket, as rollup rows (n scores, their value sum and count) or one row per score, and
  * the CTEs it needs.
  */
-function scoresCteSql(params: ScoreSeriesParams, plan: RollupPlan | null, interval: string, origin: Date): Prisma.Sql {
+function scoresCteSql(params: ScoreSeriesParams, plan: RollupPlan | null, interval: string, origin: Date): Sql {
   if (!plan) {
-    const byName = params.scoreName === undefined ? Prisma.empty : Prisma.sql`AND s."name" = ${params.scoreName}`;
-    return Prisma.sql`win AS MATERIALIZED (SELECT t."id", t."startedAt" FROM "Trace" t ${traceWhereSql(params)}),
+    const byName = params.scoreName === undefined ? empty : sql`AND s."name" = ${params.scoreName}`;
+    return sql`win AS MATERIALIZED (SELECT t."id", t."startedAt" FROM "Trace" t ${traceWhereSql(params)}),
     sc AS MATERIALIZED (
       SELECT date_bin(CAST(${interval} AS interval), w."startedAt", ${origin}) AS bucket, s."name", s."dataType",
              CASE WHEN s."dataType" = 'BOOLEAN' THEN CASE WHEN s."value" <> 0 THEN 'true' ELSE 'false' END
@@ -120,8 +120,8 @@ function scoresCteSql(params: ScoreSeriesParams, plan: RollupPlan | null, interv
         FROM win w JOIN "Score" s ON s."traceId" = w."id" ${byName}
     )`;
   }
-  const byName = params.scoreName === undefined ? Prisma.empty : Prisma.sql`WHERE r."name" = ${params.scoreName}`;
-  return Prisma.sql`${edgeCteSql(plan)},
+  const byName = params.scoreName === undefined ? empty : sql`WHERE r."name" = ${params.scoreName}`;
+  return sql`${edgeCteSql(plan)},
     sc AS MATERIALIZED (
       SELECT date_bin(CAST(${interval} AS interval), r."hour", ${origin}) AS bucket, r."name", r."dataType",
              CASE WHEN r."dataType" = 'NUMERIC' THEN NULL ELSE r."category" END AS v,

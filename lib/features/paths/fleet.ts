@@ -10,6 +10,7 @@ import { compactPathsOnce } from './compact';
 import { forkId } from './ids';
 import { storedTracesOfWindowSql, tracesOfWindowSql } from '@/lib/features/query';
 import { errorShare, forksOf, pathText, type Outcomes, type Step } from './steps';
+import { sql } from '@/lib/db/sql';
 
 /** The decision review score that judges a choice (see docs/api.md, Scores). */
 export const DECISION_CORRECT = 'decision.correct';
@@ -68,7 +69,7 @@ interface PathRow {
 
 export async function pathInsights(ctx: ServiceContext, params: InsightsParams): Promise<PathInsights> {
   requireScope(ctx, 'read');
-  const db = ctx.db.prisma;
+  const db = ctx.db.sql;
   // Upkeep before the read, so that few of the window's traces need their path computed.
   await compactPathsOnce(db);
   const { from, to, ...filters } = params;
@@ -76,7 +77,7 @@ export async function pathInsights(ctx: ServiceContext, params: InsightsParams):
   // status, cost, duration and decision reviews, as the CTE per_trace, grouped by path; a
   // path's steps are those of "DecisionPath", or computed ones when only marked traces have
   // that path.
-  const rows = await queryWithoutJit(db, db.$queryRaw<PathRow[]>`
+  const rows = await queryWithoutJit<PathRow>(db, sql`
     WITH ${filters.tag?.length || filters.sessionId !== undefined ? tracesOfWindowSql(params) : storedTracesOfWindowSql(params)},
     -- Grouped by the path id's bytes (an MD5 in hex): the sort the percentiles need compares them faster.
     grouped AS (

@@ -114,7 +114,7 @@ describe.each(testDatabases())('pathReviews on $name', (target) => {
     expect(all.reviewedTraces).toBe(3);
     expect(judgedRightShareOf(all.branches, forkId([ROUTE]), { type: 'TOOL_SELECTION', label: 'search_kb' })).toEqual({ share: 1, reviewed: 1 });
     // The same from the stored rows once the marked traces are compacted, and through "Trace" for a session filter.
-    while ((await compactPathsOnce(database.prisma)) > 0);
+    while ((await compactPathsOnce(database.sql)) > 0);
     expect(await reviews(`name=${NAME}`)).toEqual(result);
     expect(await reviews('')).toEqual(all);
     expect((await reviews(`name=${NAME}&status=COMPLETED`)).reviewedTraces).toBe(2);

@@ -218,7 +218,7 @@ describe.each(testDatabases())('stored decision paths on $name', ({ open }) => {
 
   it('lets one session compact at a time', async () => {
     await ingest(jsonTraces(11, 20, BASE + 11_000_000));
-    const results = await Promise.all([compactPathsOnce(db.prisma, 5), compactPathsOnce(db.prisma, 5), compactPathsOnce(db.prisma, 5)]);
+    const results = await Promise.all([compactPathsOnce(db.sql, 5), compactPathsOnce(db.sql, 5), compactPathsOnce(db.sql, 5)]);
     expect(results.filter((n) => n > 0).length).toBeGreaterThan(0);
     await expectPathsExact(db, { compacted: true });
   });

@@ -6,7 +6,6 @@
 // chosen label, whose SQL is lib/features/query/label-sql.ts: labels are an insights concept
 // that the list borrows, not the other way round.
 import { AppError } from '@/lib/core/errors';
-import { Prisma } from '@/lib/generated/prisma/client';
 import { optionLabelSql } from '@/lib/features/query/label-sql';
 import { MAX_LABEL_CHARS } from '@/lib/features/insights/shared';
 import { PATH_ID_PATTERN } from '@/lib/features/paths/shared';
@@ -18,6 +17,7 @@ import { escapeLike } from '@/lib/features/query/like';
 import { MAX_QUERY_CHARS, traceMatchesSql } from '@/lib/features/query/search-sql';
 import { DECISION_TYPES, JUDGED_VALUES, RUN_STATUSES, type DecisionType, type Judged, type RunStatus, type TraceFilterParams } from '@/lib/features/traces/shared';
 import { parseIsoDateTime } from '@/lib/features/ingest/shared';
+import { empty, join, raw, sql, type Sql } from '@/lib/db/sql';
 
 export type TraceFilterName = keyof TraceFilterParams;
 
@@ -285,65 +285,65 @@ export function parseTraceFilters(query: Query, names: readonly TraceFilterName[
 export { escapeLike } from './like';
 
 /** The conditions on "Trace" rows (aliased `trace`, default "t") that the filters ask for. */
-export function traceConditions(filters: TraceFilterParams, trace: Prisma.Sql = Prisma.raw('t')): Prisma.Sql[] {
+export function traceConditions(filters: TraceFilterParams, trace: Sql = raw('t')): Sql[] {
   const t = trace;
-  const conditions: Prisma.Sql[] = [];
-  if (filters.status) conditions.push(Prisma.sql`${t}."status" = CAST(${filters.status} AS "RunStatus")`);
-  if (filters.sessionId !== undefined) conditions.push(Prisma.sql`${t}."sessionId" = ${filters.sessionId}`);
-  if (filters.userId !== undefined) conditions.push(Prisma.sql`${t}."userId" = ${filters.userId}`);
+  const conditions: Sql[] = [];
+  if (filters.status) conditions.push(sql`${t}."status" = CAST(${filters.status} AS "RunStatus")`);
+  if (filters.sessionId !== undefined) conditions.push(sql`${t}."sessionId" = ${filters.sessionId}`);
+  if (filters.userId !== undefined) conditions.push(sql`${t}."userId" = ${filters.userId}`);
   // ILIKE (what Prisma's insensitive `contains` ran before), served by the trigram index.
-  if (filters.search) conditions.push(Prisma.sql`${t}."name" ILIKE ${`%${escapeLike(filters.search)}%`}`);
-  if (filters.name !== undefined) conditions.push(Prisma.sql`${t}."name" = ${filters.name}`);
-  if (filters.tag?.length) conditions.push(Prisma.sql`${t}."tags" @> ARRAY[${Prisma.join(filters.tag)}]::text[]`);
-  if (filters.from) conditions.push(Prisma.sql`${t}."startedAt" >= ${new Date(filters.from)}`);
-  if (filters.to) conditions.push(Prisma.sql`${t}."startedAt" < ${new Date(filters.to)}`);
+  if (filters.search) conditions.push(sql`${t}."name" ILIKE ${`%${escapeLike(filters.search)}%`}`);
+  if (filters.name !== undefined) conditions.push(sql`${t}."name" = ${filters.name}`);
+  if (filters.tag?.length) conditions.push(sql`${t}."tags" @> ARRAY[${join(filters.tag.map((tag) => sql`${tag}`))}]::text[]`);
+  if (filters.from) conditions.push(sql`${t}."startedAt" >= ${new Date(filters.from)}`);
+  if (filters.to) conditions.push(sql`${t}."startedAt" < ${new Date(filters.to)}`);
   const reviewFilter = filters.reviewed !== undefined || filters.judged !== undefined || filters.better !== undefined;
   if (filters.decisionType !== undefined || filters.chosen !== undefined || reviewFilter) {
     // One decision point must match the type, the label and the review filters together,
     // so a drill-down from an option's review figures lists the traces of those decisions.
-    const decision: Prisma.Sql[] = [Prisma.sql`fd."traceId" = ${t}."id"`];
-    if (filters.decisionType) decision.push(Prisma.sql`fd."type" = CAST(${filters.decisionType} AS "DecisionType")`);
-    if (filters.chosen !== undefined) decision.push(Prisma.sql`${optionLabelSql(Prisma.raw('fd."chosen"'))} = ${filters.chosen}`);
+    const decision: Sql[] = [sql`fd."traceId" = ${t}."id"`];
+    if (filters.decisionType) decision.push(sql`fd."type" = CAST(${filters.decisionType} AS "DecisionType")`);
+    if (filters.chosen !== undefined) decision.push(sql`${optionLabelSql(raw('fd."chosen"'))} = ${filters.chosen}`);
     decision.push(...reviewConditions(filters));
-    conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM "DecisionPoint" fd WHERE ${Prisma.join(decision, ' AND ')})`);
+    conditions.push(sql`EXISTS (SELECT 1 FROM "DecisionPoint" fd WHERE ${join(decision, ' AND ')})`);
   }
   for (const [name, text] of Object.entries(filters.score ?? {})) conditions.push(scoreConditionSql(t, name, text));
-  if (filters.minDurationMs !== undefined) conditions.push(Prisma.sql`${t}."totalDuration" >= ${filters.minDurationMs}`);
-  if (filters.maxDurationMs !== undefined) conditions.push(Prisma.sql`${t}."totalDuration" <= ${filters.maxDurationMs}`);
-  if (filters.minCost !== undefined) conditions.push(Prisma.sql`${t}."totalCost" >= ${filters.minCost}`);
-  if (filters.maxCost !== undefined) conditions.push(Prisma.sql`${t}."totalCost" <= ${filters.maxCost}`);
+  if (filters.minDurationMs !== undefined) conditions.push(sql`${t}."totalDuration" >= ${filters.minDurationMs}`);
+  if (filters.maxDurationMs !== undefined) conditions.push(sql`${t}."totalDuration" <= ${filters.maxDurationMs}`);
+  if (filters.minCost !== undefined) conditions.push(sql`${t}."totalCost" >= ${filters.minCost}`);
+  if (filters.maxCost !== undefined) conditions.push(sql`${t}."totalCost" <= ${filters.maxCost}`);
   if (filters.hasErrors !== undefined) {
     // Partial indexes of failed spans' and ERROR events' trace ids keep the probes small.
-    const failed = Prisma.sql`(${t}."status" = 'ERROR'
+    const failed = sql`(${t}."status" = 'ERROR'
       OR EXISTS (SELECT 1 FROM "Span" es WHERE es."traceId" = ${t}."id" AND es."status" = 'ERROR')
       OR EXISTS (SELECT 1 FROM "Event" ee WHERE ee."traceId" = ${t}."id" AND ee."type" = 'ERROR'))`;
-    conditions.push(filters.hasErrors ? failed : Prisma.sql`NOT ${failed}`);
+    conditions.push(filters.hasErrors ? failed : sql`NOT ${failed}`);
   }
   for (const [key, value] of Object.entries(filters.metadata ?? {})) {
-    const candidates = metadataCandidates(key, value).map((json) => Prisma.sql`${t}."metadata" @> CAST(${json} AS jsonb)`);
-    conditions.push(Prisma.sql`(${Prisma.join(candidates, ' OR ')})`);
+    const candidates = metadataCandidates(key, value).map((json) => sql`${t}."metadata" @> CAST(${json} AS jsonb)`);
+    conditions.push(sql`(${join(candidates, ' OR ')})`);
   }
   if (filters.q !== undefined) conditions.push(traceMatchesSql(filters.q, t));
-  if (filters.path !== undefined) conditions.push(tracePathIsSql(Prisma.sql`${t}."id"`, filters.path));
-  if (filters.fork !== undefined) conditions.push(traceThroughForkSql(Prisma.sql`${t}."id"`, filters.fork, filters.chosen));
+  if (filters.path !== undefined) conditions.push(tracePathIsSql(sql`${t}."id"`, filters.path));
+  if (filters.fork !== undefined) conditions.push(traceThroughForkSql(sql`${t}."id"`, filters.fork, filters.chosen));
   return conditions;
 }
 
 // The review filters on the decision point `fd`: its scores are found by (traceId, …) index
 // probes, as a decision point's id is unique only within its trace.
-function reviewConditions(filters: TraceFilterParams): Prisma.Sql[] {
-  const conditions: Prisma.Sql[] = [];
-  const onDecision = Prisma.sql`fs."traceId" = fd."traceId" AND fs."decisionPointId" = fd."id"`;
-  const correct = Prisma.sql`${onDecision} AND fs."name" = ${DECISION_CORRECT} AND fs."dataType" = 'BOOLEAN'`;
+function reviewConditions(filters: TraceFilterParams): Sql[] {
+  const conditions: Sql[] = [];
+  const onDecision = sql`fs."traceId" = fd."traceId" AND fs."decisionPointId" = fd."id"`;
+  const correct = sql`${onDecision} AND fs."name" = ${DECISION_CORRECT} AND fs."dataType" = 'BOOLEAN'`;
   if (filters.reviewed !== undefined) {
-    conditions.push(Prisma.sql`${filters.reviewed ? Prisma.empty : Prisma.sql`NOT`} EXISTS (SELECT 1 FROM "Score" fs WHERE ${correct})`);
+    conditions.push(sql`${filters.reviewed ? empty : sql`NOT`} EXISTS (SELECT 1 FROM "Score" fs WHERE ${correct})`);
   }
   if (filters.judged !== undefined) {
-    const value = filters.judged === 'right' ? Prisma.sql`fs."value" <> 0` : Prisma.sql`fs."value" = 0`;
-    conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM "Score" fs WHERE ${correct} AND ${value})`);
+    const value = filters.judged === 'right' ? sql`fs."value" <> 0` : sql`fs."value" = 0`;
+    conditions.push(sql`EXISTS (SELECT 1 FROM "Score" fs WHERE ${correct} AND ${value})`);
   }
   if (filters.better !== undefined) {
-    conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM "Score" fs WHERE ${onDecision} AND fs."name" = ${DECISION_BETTER_OPTION}
+    conditions.push(sql`EXISTS (SELECT 1 FROM "Score" fs WHERE ${onDecision} AND fs."name" = ${DECISION_BETTER_OPTION}
       AND fs."dataType" = 'CATEGORICAL' AND fs."stringValue" = ${filters.better})`);
   }
   return conditions;
@@ -354,26 +354,26 @@ function reviewConditions(filters: TraceFilterParams): Prisma.Sql[] {
  * a session's own scores belong to no trace) averaged: NUMERIC values, BOOLEAN as 1 and 0.
  * The list's score column, filter and sort all read this one figure.
  */
-export function traceScoreAverageSql(trace: Prisma.Sql, name: string): Prisma.Sql {
-  return Prisma.sql`(SELECT avg(sa."value") FROM "Score" sa WHERE sa."traceId" = ${trace}."id" AND sa."name" = ${name} AND sa."dataType" <> 'CATEGORICAL')`;
+export function traceScoreAverageSql(trace: Sql, name: string): Sql {
+  return sql`(SELECT avg(sa."value") FROM "Score" sa WHERE sa."traceId" = ${trace}."id" AND sa."name" = ${name} AND sa."dataType" <> 'CATEGORICAL')`;
 }
 
-function scoreConditionSql(t: Prisma.Sql, name: string, text: string): Prisma.Sql {
+function scoreConditionSql(t: Sql, name: string, text: string): Sql {
   const condition = parseScoreCondition(text);
   if ('problem' in condition) throw invalidParam(`${SCORE_FILTER_PREFIX}${name}`, condition.problem);
-  const ofName = Prisma.sql`fs."traceId" = ${t}."id" AND fs."name" = ${name}`;
+  const ofName = sql`fs."traceId" = ${t}."id" AND fs."name" = ${name}`;
   switch (condition.kind) {
     case 'any':
-      return Prisma.sql`EXISTS (SELECT 1 FROM "Score" fs WHERE ${ofName})`;
+      return sql`EXISTS (SELECT 1 FROM "Score" fs WHERE ${ofName})`;
     case 'compare':
-      return Prisma.sql`${traceScoreAverageSql(t, name)} ${Prisma.raw(condition.op)} ${condition.value}`;
+      return sql`${traceScoreAverageSql(t, name)} ${raw(condition.op)} ${condition.value}`;
     case 'equals': {
       const { text: value } = condition;
-      const matches: Prisma.Sql[] = [Prisma.sql`(fs."dataType" = 'CATEGORICAL' AND fs."stringValue" = ${value})`];
+      const matches: Sql[] = [sql`(fs."dataType" = 'CATEGORICAL' AND fs."stringValue" = ${value})`];
       const n = scoreNumber(value);
-      if (n !== null) matches.push(Prisma.sql`(fs."dataType" = 'NUMERIC' AND fs."value" = ${n})`);
-      if (value === 'true' || value === 'false') matches.push(Prisma.sql`(fs."dataType" = 'BOOLEAN' AND fs."value" = ${value === 'true' ? 1 : 0})`);
-      return Prisma.sql`EXISTS (SELECT 1 FROM "Score" fs WHERE ${ofName} AND (${Prisma.join(matches, ' OR ')}))`;
+      if (n !== null) matches.push(sql`(fs."dataType" = 'NUMERIC' AND fs."value" = ${n})`);
+      if (value === 'true' || value === 'false') matches.push(sql`(fs."dataType" = 'BOOLEAN' AND fs."value" = ${value === 'true' ? 1 : 0})`);
+      return sql`EXISTS (SELECT 1 FROM "Score" fs WHERE ${ofName} AND (${join(matches, ' OR ')}))`;
     }
   }
 }
@@ -397,7 +397,7 @@ export function metadataCandidates(key: string, value: string): string[] {
 }
 
 /** `WHERE …` for the filters, or nothing when there is none. */
-export function traceWhereSql(filters: TraceFilterParams, trace: Prisma.Sql = Prisma.raw('t')): Prisma.Sql {
+export function traceWhereSql(filters: TraceFilterParams, trace: Sql = raw('t')): Sql {
   const conditions = traceConditions(filters, trace);
-  return conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
+  return conditions.length ? sql`WHERE ${join(conditions, ' AND ')}` : empty;
 }

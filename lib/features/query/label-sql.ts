@@ -4,8 +4,8 @@
 //
 // The expression has no subquery and calls only immutable functions, so it can later
 // serve in an expression index or a generated column unchanged.
-import { Prisma } from '@/lib/generated/prisma/client';
 import { LABEL_KEYS, MAX_LABEL_CHARS } from '@/lib/features/insights/shared';
+import { join, raw, sql, type Sql } from '@/lib/db/sql';
 
 // Turns jsonb's text (`{"a": 1.50, "b": [1, "x y"]}`) into the compact form of labels.ts
 // (`{"a":1.5,"b":[1,"x y"]}`). jsonb's text has whitespace only as one space after ':' and
@@ -21,10 +21,10 @@ import { LABEL_KEYS, MAX_LABEL_CHARS } from '@/lib/features/insights/shared';
 const COMPACT_PATTERN = String.raw`("(?:[^"\\]|\\.)*(?:"|\\?$))| |(\.[0-9]*[1-9])0+(?![0-9])|\.0+(?![0-9])|\.$`;
 
 // SQL literals, quotes doubled (none today, but the pattern is data).
-const literal = (text: string) => Prisma.raw(`'${text.replaceAll("'", "''")}'`);
+const literal = (text: string) => raw(`'${text.replaceAll("'", "''")}'`);
 const PATTERN = literal(COMPACT_PATTERN);
 const REPLACEMENT = literal(String.raw`\1\2`);
-const compact = (text: Prisma.Sql) => Prisma.sql`regexp_replace(${text}, ${PATTERN}, ${REPLACEMENT}, 'g')`;
+const compact = (text: Sql) => sql`regexp_replace(${text}, ${PATTERN}, ${REPLACEMENT}, 'g')`;
 
 // Compaction at most halves a text's length (one space per ':' or ','), so the compact text
 // of its first 2 * MAX_LABEL_CHARS characters holds the label, unless fraction zeros were
@@ -32,25 +32,25 @@ const compact = (text: Prisma.Sql) => Prisma.sql`regexp_replace(${text}, ${PATTE
 // (PostgreSQL does not share the repeated prefix compaction between the WHEN and THEN; a
 // subquery would, but would keep the expression out of indexes. It only runs past 400
 // characters of jsonb text without a label key.)
-const MAX = Prisma.raw(String(MAX_LABEL_CHARS));
-const PREFIX = Prisma.raw(String(2 * MAX_LABEL_CHARS));
+const MAX = raw(String(MAX_LABEL_CHARS));
+const PREFIX = raw(String(2 * MAX_LABEL_CHARS));
 
 /**
  * The label (text, at most MAX_LABEL_CHARS characters) of the jsonb value `value` evaluates
  * to; SQL NULL is labelled "null", like a JSON null. `value` is repeated in the expression:
  * pass a column, not a computation.
  */
-export function optionLabelSql(value: Prisma.Sql): Prisma.Sql {
-  const v = Prisma.sql`(${value})`;
+export function optionLabelSql(value: Sql): Sql {
+  const v = sql`(${value})`;
   const keyed = LABEL_KEYS.map(
-    (key) => Prisma.sql`WHEN jsonb_typeof(${v} -> ${literal(key)}) = 'string' THEN left(${v} ->> ${literal(key)}, ${MAX})`,
+    (key) => sql`WHEN jsonb_typeof(${v} -> ${literal(key)}) = 'string' THEN left(${v} ->> ${literal(key)}, ${MAX})`,
   );
-  const text = Prisma.sql`${v}::text`;
-  const prefix = compact(Prisma.sql`left(${text}, ${PREFIX})`);
-  return Prisma.sql`CASE
+  const text = sql`${v}::text`;
+  const prefix = compact(sql`left(${text}, ${PREFIX})`);
+  return sql`CASE
     WHEN ${v} IS NULL THEN 'null'
     WHEN jsonb_typeof(${v}) = 'string' THEN left(${v} #>> '{}', ${MAX})
-    ${Prisma.join(keyed, ' ')}
+    ${join(keyed, ' ')}
     WHEN length(${text}) <= ${PREFIX} THEN left(${compact(text)}, ${MAX})
     WHEN length(${prefix}) >= ${MAX} THEN left(${prefix}, ${MAX})
     ELSE left(${compact(text)}, ${MAX})
@@ -58,8 +58,8 @@ export function optionLabelSql(value: Prisma.Sql): Prisma.Sql {
 }
 
 /** The elements of an "alternatives" value, as rows of a `value` column; none when it is not an array. */
-export function alternativesSql(alternatives: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`jsonb_array_elements(CASE WHEN jsonb_typeof(${alternatives}) = 'array' THEN ${alternatives} ELSE '[]'::jsonb END)`;
+export function alternativesSql(alternatives: Sql): Sql {
+  return sql`jsonb_array_elements(CASE WHEN jsonb_typeof(${alternatives}) = 'array' THEN ${alternatives} ELSE '[]'::jsonb END)`;
 }
 
 /**
@@ -68,6 +68,6 @@ export function alternativesSql(alternatives: Prisma.Sql): Prisma.Sql {
  * alternatives' labels, so an SDK that lists the chosen option among the alternatives does
  * not count it twice. Use it in a LATERAL join.
  */
-export function offeredLabelsSql(chosenLabel: Prisma.Sql, alternatives: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(SELECT ${chosenLabel} AS label UNION SELECT ${optionLabelSql(Prisma.raw('alt.value'))} FROM ${alternativesSql(alternatives)} AS alt)`;
+export function offeredLabelsSql(chosenLabel: Sql, alternatives: Sql): Sql {
+  return sql`(SELECT ${chosenLabel} AS label UNION SELECT ${optionLabelSql(raw('alt.value'))} FROM ${alternativesSql(alternatives)} AS alt)`;
 }

@@ -1,9 +1,10 @@
 // One row of the trace list, as GET /api/traces returns it in `traces`: the columns the
 // list reads and the mapping to the API's record. Shared by the list, search and the
 // export, so an exported row is exactly a list row.
-import { Prisma, type Trace } from '@/lib/generated/prisma/client';
+import { type Trace } from '@/lib/generated/prisma/client';
 import { toTraceRecord } from '@/lib/features/traces/shared';
 import type { TraceListItem } from '@/lib/features/traces/shared';
+import { raw } from '@/lib/db/sql';
 
 /** The list never loads children or payloads: the row and its stored child counts. */
 export const LIST_COLUMN_NAMES = [
@@ -27,7 +28,7 @@ export const LIST_COLUMN_NAMES = [
 ] as const;
 
 /** The list's columns of "Trace" aliased `t`. */
-export const LIST_COLUMNS = Prisma.raw(LIST_COLUMN_NAMES.map((c) => `t."${c}"`).join(', '));
+export const LIST_COLUMNS = raw(LIST_COLUMN_NAMES.map((c) => `t."${c}"`).join(', '));
 
 export type ListRow = Pick<Trace, (typeof LIST_COLUMN_NAMES)[number]>;
 

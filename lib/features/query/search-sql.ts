@@ -8,9 +8,9 @@
 // at spaces and line breaks, trigram-indexed, kept by an indexer that runs after ingest;
 // "SearchQueue" lists the traces written since they were last indexed, which are tested
 // row by row instead.
-import { Prisma } from '@/lib/generated/prisma/client';
 import { escapeLike } from './like';
 import { searchNeedles } from './search-needles';
+import { join, raw, sql, type Sql } from '@/lib/db/sql';
 
 /** Longest accepted `q`, in characters. */
 export const MAX_QUERY_CHARS = 200;
@@ -73,14 +73,14 @@ export const SEARCH_TABLES: Record<SearchKind, SearchTable> = {
 export const CHILD_KINDS = ['span', 'decision', 'event'] as const satisfies readonly SearchKind[];
 
 /** `<text> LIKE lower('%needle%') OR …` over an expression: `%`, `_` and `\` are literal. */
-export function likeAny(text: Prisma.Sql, q: string): Prisma.Sql {
-  const likes = searchNeedles(q).map((needle) => Prisma.sql`${text} LIKE lower(${`%${escapeLike(needle)}%`})`);
-  return likes.length === 1 ? likes[0] : Prisma.sql`(${Prisma.join(likes, ' OR ')})`;
+export function likeAny(text: Sql, q: string): Sql {
+  const likes = searchNeedles(q).map((needle) => sql`${text} LIKE lower(${`%${escapeLike(needle)}%`})`);
+  return likes.length === 1 ? likes[0] : sql`(${join(likes, ' OR ')})`;
 }
 
 /** The table's searchable text over alias `x` matching `q`. */
-export function tableMatches(kind: SearchKind, q: string): Prisma.Sql {
-  return likeAny(Prisma.raw(SEARCH_TABLES[kind].text), q);
+export function tableMatches(kind: SearchKind, q: string): Sql {
+  return likeAny(raw(SEARCH_TABLES[kind].text), q);
 }
 
 /**
@@ -97,15 +97,15 @@ export function needlePieces(needle: string): string[] {
  * `words` (a trace's SearchDoc words) may hold q: for some needle, every piece is in a
  * word. Null when a needle has no piece: then the words cannot narrow anything down.
  */
-export function wordsMatchSql(words: Prisma.Sql, q: string): Prisma.Sql | null {
-  const perNeedle: Prisma.Sql[] = [];
+export function wordsMatchSql(words: Sql, q: string): Sql | null {
+  const perNeedle: Sql[] = [];
   for (const needle of searchNeedles(q)) {
     const pieces = needlePieces(needle);
     if (pieces.length === 0) return null;
-    const likes = pieces.map((piece) => Prisma.sql`${words} LIKE lower(${`%${escapeLike(piece)}%`})`);
-    perNeedle.push(likes.length === 1 ? likes[0] : Prisma.sql`(${Prisma.join(likes, ' AND ')})`);
+    const likes = pieces.map((piece) => sql`${words} LIKE lower(${`%${escapeLike(piece)}%`})`);
+    perNeedle.push(likes.length === 1 ? likes[0] : sql`(${join(likes, ' AND ')})`);
   }
-  return perNeedle.length === 1 ? perNeedle[0] : Prisma.sql`(${Prisma.join(perNeedle, ' OR ')})`;
+  return perNeedle.length === 1 ? perNeedle[0] : sql`(${join(perNeedle, ' OR ')})`;
 }
 
 /**
@@ -125,20 +125,20 @@ export function wordsDecide(q: string): boolean {
  * (PostgreSQL pushes no condition into a subquery with LIMIT/OFFSET), so the planner
  * cannot turn "this trace has a matching span" into a scan of every span of the table.
  */
-export function rowsOfTrace(kind: (typeof CHILD_KINDS)[number], trace: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(SELECT r.* FROM ${Prisma.raw(SEARCH_TABLES[kind].table)} r WHERE r."traceId" = ${trace}."id" OFFSET 0) x`;
+export function rowsOfTrace(kind: (typeof CHILD_KINDS)[number], trace: Sql): Sql {
+  return sql`(SELECT r.* FROM ${raw(SEARCH_TABLES[kind].table)} r WHERE r."traceId" = ${trace}."id" OFFSET 0) x`;
 }
 
 /** The exact rule, row by row: the trace's own text, or any of its spans', decision points' or events'. */
-export function traceTextMatchesSql(q: string, trace: Prisma.Sql): Prisma.Sql {
-  const own = likeAny(Prisma.sql`crossroads_trace_search_text(${trace}."name", ${trace}."metadata")`, q);
-  const children = CHILD_KINDS.map((kind) => Prisma.sql`EXISTS (SELECT 1 FROM ${rowsOfTrace(kind, trace)} WHERE ${tableMatches(kind, q)})`);
-  return Prisma.sql`(${Prisma.join([own, ...children], ' OR ')})`;
+export function traceTextMatchesSql(q: string, trace: Sql): Sql {
+  const own = likeAny(sql`crossroads_trace_search_text(${trace}."name", ${trace}."metadata")`, q);
+  const children = CHILD_KINDS.map((kind) => sql`EXISTS (SELECT 1 FROM ${rowsOfTrace(kind, trace)} WHERE ${tableMatches(kind, q)})`);
+  return sql`(${join([own, ...children], ' OR ')})`;
 }
 
 /** The trace is waiting for the indexer: its words may be missing or out of date. */
-function traceQueuedSql(trace: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`EXISTS (SELECT 1 FROM "SearchQueue" sq WHERE sq."traceId" = ${trace}."id")`;
+function traceQueuedSql(trace: Sql): Sql {
+  return sql`EXISTS (SELECT 1 FROM "SearchQueue" sq WHERE sq."traceId" = ${trace}."id")`;
 }
 
 /**
@@ -151,12 +151,12 @@ function traceQueuedSql(trace: Prisma.Sql): Prisma.Sql {
  * A term without a piece of 3+ letters or digits (emoji, punctuation, 1-2 characters)
  * is tested row by row on every trace.
  */
-export function traceMatchesSql(q: string, trace: Prisma.Sql): Prisma.Sql {
+export function traceMatchesSql(q: string, trace: Sql): Sql {
   const exact = traceTextMatchesSql(q, trace);
-  const words = wordsMatchSql(Prisma.raw('d."words"'), q);
+  const words = wordsMatchSql(raw('d."words"'), q);
   if (!words) return exact;
-  const inWords = Prisma.sql`EXISTS (SELECT 1 FROM "SearchDoc" d WHERE d."traceId" = ${trace}."id" AND ${words})`;
-  const indexed = wordsDecide(q) ? inWords : Prisma.sql`(${inWords} AND ${exact})`;
+  const inWords = sql`EXISTS (SELECT 1 FROM "SearchDoc" d WHERE d."traceId" = ${trace}."id" AND ${words})`;
+  const indexed = wordsDecide(q) ? inWords : sql`(${inWords} AND ${exact})`;
   const queued = traceQueuedSql(trace);
-  return Prisma.sql`(CASE WHEN ${queued} THEN ${exact} ELSE ${indexed} END)`;
+  return sql`(CASE WHEN ${queued} THEN ${exact} ELSE ${indexed} END)`;
 }

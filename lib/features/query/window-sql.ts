@@ -1,10 +1,10 @@
 // The CTEs of a window's traces with their paths, for the fleet's paths and the review
 // insights: stored paths for unmarked traces, computed ones for marked traces (path-sql.ts).
 import 'server-only';
-import { Prisma } from '@/lib/generated/prisma/client';
 import type { InsightsParams } from '@/lib/features/insights/shared';
 import { traceWhereSql } from './filters';
 import { EMPTY_PATH_ID, livePathsCtes } from './path-sql';
+import { raw, sql, type Sql } from '@/lib/db/sql';
 
 /**
  * CTEs ending in per_trace (id, path_id, live_steps, status, cost, duration, reviewed,
@@ -13,8 +13,8 @@ import { EMPTY_PATH_ID, livePathsCtes } from './path-sql';
  * except the marked ones, read from "Trace" with their paths computed. For the filters
  * "TracePath" holds: name, status, window.
  */
-export function storedTracesOfWindowSql({ from, to, name, status }: InsightsParams): Prisma.Sql {
-  return Prisma.sql`
+export function storedTracesOfWindowSql({ from, to, name, status }: InsightsParams): Sql {
+  return sql`
     marked AS MATERIALIZED (SELECT DISTINCT m."traceId" AS id FROM "TracePathDirty" m),
     live_win AS MATERIALIZED (
       SELECT t."id", ${MARKED_FIGURES}
@@ -23,7 +23,7 @@ export function storedTracesOfWindowSql({ from, to, name, status }: InsightsPara
     live AS MATERIALIZED (SELECT p."traceId", md5(p."key") AS path_id, p."steps" FROM "decision_paths"(ARRAY(SELECT w."id" FROM live_win w)) p),
     per_trace AS (
       SELECT tp."traceId" AS id, tp."pathId" AS path_id, NULL::jsonb AS live_steps, ${STORED_FIGURES}
-        FROM "TracePath" tp ${traceWhereSql({ name, status, from, to }, Prisma.raw('tp'))}
+        FROM "TracePath" tp ${traceWhereSql({ name, status, from, to }, raw('tp'))}
          -- No mark, no anti-join: the test runs once (an InitPlan), not for each trace.
          AND (NOT (SELECT EXISTS (SELECT 1 FROM marked)) OR NOT EXISTS (SELECT 1 FROM marked mk WHERE mk.id = tp."traceId"))
       UNION ALL
@@ -33,10 +33,10 @@ export function storedTracesOfWindowSql({ from, to, name, status }: InsightsPara
 }
 
 /** The same CTEs for any filters: the window's traces from "Trace", with their stored rows. */
-export function tracesOfWindowSql({ from, to, ...filters }: InsightsParams): Prisma.Sql {
-  return Prisma.sql`
+export function tracesOfWindowSql({ from, to, ...filters }: InsightsParams): Sql {
+  return sql`
     win AS MATERIALIZED (SELECT t."id" FROM "Trace" t ${traceWhereSql({ ...filters, from, to })}),
-    ${livePathsCtes(Prisma.sql`SELECT w."id" FROM win w`)},
+    ${livePathsCtes(sql`SELECT w."id" FROM win w`)},
     per_trace AS (
       SELECT w."id", tp."pathId" AS path_id, NULL::jsonb AS live_steps, ${STORED_FIGURES}
         FROM win w JOIN "TracePath" tp ON tp."traceId" = w."id"
@@ -48,8 +48,8 @@ export function tracesOfWindowSql({ from, to, ...filters }: InsightsParams): Pri
 }
 
 /** A trace's figures from its stored row `tp`. */
-const STORED_FIGURES = Prisma.sql`tp."status", tp."costUsd" AS cost, tp."durationMs" AS duration, tp."reviewed", tp."judgedRight" AS judged_right`;
+const STORED_FIGURES = sql`tp."status", tp."costUsd" AS cost, tp."durationMs" AS duration, tp."reviewed", tp."judgedRight" AS judged_right`;
 /** A marked trace's figures, computed from its row `t` of "Trace". */
-const MARKED_FIGURES = Prisma.sql`t."status", "paths_trace_cost"(t."id", t."totalCost") AS cost,
+const MARKED_FIGURES = sql`t."status", "paths_trace_cost"(t."id", t."totalCost") AS cost,
   "paths_trace_duration"(t."status", t."startedAt", t."endedAt") AS duration,
   (SELECT r.reviewed FROM "paths_trace_reviews"(t."id") r) AS reviewed, (SELECT r.judged_right FROM "paths_trace_reviews"(t."id") r) AS judged_right`;

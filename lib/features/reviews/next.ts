@@ -9,7 +9,6 @@
 import 'server-only';
 import { actorKey, type Actor } from '@/lib/core/access/decide';
 import { AppError } from '@/lib/core/errors';
-import { Prisma } from '@/lib/generated/prisma/client';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import { optionLabelSql } from '@/lib/features/query';
 import { optionLabel } from '@/lib/features/insights/shared';
@@ -17,6 +16,8 @@ import { queryWithoutJit } from '@/lib/db/no-jit';
 import { edgeCteSql, rollupPlan, rollupRowsSql } from '@/lib/features/insights';
 import type { DecisionType, JsonValue, RunStatus } from '@/lib/features/traces/shared';
 import type { ReviewFilters } from './params';
+import type { SqlExecutor } from '@/lib/db/executor';
+import { join, raw, sql, type Sql } from '@/lib/db/sql';
 
 export const HOLD_MINUTES = 5;
 /** Candidates tried per call before giving up (each lost to another reviewer's hold). */
@@ -80,31 +81,33 @@ export function parseSkips(text: string): ReviewKey[] {
   });
 }
 
-function matchSql(f: ReviewFilters): Prisma.Sql {
-  const conditions: Prisma.Sql[] = [Prisma.sql`TRUE`];
-  if (f.type) conditions.push(Prisma.sql`d."type" = CAST(${f.type} AS "DecisionType")`);
-  if (f.option !== undefined) conditions.push(Prisma.sql`${optionLabelSql(Prisma.raw('d."chosen"'))} = ${f.option}`);
-  if (f.name !== undefined) conditions.push(Prisma.sql`t."name" = ${f.name}`);
-  if (f.status) conditions.push(Prisma.sql`t."status" = CAST(${f.status} AS "RunStatus")`);
-  if (f.from) conditions.push(Prisma.sql`t."startedAt" >= CAST(${f.from} AS timestamptz)`);
-  if (f.to) conditions.push(Prisma.sql`t."startedAt" < CAST(${f.to} AS timestamptz)`);
-  return Prisma.join(conditions, ' AND ');
+function matchSql(f: ReviewFilters): Sql {
+  const conditions: Sql[] = [sql`TRUE`];
+  if (f.type) conditions.push(sql`d."type" = CAST(${f.type} AS "DecisionType")`);
+  if (f.option !== undefined) conditions.push(sql`${optionLabelSql(raw('d."chosen"'))} = ${f.option}`);
+  if (f.name !== undefined) conditions.push(sql`t."name" = ${f.name}`);
+  if (f.status) conditions.push(sql`t."status" = CAST(${f.status} AS "RunStatus")`);
+  if (f.from) conditions.push(sql`t."startedAt" >= CAST(${f.from} AS timestamptz)`);
+  if (f.to) conditions.push(sql`t."startedAt" < CAST(${f.to} AS timestamptz)`);
+  return join(conditions, ' AND ');
 }
 
 // The marker the Score triggers keep on each decision point (migration review_marker):
 // how many decision.correct scores it has. Unreviewed ones are a partial index.
-const unreviewedSql = Prisma.sql`d."reviews" = 0`;
+const unreviewedSql = sql`d."reviews" = 0`;
 
 // A walk that stops after a few rows: parallel workers each walk their own share of the
 // traces and the merge waits for all of them, several times the serial walk's work.
-async function withoutParallelWorkers<T>(db: ServiceContext['db']['prisma'], query: Prisma.PrismaPromise<T>): Promise<T> {
-  const [, result] = await db.$transaction([db.$executeRaw`SELECT set_config('max_parallel_workers_per_gather', '0', true)`, query]);
-  return result;
+async function withoutParallelWorkers<T>(db: SqlExecutor, statement: Sql): Promise<T[]> {
+  return db.transaction(async (tx) => {
+    await tx.query(sql`SELECT set_config('max_parallel_workers_per_gather', '0', true)`);
+    return tx.query<T>(statement);
+  });
 }
 
-const HOLD_SQL = `
+const holdSql = (traceId: string, decisionPointId: string, reviewer: string) => sql`
 INSERT INTO "ReviewHold" ("traceId", "decisionPointId", "reviewer", "heldUntil")
-VALUES ($1, $2, $3, CURRENT_TIMESTAMP + make_interval(mins => ${HOLD_MINUTES}))
+VALUES (${traceId}, ${decisionPointId}, ${reviewer}, CURRENT_TIMESTAMP + make_interval(mins => ${raw(String(HOLD_MINUTES))}))
 ON CONFLICT ("traceId", "decisionPointId") DO UPDATE SET "reviewer" = EXCLUDED."reviewer", "heldUntil" = EXCLUDED."heldUntil"
  WHERE "ReviewHold"."heldUntil" <= CURRENT_TIMESTAMP OR "ReviewHold"."reviewer" = EXCLUDED."reviewer"
 RETURNING to_char("heldUntil" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "heldUntil"`;
@@ -118,21 +121,19 @@ export async function nextReview(ctx: ServiceContext, filters: ReviewFilters, sk
   requireScope(ctx, 'read');
   const actor = requireScope(ctx, 'annotate');
   const reviewer = reviewerOf(actor);
-  const db = ctx.db.prisma;
-  const sql = ctx.db.sql;
+  const db = ctx.db.sql;
   const skipTraces = skip.map((k) => k.traceId);
   const skipIds = skip.map((k) => k.decisionPointId);
   if (skip.length > 0) {
-    await sql.query(
-      `DELETE FROM "ReviewHold" h USING unnest($2::text[], $3::text[]) AS k(t, i)
-        WHERE h."reviewer" = $1 AND h."traceId" = k.t AND h."decisionPointId" = k.i`,
-      [reviewer, skipTraces, skipIds],
+    await db.query(
+      sql`DELETE FROM "ReviewHold" h USING unnest(${skipTraces}::text[], ${skipIds}::text[]) AS k(t, i)
+        WHERE h."reviewer" = ${reviewer} AND h."traceId" = k.t AND h."decisionPointId" = k.i`,
     );
   }
-  const notSkipped = Prisma.sql`NOT EXISTS (SELECT 1 FROM unnest(${skipTraces}::text[], ${skipIds}::text[]) AS k(t, i) WHERE k.t = d."traceId" AND k.i = d."id")`;
-  const notHeld = Prisma.sql`NOT EXISTS (SELECT 1 FROM "ReviewHold" h WHERE h."traceId" = d."traceId" AND h."decisionPointId" = d."id"
+  const notSkipped = sql`NOT EXISTS (SELECT 1 FROM unnest(${skipTraces}::text[], ${skipIds}::text[]) AS k(t, i) WHERE k.t = d."traceId" AND k.i = d."id")`;
+  const notHeld = sql`NOT EXISTS (SELECT 1 FROM "ReviewHold" h WHERE h."traceId" = d."traceId" AND h."decisionPointId" = d."id"
                                            AND h."heldUntil" > CURRENT_TIMESTAMP AND h."reviewer" <> ${reviewer})`;
-  const order = Prisma.sql`ORDER BY t."startedAt" DESC, d."timestamp", d."traceId", d."id" LIMIT ${CANDIDATES}`;
+  const order = sql`ORDER BY t."startedAt" DESC, d."timestamp", d."traceId", d."id" LIMIT ${CANDIDATES}`;
   // Own live hold first (at most one), then the newest traces' unreviewed decisions that
   // nobody else holds, one of two ways chosen in the statement by how many are left: up to
   // FEW_LEFT, all of them are read from the partial index, their traces probed by key (the
@@ -140,9 +141,9 @@ export async function nextReview(ctx: ServiceContext, filters: ReviewFilters, sk
   // it, the traces are walked newest first probing the partial index per trace, which finds
   // CANDIDATES quickly while unreviewed decisions are common. A walk alone, once few are
   // left, crosses every trace of a window or filter that none of them match.
-  const rows = await withoutParallelWorkers(
+  const rows = await withoutParallelWorkers<ReviewKey & { own: boolean }>(
     db,
-    db.$queryRaw<Array<ReviewKey & { own: boolean }>>`
+    sql`
     WITH "left" AS MATERIALIZED (
       SELECT d."traceId", d."id", d."type", d."chosen", d."timestamp", d."reviews" FROM "DecisionPoint" d WHERE ${unreviewedSql} LIMIT ${FEW_LEFT + 1})
     SELECT * FROM (
@@ -169,14 +170,12 @@ export async function nextReview(ctx: ServiceContext, filters: ReviewFilters, sk
   const candidates = [...own, ...rows.filter((k) => !k.own && !seen.has(`${k.traceId}\u0000${k.decisionPointId}`))];
   let item: ReviewItem | null = null;
   for (const candidate of candidates) {
-    const [held] = await sql.query<{ heldUntil: string }>(HOLD_SQL, [candidate.traceId, candidate.decisionPointId, reviewer]);
+    const [held] = await db.query<{ heldUntil: string }>(holdSql(candidate.traceId, candidate.decisionPointId, reviewer));
     if (!held) continue;
     // One item per reviewer: taking this one lets go of any other.
-    await sql.query(`DELETE FROM "ReviewHold" WHERE "reviewer" = $1 AND NOT ("traceId" = $2 AND "decisionPointId" = $3)`, [
-      reviewer,
-      candidate.traceId,
-      candidate.decisionPointId,
-    ]);
+    await db.query(
+      sql`DELETE FROM "ReviewHold" WHERE "reviewer" = ${reviewer} AND NOT ("traceId" = ${candidate.traceId} AND "decisionPointId" = ${candidate.decisionPointId})`,
+    );
     item = await loadItem(ctx, candidate, held.heldUntil);
     if (item) break;
   }
@@ -195,23 +194,23 @@ const LATEST = '9999-01-01T00:00:00.000Z';
  * without a whole hour leaves the rollups out (rollups.ts).
  */
 async function progressOf(ctx: ServiceContext, f: ReviewFilters): Promise<ReviewNext['progress']> {
-  const db = ctx.db.prisma;
+  const db = ctx.db.sql;
   const plan = rollupPlan({ from: f.from ?? EARLIEST, to: f.to ?? LATEST, ...(f.name !== undefined ? { name: f.name } : {}), status: f.status });
   if (!plan) {
-    const [row] = await db.$queryRaw<Array<{ reviewed: number; total: number }>>`
+    const [row] = await db.query<{ reviewed: number; total: number }>(sql`
       SELECT (count(*) FILTER (WHERE d."reviews" > 0))::int AS reviewed, count(*)::int AS total
-        FROM "DecisionPoint" d JOIN "Trace" t ON t."id" = d."traceId" WHERE ${matchSql(f)}`;
+        FROM "DecisionPoint" d JOIN "Trace" t ON t."id" = d."traceId" WHERE ${matchSql(f)}`);
     return row;
   }
-  const conditions: Prisma.Sql[] = [Prisma.sql`TRUE`];
-  if (f.type) conditions.push(Prisma.sql`r."type" = CAST(${f.type} AS "DecisionType")`);
-  if (f.option !== undefined) conditions.push(Prisma.sql`r."label" = ${f.option}`);
-  const where = Prisma.join(conditions, ' AND ');
+  const conditions: Sql[] = [sql`TRUE`];
+  if (f.type) conditions.push(sql`r."type" = CAST(${f.type} AS "DecisionType")`);
+  if (f.option !== undefined) conditions.push(sql`r."label" = ${f.option}`);
+  const where = join(conditions, ' AND ');
   const total =
     f.option === undefined
-      ? Prisma.sql`SELECT sum("decisions") FROM ${rollupRowsSql('InsightsTypeHour', plan)} r WHERE ${where}`
-      : Prisma.sql`SELECT sum("chosen") FROM ${rollupRowsSql('InsightsOptionHour', plan)} r WHERE ${where}`;
-  const [row] = await queryWithoutJit(db, db.$queryRaw<Array<{ reviewed: number; total: number }>>`
+      ? sql`SELECT sum("decisions") FROM ${rollupRowsSql('InsightsTypeHour', plan)} r WHERE ${where}`
+      : sql`SELECT sum("chosen") FROM ${rollupRowsSql('InsightsOptionHour', plan)} r WHERE ${where}`;
+  const [row] = await queryWithoutJit<{ reviewed: number; total: number }>(db, sql`
     WITH ${edgeCteSql(plan)}
     SELECT coalesce((SELECT sum("decisions") FROM ${rollupRowsSql('InsightsReviewHour', plan)} r WHERE ${where}), 0)::int AS reviewed,
            coalesce((${total}), 0)::int AS total`);
@@ -219,10 +218,24 @@ async function progressOf(ctx: ServiceContext, f: ReviewFilters): Promise<Review
 }
 
 async function loadItem(ctx: ServiceContext, key: ReviewKey, heldUntil: string): Promise<ReviewItem | null> {
-  const row = await ctx.db.prisma.decisionPoint.findUnique({
-    where: { traceId_id: { traceId: key.traceId, id: key.decisionPointId } },
-    include: { trace: { select: { name: true, status: true, startedAt: true, sessionId: true } } },
-  });
+  const [row] = await ctx.db.sql.query<{
+    traceId: string;
+    id: string;
+    type: DecisionType;
+    reasoning: string | null;
+    chosen: JsonValue;
+    alternatives: JsonValue;
+    timestamp: Date;
+    parentSpanId: string | null;
+    traceName: string;
+    traceStatus: RunStatus;
+    traceStartedAt: Date;
+    traceSessionId: string | null;
+  }>(sql`
+    SELECT d."traceId", d."id", d."type", d."reasoning", d."chosen", d."alternatives", d."timestamp", d."parentSpanId",
+      t."name" AS "traceName", t."status" AS "traceStatus", t."startedAt" AS "traceStartedAt", t."sessionId" AS "traceSessionId"
+    FROM "DecisionPoint" d JOIN "Trace" t ON t."id" = d."traceId"
+    WHERE d."traceId" = ${key.traceId} AND d."id" = ${key.decisionPointId}`);
   // Deleted since it was picked: the caller tries the next.
   if (!row) return null;
   const alternatives = (Array.isArray(row.alternatives) ? row.alternatives : []) as JsonValue[];
@@ -238,7 +251,7 @@ async function loadItem(ctx: ServiceContext, key: ReviewKey, heldUntil: string):
     alternativeLabels: alternatives.map((a) => optionLabel(a)),
     timestamp: row.timestamp.toISOString(),
     parentSpanId: row.parentSpanId,
-    trace: { name: row.trace.name, status: row.trace.status, startedAt: row.trace.startedAt.toISOString(), sessionId: row.trace.sessionId },
+    trace: { name: row.traceName, status: row.traceStatus, startedAt: row.traceStartedAt.toISOString(), sessionId: row.traceSessionId },
     heldUntil,
   };
 }

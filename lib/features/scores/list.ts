@@ -3,12 +3,12 @@
 // order (prisma/schema.prisma, model Score).
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
-import { Prisma } from '@/lib/generated/prisma/client';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import { dateParam, enumParam, invalidParam, textParam } from '@/lib/features/query';
 import { parsePageParams } from '@/lib/features/query';
 import { SCORE_ORDER, scoreJsonSql } from './sql';
 import { SCORE_DATA_TYPES, SCORE_SOURCES, type ScoreDataType, type ScoreList, type ScoreRecord, type ScoreSource } from './types';
+import { empty, join, raw, sql, type Sql } from '@/lib/db/sql';
 
 export interface ScoreListParams {
   page: number;
@@ -61,38 +61,38 @@ export function parseScoreListParams(query: URLSearchParams): ScoreListParams {
   return params;
 }
 
-function whereSql(p: ScoreListParams): Prisma.Sql {
-  const conditions: Prisma.Sql[] = [];
-  if (p.traceId !== undefined) conditions.push(Prisma.sql`s."traceId" = ${p.traceId}`);
-  if (p.spanId !== undefined) conditions.push(Prisma.sql`s."spanId" = ${p.spanId}`);
-  if (p.decisionPointId !== undefined) conditions.push(Prisma.sql`s."decisionPointId" = ${p.decisionPointId}`);
+function whereSql(p: ScoreListParams): Sql {
+  const conditions: Sql[] = [];
+  if (p.traceId !== undefined) conditions.push(sql`s."traceId" = ${p.traceId}`);
+  if (p.spanId !== undefined) conditions.push(sql`s."spanId" = ${p.spanId}`);
+  if (p.decisionPointId !== undefined) conditions.push(sql`s."decisionPointId" = ${p.decisionPointId}`);
   if (p.sessionId !== undefined) {
     // Two index scans (the session's own scores; its traces' by traceId) rather than an OR over one.
-    conditions.push(Prisma.sql`s."id" IN (
+    conditions.push(sql`s."id" IN (
       SELECT "id" FROM "Score" WHERE "sessionId" = ${p.sessionId}
       UNION ALL
       SELECT x."id" FROM "Trace" t JOIN "Score" x ON x."traceId" = t."id" WHERE t."sessionId" = ${p.sessionId})`);
   }
-  if (p.name !== undefined) conditions.push(Prisma.sql`s."name" = ${p.name}`);
-  if (p.source !== undefined) conditions.push(Prisma.sql`s."source" = CAST(${p.source} AS "ScoreSource")`);
-  if (p.dataType !== undefined) conditions.push(Prisma.sql`s."dataType" = CAST(${p.dataType} AS "ScoreDataType")`);
-  if (p.minValue !== undefined) conditions.push(Prisma.sql`s."value" >= ${p.minValue}`);
-  if (p.maxValue !== undefined) conditions.push(Prisma.sql`s."value" <= ${p.maxValue}`);
-  if (p.from !== undefined) conditions.push(Prisma.sql`s."createdAt" >= CAST(${p.from} AS timestamptz)`);
-  if (p.to !== undefined) conditions.push(Prisma.sql`s."createdAt" < CAST(${p.to} AS timestamptz)`);
-  return conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
+  if (p.name !== undefined) conditions.push(sql`s."name" = ${p.name}`);
+  if (p.source !== undefined) conditions.push(sql`s."source" = CAST(${p.source} AS "ScoreSource")`);
+  if (p.dataType !== undefined) conditions.push(sql`s."dataType" = CAST(${p.dataType} AS "ScoreDataType")`);
+  if (p.minValue !== undefined) conditions.push(sql`s."value" >= ${p.minValue}`);
+  if (p.maxValue !== undefined) conditions.push(sql`s."value" <= ${p.maxValue}`);
+  if (p.from !== undefined) conditions.push(sql`s."createdAt" >= CAST(${p.from} AS timestamptz)`);
+  if (p.to !== undefined) conditions.push(sql`s."createdAt" < CAST(${p.to} AS timestamptz)`);
+  return conditions.length ? sql`WHERE ${join(conditions, ' AND ')}` : empty;
 }
 
 export async function listScores(ctx: ServiceContext, params: ScoreListParams): Promise<ScoreList> {
   requireScope(ctx, 'read');
-  const db = ctx.db.prisma;
+  const db = ctx.db.sql;
   const where = whereSql(params);
   const offset = (params.page - 1) * params.limit;
   const [rows, [{ n }]] = await Promise.all([
-    db.$queryRaw<Array<{ score: ScoreRecord }>>`SELECT ${Prisma.raw(scoreJsonSql('s'))} AS score FROM "Score" s ${where}
-      ORDER BY ${Prisma.raw(SCORE_ORDER.replaceAll('"createdAt"', 's."createdAt"').replaceAll('"id"', 's."id"'))}
-      LIMIT ${params.limit} OFFSET ${offset}`,
-    db.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM "Score" s ${where}`,
+    db.query<{ score: ScoreRecord }>(sql`SELECT ${raw(scoreJsonSql('s'))} AS score FROM "Score" s ${where}
+      ORDER BY ${raw(SCORE_ORDER.replaceAll('"createdAt"', 's."createdAt"').replaceAll('"id"', 's."id"'))}
+      LIMIT ${params.limit} OFFSET ${offset}`),
+    db.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM "Score" s ${where}`),
   ]);
   return {
     scores: rows.map((r) => r.score),

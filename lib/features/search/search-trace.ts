@@ -6,6 +6,7 @@
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
+import { sql } from '@/lib/db/sql';
 import { findMatches } from './search';
 import { MAX_QUERY_CHARS } from '@/lib/features/query';
 import type { TraceSearchResult } from '@/lib/features/traces/shared';
@@ -20,8 +21,8 @@ export async function searchTraceOrThrow(ctx: ServiceContext, traceId: string, q
   if (q === null || q === '') throw new AppError('VALIDATION', 'Invalid q parameter: required (the text to find)');
   if (q.includes('\u0000')) throw new AppError('VALIDATION', 'Invalid q parameter: must not contain a NUL character');
   if (Array.from(q).length > MAX_QUERY_CHARS) throw new AppError('VALIDATION', `Invalid q parameter: must be at most ${MAX_QUERY_CHARS} characters`);
-  const db = ctx.db.prisma;
-  const exists = await db.trace.findUnique({ where: { id: traceId }, select: { id: true } });
+  const db = ctx.db.sql;
+  const [exists] = await db.query<{ id: string }>(sql`SELECT "id" FROM "Trace" WHERE "id" = ${traceId}`);
   if (!exists) throw new AppError('NOT_FOUND', 'Trace not found');
   // One more than reported tells whether the list was cut.
   const found = (await findMatches(db, [traceId], q, MAX_TRACE_MATCHES + 1)).get(traceId) ?? [];

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/db/open';
 import { testDatabases, truncateAll } from '@/test/support/databases';
 import { makeTrace } from '@/test/support/fixtures';
-import { Prisma } from '@/lib/generated/prisma/client';
 import { ingestTraces } from '@/lib/features/ingest/ingest';
 import { wordsMatchSql } from '@/lib/features/query/search-sql';
 import { indexSearchBacklog } from './search-index';
@@ -16,6 +15,7 @@ import { parseListParams } from '@/lib/features/query/list-params';
 import { parseIngestBody } from '@/lib/features/ingest/validate';
 import { testContext } from '@/test/support/context';
 import { requeueForSearch } from '@/test/support/derived';
+import { raw, sql } from '@/lib/db/sql';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 } as Parameters<typeof parseIngestBody>[1];
 
@@ -258,8 +258,8 @@ describe.each(testDatabases())('full-text search on $name', ({ open }) => {
   it('looks candidates up through the words index', async () => {
     // The probe's condition must be one the trigram index of "SearchDoc" serves, or every
     // search reads every trace's words. (On tables this small the planner prefers a scan unless told otherwise.)
-    const words = wordsMatchSql(Prisma.raw('d."words"'), 'ORD-77123');
-    const query = Prisma.sql`EXPLAIN SELECT d."traceId" FROM "SearchDoc" d WHERE ${words}`;
+    const words = wordsMatchSql(raw('d."words"'), 'ORD-77123');
+    const query = sql`EXPLAIN SELECT d."traceId" FROM "SearchDoc" d WHERE ${words}`;
     const plan = await db.sql.transaction(async (tx) => {
       await tx.exec('SET LOCAL enable_seqscan = off');
       return tx.query<{ 'QUERY PLAN': string }>(query.text, query.values);

@@ -17,12 +17,12 @@
 // page is full; and a large backlog of queued traces (ingest faster than the indexer) is
 // tested row by row on every search. Both documented in docs/api.md.
 import 'server-only';
-import { Prisma } from '@/lib/generated/prisma/client';
-import type { Db } from '@/lib/db';
+import type { SqlExecutor } from '@/lib/db/executor';
 import { LIST_COLUMNS, type ListRow } from '@/lib/features/query';
 import { CHILD_KINDS, SEARCH_TABLES, rowsOfTrace, tableMatches, traceMatchesSql, wordsDecide, wordsMatchSql, type SearchKind } from '@/lib/features/query';
 import { searchNeedles } from '@/lib/features/query/shared';
 import type { SearchMatch } from '@/lib/features/traces/shared';
+import { empty, join, raw, sql, type Sql } from '@/lib/db/sql';
 
 /** Candidate traces the words index may give before the term counts as common. */
 export const PROBE_CAP = 5000;
@@ -43,8 +43,8 @@ export interface SearchPage {
 }
 
 /** A JSON array of ids as one parameter, read back as a set of rows (c.id, c.ord). */
-function idRows(ids: string[]): Prisma.Sql {
-  return Prisma.sql`jsonb_array_elements_text(CAST(${JSON.stringify(ids)} AS jsonb)) WITH ORDINALITY AS c(id, ord)`;
+function idRows(ids: string[]): Sql {
+  return sql`jsonb_array_elements_text(CAST(${JSON.stringify(ids)} AS jsonb)) WITH ORDINALITY AS c(id, ord)`;
 }
 
 /**
@@ -53,14 +53,14 @@ function idRows(ids: string[]): Prisma.Sql {
  * by row. Null too when q has no piece the words index can look up (see
  * wordsMatchSql): the walk then finds the page.
  */
-export async function probeMatchingTraceIds(db: Db, q: string, cap = PROBE_CAP, exactCap = EXACT_CAP): Promise<string[] | null> {
-  const words = wordsMatchSql(Prisma.raw('d."words"'), q);
+export async function probeMatchingTraceIds(db: SqlExecutor, q: string, cap = PROBE_CAP, exactCap = EXACT_CAP): Promise<string[] | null> {
+  const words = wordsMatchSql(raw('d."words"'), q);
   if (!words) return null;
   // One statement, one snapshot: the traces whose words hold the pieces, and the queued ones.
-  const candidates = await db.$queryRaw<Array<{ id: string; queued: boolean }>>`
+  const candidates = await db.query<{ id: string; queued: boolean }>(sql`
     (SELECT d."traceId" AS id, false AS queued FROM "SearchDoc" d WHERE ${words} LIMIT ${cap + 1})
     UNION ALL
-    (SELECT DISTINCT sq."traceId" AS id, true AS queued FROM "SearchQueue" sq LIMIT ${exactCap + 1})`;
+    (SELECT DISTINCT sq."traceId" AS id, true AS queued FROM "SearchQueue" sq LIMIT ${exactCap + 1})`);
   const fromWords = candidates.filter((c) => !c.queued).map((c) => c.id);
   const queued = new Set(candidates.filter((c) => c.queued).map((c) => c.id));
   if (fromWords.length > cap || queued.size > exactCap) return null;
@@ -74,13 +74,13 @@ export async function probeMatchingTraceIds(db: Db, q: string, cap = PROBE_CAP, 
 }
 
 /** Of the given trace ids (in order), those that match, in the same order. */
-async function matchingOf(db: Db, ids: string[], q: string): Promise<string[]> {
+async function matchingOf(db: SqlExecutor, ids: string[], q: string): Promise<string[]> {
   if (ids.length === 0) return [];
-  const rows = await db.$queryRaw<Array<{ id: string }>>`
+  const rows = await db.query<{ id: string }>(sql`
     SELECT c.id FROM ${idRows(ids)}
     JOIN "Trace" t ON t."id" = c.id
-    WHERE ${traceMatchesSql(q, Prisma.raw('t'))}
-    ORDER BY c.ord`;
+    WHERE ${traceMatchesSql(q, raw('t'))}
+    ORDER BY c.ord`);
   return rows.map((r) => r.id);
 }
 
@@ -92,22 +92,22 @@ const WALK_CHUNK = 200;
  * list's order (`orderBy`).
  */
 export async function searchTracePage(
-  db: Db,
+  db: SqlExecutor,
   q: string,
-  where: Prisma.Sql,
-  orderBy: Prisma.Sql,
+  where: Sql,
+  orderBy: Sql,
   page: { limit: number; offset: number },
   countFiltered: () => Promise<number>,
   options: { probeCap?: number; walkChunk?: number } = {},
 ): Promise<SearchPage> {
   const ids = await probeMatchingTraceIds(db, q, options.probeCap);
   if (ids) {
-    const inIds = Prisma.sql`t."id" IN (SELECT c.id FROM ${idRows(ids)})`;
-    const filtered = where === Prisma.empty ? Prisma.sql`WHERE ${inIds}` : Prisma.sql`${where} AND ${inIds}`;
+    const inIds = sql`t."id" IN (SELECT c.id FROM ${idRows(ids)})`;
+    const filtered = where === empty ? sql`WHERE ${inIds}` : sql`${where} AND ${inIds}`;
     const [rows, [{ n }]] = await Promise.all([
-      db.$queryRaw<ListRow[]>`SELECT ${LIST_COLUMNS} FROM "Trace" t ${filtered} ORDER BY ${orderBy}
-        LIMIT ${page.limit} OFFSET ${page.offset}`,
-      db.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM "Trace" t ${filtered}`,
+      db.query<ListRow>(sql`SELECT ${LIST_COLUMNS} FROM "Trace" t ${filtered} ORDER BY ${orderBy}
+        LIMIT ${page.limit} OFFSET ${page.offset}`),
+      db.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM "Trace" t ${filtered}`),
     ]);
     return { rows, total: n, totalExact: true, plan: 'probe' };
   }
@@ -119,8 +119,8 @@ export async function searchTracePage(
   let chunk = Math.max(options.walkChunk ?? WALK_CHUNK, wanted * 2);
   let exhausted = false;
   while (found.length < wanted) {
-    const batch = await db.$queryRaw<Array<{ id: string }>>`SELECT t."id" FROM "Trace" t ${where} ORDER BY ${orderBy}
-      LIMIT ${chunk} OFFSET ${walked}`;
+    const batch = await db.query<{ id: string }>(sql`SELECT t."id" FROM "Trace" t ${where} ORDER BY ${orderBy}
+      LIMIT ${chunk} OFFSET ${walked}`);
     walked += batch.length;
     found.push(...(await matchingOf(db, batch.map((r) => r.id), q)));
     if (batch.length < chunk) {
@@ -131,7 +131,7 @@ export async function searchTracePage(
   }
   const pageIds = found.slice(page.offset, wanted);
   const rows = pageIds.length
-    ? await db.$queryRaw<ListRow[]>`SELECT ${LIST_COLUMNS} FROM ${idRows(pageIds)} JOIN "Trace" t ON t."id" = c.id ORDER BY c.ord`
+    ? await db.query<ListRow>(sql`SELECT ${LIST_COLUMNS} FROM ${idRows(pageIds)} JOIN "Trace" t ON t."id" = c.id ORDER BY c.ord`)
     : [];
   if (exhausted) return { rows, total: found.length, totalExact: true, plan: 'walk' };
   const filteredTotal = await countFiltered();
@@ -157,40 +157,40 @@ interface MatchRow {
  * each kind are read per trace, and only a window of text around the match leaves the
  * database. Each trace's rows are read by trace id (rowsOfTrace).
  */
-export async function findMatches(db: Db, traceIds: string[], q: string, perTrace = MATCHES_PER_TRACE): Promise<Map<string, SearchMatch[]>> {
+export async function findMatches(db: SqlExecutor, traceIds: string[], q: string, perTrace = MATCHES_PER_TRACE): Promise<Map<string, SearchMatch[]>> {
   const result = new Map<string, SearchMatch[]>(traceIds.map((id) => [id, []]));
   if (traceIds.length === 0) return result;
   const needles = searchNeedles(q);
   const snippetChars = SNIPPET_BEFORE + SNIPPET_AFTER + Array.from(q).length;
   const parts = (['trace', ...CHILD_KINDS] as SearchKind[]).map((kind, kindRank) => {
     const spec = SEARCH_TABLES[kind];
-    const fields = Prisma.join(
-      spec.fields.map(([name, sql], i) => Prisma.sql`(CAST(${name} AS text), ${i}::int, ${Prisma.raw(sql)})`),
+    const fields = join(
+      spec.fields.map(([name, expr], i) => sql`(CAST(${name} AS text), ${i}::int, ${raw(expr)})`),
       ', ',
     );
     const rows =
       kind === 'trace'
-        ? Prisma.sql`SELECT x.* FROM "Trace" x WHERE x."id" = c.id AND ${tableMatches(kind, q)}`
-        : Prisma.sql`SELECT x.* FROM ${rowsOfTrace(kind, Prisma.raw('c'))} WHERE ${tableMatches(kind, q)}
-            ORDER BY ${Prisma.raw(spec.order)} LIMIT ${perTrace}`;
+        ? sql`SELECT x.* FROM "Trace" x WHERE x."id" = c.id AND ${tableMatches(kind, q)}`
+        : sql`SELECT x.* FROM ${rowsOfTrace(kind, raw('c'))} WHERE ${tableMatches(kind, q)}
+            ORDER BY ${raw(spec.order)} LIMIT ${perTrace}`;
     // The position of the first needle found in the field, in characters.
-    const positions = needles.map((needle) => Prisma.sql`nullif(strpos(lower(f.text), lower(${needle})), 0)`);
-    return Prisma.sql`
+    const positions = needles.map((needle) => sql`nullif(strpos(lower(f.text), lower(${needle})), 0)`);
+    return sql`
       SELECT c.id AS "traceId", CAST(${kind} AS text) AS kind, x."id" AS id, f.name AS field,
-             ${Prisma.raw(String(kindRank * 1_000_000))} + row_number() OVER (PARTITION BY c.id ORDER BY ${Prisma.raw(spec.order)}) * 100 + f.i AS rank,
-             m.pos, substr(f.text, greatest(m.pos - ${Prisma.raw(String(SNIPPET_BEFORE))}, 1), ${snippetChars}::int) AS snippet,
+             ${raw(String(kindRank * 1_000_000))} + row_number() OVER (PARTITION BY c.id ORDER BY ${raw(spec.order)}) * 100 + f.i AS rank,
+             m.pos, substr(f.text, greatest(m.pos - ${raw(String(SNIPPET_BEFORE))}, 1), ${snippetChars}::int) AS snippet,
              length(f.text) AS length
       FROM ${idRows(traceIds)}
       CROSS JOIN LATERAL (${rows}) x
       CROSS JOIN LATERAL (VALUES ${fields}) f(name, i, text)
-      CROSS JOIN LATERAL (SELECT coalesce(${Prisma.join(positions, ', ')}) AS pos) m
+      CROSS JOIN LATERAL (SELECT coalesce(${join(positions, ', ')}) AS pos) m
       WHERE m.pos IS NOT NULL`;
   });
-  const rows = await db.$queryRaw<MatchRow[]>`
+  const rows = await db.query<MatchRow>(sql`
     SELECT * FROM (
       SELECT u.*, row_number() OVER (PARTITION BY u."traceId" ORDER BY u.rank) AS n
-      FROM (${Prisma.join(parts, ' UNION ALL ')}) u
-    ) ranked WHERE n <= ${perTrace} ORDER BY "traceId", rank`;
+      FROM (${join(parts, ' UNION ALL ')}) u
+    ) ranked WHERE n <= ${perTrace} ORDER BY "traceId", rank`);
   for (const row of rows) {
     const start = Math.max(Number(row.pos) - SNIPPET_BEFORE, 1);
     const end = start + Array.from(row.snippet).length - 1;

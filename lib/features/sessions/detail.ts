@@ -7,6 +7,7 @@ import type { JsonValue, RunStatus } from '@/lib/features/traces/shared';
 import { isValidId } from '@/lib/features/ingest/shared';
 import { sessionSummaries } from './summaries';
 import type { SessionDetail } from './types';
+import { sql } from '@/lib/db/sql';
 
 interface TurnRow {
   id: string;
@@ -29,10 +30,10 @@ interface TurnRow {
 export async function getSessionOrThrow(ctx: ServiceContext, id: string): Promise<SessionDetail> {
   requireScope(ctx, 'read');
   if (!isValidId(id)) throw new AppError('VALIDATION', 'Invalid session ID');
-  const db = ctx.db.prisma;
+  const db = ctx.db.sql;
   const [summaries, rows] = await Promise.all([
     sessionSummaries(db, [id]),
-    db.$queryRaw<TurnRow[]>`
+    db.query<TurnRow>(sql`
       SELECT t."id", t."name", t."status", t."startedAt", t."endedAt", t."totalCost", t."totalTokens",
         COALESCE(NULLIF(root."input", 'null'::jsonb),
           (SELECT s."input" FROM "Span" s WHERE s."traceId" = t."id" AND s."type" = 'LLM_CALL'
@@ -47,7 +48,7 @@ export async function getSessionOrThrow(ctx: ServiceContext, id: string): Promis
         ORDER BY s."startedAt", s."id" LIMIT 1
       ) root ON true
       WHERE t."sessionId" = ${id}
-      ORDER BY t."startedAt", t."id"`,
+      ORDER BY t."startedAt", t."id"`),
   ]);
   const session = summaries.get(id);
   if (!session || rows.length === 0) throw new AppError('NOT_FOUND', 'Session not found');

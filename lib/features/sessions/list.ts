@@ -1,10 +1,10 @@
 // GET /api/sessions: sessions by latest activity, a page at a time.
 import 'server-only';
-import { Prisma } from '@/lib/generated/prisma/client';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
-import type { Db } from '@/lib/db';
+import type { SqlExecutor } from '@/lib/db/executor';
 import { sessionSummaries } from './summaries';
 import type { SessionList, SessionListParams } from './types';
+import { empty, join, raw, sql, type Sql } from '@/lib/db/sql';
 
 /** Tuning of the walk, for tests that exercise its growth and its limit on small data. */
 export interface SessionListOptions {
@@ -16,8 +16,8 @@ export interface SessionListOptions {
 
 const MAX_WALK = 65_536;
 
-function byUser(params: SessionListParams, alias: string): Prisma.Sql {
-  return params.userId === undefined ? Prisma.empty : Prisma.sql` AND ${Prisma.raw(alias)}."userId" = ${params.userId}`;
+function byUser(params: SessionListParams, alias: string): Sql {
+  return params.userId === undefined ? empty : sql` AND ${raw(alias)}."userId" = ${params.userId}`;
 }
 
 /**
@@ -27,17 +27,17 @@ function byUser(params: SessionListParams, alias: string): Prisma.Sql {
  * oldest trace read fill the page: their order can no longer change. A session whose
  * latest trace is at or after `to` is left out (checked on the sessionId index).
  */
-async function pageIds(db: Db, params: SessionListParams, options: SessionListOptions): Promise<{ ids: string[]; total: number | null }> {
+async function pageIds(db: SqlExecutor, params: SessionListParams, options: SessionListOptions): Promise<{ ids: string[]; total: number | null }> {
   const offset = (params.page - 1) * params.limit;
   const wanted = offset + params.limit;
-  const window = Prisma.sql`${params.from ? Prisma.sql` AND t."startedAt" >= ${new Date(params.from)}` : Prisma.empty}${
-    params.to ? Prisma.sql` AND t."startedAt" < ${new Date(params.to)}` : Prisma.empty
+  const window = sql`${params.from ? sql` AND t."startedAt" >= ${new Date(params.from)}` : empty}${
+    params.to ? sql` AND t."startedAt" < ${new Date(params.to)}` : empty
   }`;
   const later = params.to
-    ? Prisma.sql` HAVING NOT EXISTS (SELECT 1 FROM "Trace" x WHERE x."sessionId" = r."sessionId"${byUser(params, 'x')} AND x."startedAt" >= ${new Date(params.to)})`
-    : Prisma.empty;
+    ? sql` HAVING NOT EXISTS (SELECT 1 FROM "Trace" x WHERE x."sessionId" = r."sessionId"${byUser(params, 'x')} AND x."startedAt" >= ${new Date(params.to)})`
+    : empty;
   for (let walk = options.firstWalk ?? Math.max(256, wanted * 8); walk <= (options.maxWalk ?? MAX_WALK); walk *= 4) {
-    const [step] = await db.$queryRaw<Array<{ walked: number; sessions: Array<{ id: string; settled: boolean }> }>>`
+    const [step] = await db.query<{ walked: number; sessions: Array<{ id: string; settled: boolean }> }>(sql`
       WITH recent AS (
         SELECT t."sessionId", t."startedAt" FROM "Trace" t
         WHERE t."sessionId" IS NOT NULL${byUser(params, 't')}${window}
@@ -48,7 +48,7 @@ async function pageIds(db: Db, params: SessionListParams, options: SessionListOp
       )
       SELECT (SELECT count(*) FROM recent)::int AS walked,
         COALESCE((SELECT json_agg(json_build_object('id', s.id, 'settled', s.last > edge.at) ORDER BY s.last DESC, s.id DESC)
-          FROM seen s, edge), '[]'::json) AS sessions`;
+          FROM seen s, edge), '[]'::json) AS sessions`);
     const complete = step.walked < walk;
     // Sessions seen at the oldest trace read may have an equal latest trace further on.
     const settled = complete ? step.sessions : step.sessions.filter((s) => s.settled);
@@ -57,34 +57,34 @@ async function pageIds(db: Db, params: SessionListParams, options: SessionListOp
     }
   }
   // Deep pages: grouping every matching trace costs less than walking most of them.
-  const rows = await db.$queryRaw<Array<{ id: string; total: number }>>`
+  const rows = await db.query<{ id: string; total: number }>(sql`
     SELECT t."sessionId" AS id, (count(*) OVER ())::int AS total FROM "Trace" t WHERE t."sessionId" IS NOT NULL${byUser(params, 't')}
     GROUP BY t."sessionId"${windowHaving(params)}
-    ORDER BY max(t."startedAt") DESC, t."sessionId" DESC LIMIT ${params.limit} OFFSET ${offset}`;
+    ORDER BY max(t."startedAt") DESC, t."sessionId" DESC LIMIT ${params.limit} OFFSET ${offset}`);
   return { ids: rows.map((r) => r.id), total: rows.length ? rows[0].total : null };
 }
 
 /** Latest activity in [from, to), over grouped traces. */
-function windowHaving(params: SessionListParams): Prisma.Sql {
+function windowHaving(params: SessionListParams): Sql {
   const having = [
-    params.from ? Prisma.sql`max(t."startedAt") >= ${new Date(params.from)}` : null,
-    params.to ? Prisma.sql`max(t."startedAt") < ${new Date(params.to)}` : null,
-  ].filter((c): c is Prisma.Sql => c !== null);
-  return having.length ? Prisma.sql` HAVING ${Prisma.join(having, ' AND ')}` : Prisma.empty;
+    params.from ? sql`max(t."startedAt") >= ${new Date(params.from)}` : null,
+    params.to ? sql`max(t."startedAt") < ${new Date(params.to)}` : null,
+  ].filter((c): c is Sql => c !== null);
+  return having.length ? sql` HAVING ${join(having, ' AND ')}` : empty;
 }
 
 /** How many sessions match: a grouping of every matching trace (see README, Sessions). */
-async function countSessions(db: Db, params: SessionListParams): Promise<number> {
-  const [{ n }] = await db.$queryRaw<Array<{ n: number }>>`
+async function countSessions(db: SqlExecutor, params: SessionListParams): Promise<number> {
+  const [{ n }] = await db.query<{ n: number }>(sql`
     SELECT count(*)::int AS n FROM (
       SELECT 1 FROM "Trace" t WHERE t."sessionId" IS NOT NULL${byUser(params, 't')} GROUP BY t."sessionId"${windowHaving(params)}
-    ) s`;
+    ) s`);
   return n;
 }
 
 export async function listSessions(ctx: ServiceContext, params: SessionListParams, options: SessionListOptions = {}): Promise<SessionList> {
   requireScope(ctx, 'read');
-  const db = ctx.db.prisma;
+  const db = ctx.db.sql;
   const page = await pageIds(db, params, options);
   // A walk that read every matching trace counted the sessions on the way.
   const [summaries, total] = await Promise.all([sessionSummaries(db, page.ids, params.userId), page.total ?? countSessions(db, params)]);

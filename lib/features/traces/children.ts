@@ -3,7 +3,8 @@
 // id breaking ties). Used by the SOAP adapter's SPAN, DECISION and EVENT objects.
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
-import type { Prisma } from '@/lib/generated/prisma/client';
+import { join, sql, type Sql } from '@/lib/db/sql';
+import type { DecisionPoint, Event, Span } from '@/lib/generated/prisma/client';
 import { toDecisionPointRecord, toEventRecord, toSpanRecord } from './serialize';
 import {
   DECISION_TYPES,
@@ -44,27 +45,27 @@ function checkLimit(limit: number): number {
 
 export async function getSpanOrThrow(ctx: ServiceContext, traceId: string, id: string): Promise<SpanRecord> {
   requireScope(ctx, 'read');
-  const db = ctx.db.prisma;
+  const db = ctx.db.sql;
   checkIds(traceId, id);
-  const row = await db.span.findUnique({ where: { traceId_id: { traceId, id } } });
+  const [row] = await db.query<Span>(sql`SELECT * FROM "Span" WHERE "traceId" = ${traceId} AND "id" = ${id}`);
   if (!row) throw new AppError('NOT_FOUND', 'Span not found');
   return toSpanRecord(row);
 }
 
 export async function getDecisionPointOrThrow(ctx: ServiceContext, traceId: string, id: string): Promise<DecisionPointRecord> {
   requireScope(ctx, 'read');
-  const db = ctx.db.prisma;
+  const db = ctx.db.sql;
   checkIds(traceId, id);
-  const row = await db.decisionPoint.findUnique({ where: { traceId_id: { traceId, id } } });
+  const [row] = await db.query<DecisionPoint>(sql`SELECT * FROM "DecisionPoint" WHERE "traceId" = ${traceId} AND "id" = ${id}`);
   if (!row) throw new AppError('NOT_FOUND', 'Decision point not found');
   return toDecisionPointRecord(row);
 }
 
 export async function getEventOrThrow(ctx: ServiceContext, traceId: string, id: string): Promise<EventRecord> {
   requireScope(ctx, 'read');
-  const db = ctx.db.prisma;
+  const db = ctx.db.sql;
   checkIds(traceId, id);
-  const row = await db.event.findUnique({ where: { traceId_id: { traceId, id } } });
+  const [row] = await db.query<Event>(sql`SELECT * FROM "Event" WHERE "traceId" = ${traceId} AND "id" = ${id}`);
   if (!row) throw new AppError('NOT_FOUND', 'Event not found');
   return toEventRecord(row);
 }
@@ -79,19 +80,17 @@ export interface SpanQuery {
 
 export async function querySpans(ctx: ServiceContext, q: SpanQuery): Promise<SpanRecord[]> {
   requireScope(ctx, 'read');
-  const db = ctx.db.prisma;
+  const db = ctx.db.sql;
   checkIds(q.traceId);
-  const where: Prisma.SpanWhereInput = { traceId: q.traceId };
+  const where: Sql[] = [sql`"traceId" = ${q.traceId}`];
   const type = checkEnum<SpanType>(q.type, SPAN_TYPES, 'span type');
   const status = checkEnum<RunStatus>(q.status, RUN_STATUSES, 'span status');
-  if (type) where.type = type;
-  if (status) where.status = status;
-  if (q.parentSpanId !== undefined) where.parentSpanId = q.parentSpanId;
-  const rows = await db.span.findMany({
-    where,
-    orderBy: [{ startedAt: 'asc' }, { id: 'asc' }],
-    take: checkLimit(q.limit),
-  });
+  if (type) where.push(sql`"type" = CAST(${type} AS "SpanType")`);
+  if (status) where.push(sql`"status" = CAST(${status} AS "RunStatus")`);
+  if (q.parentSpanId !== undefined) where.push(sql`"parentSpanId" = ${q.parentSpanId}`);
+  const rows = await db.query<Span>(
+    sql`SELECT * FROM "Span" WHERE ${join(where, ' AND ')} ORDER BY "startedAt" ASC, "id" ASC LIMIT ${checkLimit(q.limit)}`,
+  );
   return rows.map(toSpanRecord);
 }
 
@@ -103,16 +102,14 @@ export interface DecisionPointQuery {
 
 export async function queryDecisionPoints(ctx: ServiceContext, q: DecisionPointQuery): Promise<DecisionPointRecord[]> {
   requireScope(ctx, 'read');
-  const db = ctx.db.prisma;
+  const db = ctx.db.sql;
   checkIds(q.traceId);
-  const where: Prisma.DecisionPointWhereInput = { traceId: q.traceId };
+  const where: Sql[] = [sql`"traceId" = ${q.traceId}`];
   const type = checkEnum<DecisionType>(q.type, DECISION_TYPES, 'decision type');
-  if (type) where.type = type;
-  const rows = await db.decisionPoint.findMany({
-    where,
-    orderBy: [{ timestamp: 'asc' }, { id: 'asc' }],
-    take: checkLimit(q.limit),
-  });
+  if (type) where.push(sql`"type" = CAST(${type} AS "DecisionType")`);
+  const rows = await db.query<DecisionPoint>(
+    sql`SELECT * FROM "DecisionPoint" WHERE ${join(where, ' AND ')} ORDER BY "timestamp" ASC, "id" ASC LIMIT ${checkLimit(q.limit)}`,
+  );
   return rows.map(toDecisionPointRecord);
 }
 
@@ -125,16 +122,14 @@ export interface EventQuery {
 
 export async function queryEvents(ctx: ServiceContext, q: EventQuery): Promise<EventRecord[]> {
   requireScope(ctx, 'read');
-  const db = ctx.db.prisma;
+  const db = ctx.db.sql;
   checkIds(q.traceId);
-  const where: Prisma.EventWhereInput = { traceId: q.traceId };
+  const where: Sql[] = [sql`"traceId" = ${q.traceId}`];
   const type = checkEnum<EventType>(q.type, EVENT_TYPES, 'event type');
-  if (type) where.type = type;
-  if (q.spanId !== undefined) where.spanId = q.spanId;
-  const rows = await db.event.findMany({
-    where,
-    orderBy: [{ timestamp: 'asc' }, { id: 'asc' }],
-    take: checkLimit(q.limit),
-  });
+  if (type) where.push(sql`"type" = CAST(${type} AS "EventType")`);
+  if (q.spanId !== undefined) where.push(sql`"spanId" = ${q.spanId}`);
+  const rows = await db.query<Event>(
+    sql`SELECT * FROM "Event" WHERE ${join(where, ' AND ')} ORDER BY "timestamp" ASC, "id" ASC LIMIT ${checkLimit(q.limit)}`,
+  );
   return rows.map(toEventRecord);
 }

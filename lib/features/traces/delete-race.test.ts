@@ -131,7 +131,7 @@ describe.each(testDatabases())('deletes racing with ingest on $name', ({ open })
         if (k % 6 === 5) ops.push(deleteExpiredTraces(testContext(db), retentionCutoff, 3).catch((e) => failures.push(e)));
         if (k % 8 === 4) ops.push(compactInsights(testContext(db)).catch((e) => failures.push(e)));
         if (k % 4 === 1) ops.push(indexSearchBacklog(db.sql, Infinity, 5).catch((e) => failures.push(e)));
-        if (k % 5 === 2) ops.push(compactPathsOnce(db.prisma, 7).catch((e) => failures.push(e)));
+        if (k % 5 === 2) ops.push(compactPathsOnce(db.sql, 7).catch((e) => failures.push(e)));
         if (k % 4 === 3) ops.push(foldTraceStatusCounts(testContext(db)).catch((e) => failures.push(e)));
       }
       await Promise.all(ops);

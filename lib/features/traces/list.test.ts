@@ -33,15 +33,15 @@ describe.each(testDatabases())('trace totals on $name', ({ open }) => {
     );
     const byStatus = Object.fromEntries(real.map((r) => [r.status, r.n]));
     for (const status of RUN_STATUSES) {
-      expect(await countTraces(db.prisma, { status }), status).toBe(byStatus[status] ?? 0);
+      expect(await countTraces(db.sql, { status }), status).toBe(byStatus[status] ?? 0);
     }
-    expect(await countTraces(db.prisma, {})).toBe(real.reduce((sum, r) => sum + r.n, 0));
+    expect(await countTraces(db.sql, {})).toBe(real.reduce((sum, r) => sum + r.n, 0));
   }
 
   it('match count(*) after ingest, concurrent batches, deletes, updates and truncate', async () => {
     await ingestTraces(testContext(db), batch(['RUNNING', 'COMPLETED', 'COMPLETED', 'ERROR']));
     await expectExactTotals();
-    expect(await countTraces(db.prisma, { status: 'COMPLETED' })).toBe(2);
+    expect(await countTraces(db.sql, { status: 'COMPLETED' })).toBe(2);
 
     // Concurrent batches touching every status in different orders: no deadlock, exact.
     const orders = [
@@ -51,7 +51,7 @@ describe.each(testDatabases())('trace totals on $name', ({ open }) => {
     ];
     await Promise.all(Array.from({ length: 12 }, (_, i) => ingestTraces(testContext(db), batch(orders[i % 3]))));
     await expectExactTotals();
-    expect(await countTraces(db.prisma, {})).toBe(40);
+    expect(await countTraces(db.sql, {})).toBe(40);
 
     // A failed batch (duplicate id) leaves the totals untouched.
     const dup = batch(['ERROR']);
@@ -73,7 +73,7 @@ describe.each(testDatabases())('trace totals on $name', ({ open }) => {
     await expectExactTotals();
     await truncateAll(db);
     await expectExactTotals();
-    expect(await countTraces(db.prisma, {})).toBe(0);
+    expect(await countTraces(db.sql, {})).toBe(0);
   });
 
   it('counts a search exactly as ILIKE on the names, through every write path', async () => {
@@ -85,13 +85,13 @@ describe.each(testDatabases())('trace totals on $name', ({ open }) => {
           `SELECT count(*)::int AS n FROM "Trace" WHERE "name" ILIKE $1`,
           [`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
         );
-        expect(await countTraces(db.prisma, { search }), `${when}: ${search}`).toBe(n);
+        expect(await countTraces(db.sql, { search }), `${when}: ${search}`).toBe(n);
       }
     };
     await ingestTraces(testContext(db), validateIngestBody({ traces: names.map((name) => makeTrace({ name })) }, LIMITS));
     await expectSameAsIlike('after ingest');
-    expect(await countTraces(db.prisma, { search: 'refund' })).toBe(2);
-    expect(await countTraces(db.prisma, { search: '%' })).toBe(1);
+    expect(await countTraces(db.sql, { search: 'refund' })).toBe(2);
+    expect(await countTraces(db.sql, { search: '%' })).toBe(1);
 
     // Paths outside the application: renames, a changed id, deletes, bulk SQL, truncate.
     await db.sql.exec(`UPDATE "Trace" SET name = 'was ' || upper(name) WHERE name LIKE 'R%'`);
@@ -106,7 +106,7 @@ describe.each(testDatabases())('trace totals on $name', ({ open }) => {
     );
     expect(orphans).toBe(0);
     await truncateAll(db);
-    expect(await countTraces(db.prisma, { search: 'refund' })).toBe(0);
+    expect(await countTraces(db.sql, { search: 'refund' })).toBe(0);
   });
 
   it('counts other filters through the rows themselves', async () => {
@@ -115,10 +115,10 @@ describe.each(testDatabases())('trace totals on $name', ({ open }) => {
       makeTrace({ name: 'beta', sessionId: 'x', tags: ['b'] }),
     ];
     await ingestTraces(testContext(db), validateIngestBody({ traces }, LIMITS));
-    expect(await countTraces(db.prisma, { search: 'ALP' })).toBe(1);
-    expect(await countTraces(db.prisma, { sessionId: 'x' })).toBe(2);
-    expect(await countTraces(db.prisma, { tag: ['b'] })).toBe(2);
-    expect(await countTraces(db.prisma, { tag: ['a'], status: 'COMPLETED' })).toBe(1);
+    expect(await countTraces(db.sql, { search: 'ALP' })).toBe(1);
+    expect(await countTraces(db.sql, { sessionId: 'x' })).toBe(2);
+    expect(await countTraces(db.sql, { tag: ['b'] })).toBe(2);
+    expect(await countTraces(db.sql, { tag: ['a'], status: 'COMPLETED' })).toBe(1);
   });
 });
 

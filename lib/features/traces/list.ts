@@ -1,8 +1,7 @@
 // GET /api/traces: the paginated, filtered list (its parameters: lib/features/query/list-params.ts).
 import 'server-only';
-import { Prisma } from '@/lib/generated/prisma/client';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
-import type { Db } from '@/lib/db';
+import type { SqlExecutor } from '@/lib/db/executor';
 import { escapeLike, LIST_COLUMNS, toListItem, TRACE_FILTER_NAMES, traceScoreAverageSql, traceWhereSql, type ListRow } from '@/lib/features/query';
 import { tracePreviews, type TracePreview } from './previews';
 import { countTracesByStatus } from './status-counts';
@@ -18,6 +17,7 @@ import {
   type TraceList,
   type TraceListItem,
 } from './types';
+import { raw, sql, type Sql } from '@/lib/db/sql';
 
 const SORT_COLUMNS: Record<SortField, string> = { startedAt: 'startedAt', duration: 'totalDuration', cost: 'totalCost' };
 
@@ -28,12 +28,12 @@ const SORT_COLUMNS: Record<SortField, string> = { startedAt: 'startedAt', durati
  * trace's average of that name, computed per candidate trace (no index holds it), traces
  * without one last.
  */
-export function listOrderSql(sort: ListSort = 'startedAt', order: SortOrder = 'desc'): Prisma.Sql {
+export function listOrderSql(sort: ListSort = 'startedAt', order: SortOrder = 'desc'): Sql {
   const dir = order === 'asc' ? 'ASC' : 'DESC';
   const scoreName = scoreSortName(sort);
-  if (scoreName !== null) return Prisma.sql`${traceScoreAverageSql(Prisma.raw('t'), scoreName)} ${Prisma.raw(dir)} NULLS LAST, t."id" ${Prisma.raw(dir)}`;
+  if (scoreName !== null) return sql`${traceScoreAverageSql(raw('t'), scoreName)} ${raw(dir)} NULLS LAST, t."id" ${raw(dir)}`;
   const nulls = sort === 'startedAt' ? '' : ' NULLS LAST';
-  return Prisma.raw(`t."${SORT_COLUMNS[sort as SortField]}" ${dir}${nulls}, t."id" ${dir}`);
+  return raw(`t."${SORT_COLUMNS[sort as SortField]}" ${dir}${nulls}, t."id" ${dir}`);
 }
 
 /** The list's filters; SOAP's TRACE query passes `tag` too. */
@@ -46,7 +46,7 @@ export type ListFilters = TraceFilterParams;
  * (see the trace_name_search migration: half the time of rechecking ILIKE on "Trace");
  * any other filter counts the matching rows through the shared filter SQL.
  */
-export async function countTraces(db: Db, filters: ListFilters): Promise<number> {
+export async function countTraces(db: SqlExecutor, filters: ListFilters): Promise<number> {
   const { status, search } = filters;
   const noOtherFilter = TRACE_FILTER_NAMES.every((name) => name === 'status' || name === 'search' || filters[name] === undefined);
   if (noOtherFilter && !search) {
@@ -55,11 +55,11 @@ export async function countTraces(db: Db, filters: ListFilters): Promise<number>
   if (noOtherFilter && search && status === undefined) {
     // lower() of both sides, then LIKE: how PostgreSQL evaluates ILIKE in a UTF-8 database.
     const pattern = `%${escapeLike(search)}%`;
-    const [{ n }] = await db.$queryRaw<Array<{ n: number }>>`
-      SELECT count(*)::int AS n FROM "TraceName" WHERE "nameLower" LIKE lower(${pattern})`;
+    const [{ n }] = await db.query<{ n: number }>(sql`
+      SELECT count(*)::int AS n FROM "TraceName" WHERE "nameLower" LIKE lower(${pattern})`);
     return n;
   }
-  const [{ n }] = await db.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM "Trace" t ${traceWhereSql(filters)}`;
+  const [{ n }] = await db.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM "Trace" t ${traceWhereSql(filters)}`);
   return n;
 }
 
@@ -81,7 +81,7 @@ export interface ListOptions {
 }
 
 // The page's rows' previews and score summaries, read together after the page.
-async function previewsOf(db: Db, ids: string[], wanted: boolean | undefined): Promise<Map<string, Partial<TracePreview> & Pick<TraceListItem, 'scoreSummary'>>> {
+async function previewsOf(db: SqlExecutor, ids: string[], wanted: boolean | undefined): Promise<Map<string, Partial<TracePreview> & Pick<TraceListItem, 'scoreSummary'>>> {
   if (!wanted) return new Map();
   const [previews, scores] = await Promise.all([tracePreviews(db, ids), traceScoreSummaries(db, ids)]);
   return new Map(ids.map((id) => [id, { ...previews.get(id), scoreSummary: scores.get(id) ?? [] }]));
@@ -89,7 +89,7 @@ async function previewsOf(db: Db, ids: string[], wanted: boolean | undefined): P
 
 export async function listTraces(ctx: ServiceContext, params: ListParams, options: ListOptions = {}): Promise<TraceList> {
   requireScope(ctx, 'read');
-  const db = ctx.db.prisma;
+  const db = ctx.db.sql;
   const orderBy = listOrderSql(params.sort, params.order);
   const offset = (params.page - 1) * params.limit;
   const { q, ...filters } = filtersOf(params);
@@ -107,8 +107,8 @@ export async function listTraces(ctx: ServiceContext, params: ListParams, option
     };
   }
   const [rows, total] = await Promise.all([
-    db.$queryRaw<ListRow[]>`SELECT ${LIST_COLUMNS} FROM "Trace" t ${traceWhereSql(filters)}
-      ORDER BY ${orderBy} LIMIT ${params.limit} OFFSET ${offset}`,
+    db.query<ListRow>(sql`SELECT ${LIST_COLUMNS} FROM "Trace" t ${traceWhereSql(filters)}
+      ORDER BY ${orderBy} LIMIT ${params.limit} OFFSET ${offset}`),
     countTraces(db, filters),
   ]);
   const previews = await previewsOf(db, rows.map((r) => r.id), options.previews);

@@ -82,7 +82,7 @@ describe.each(testDatabases())('tracePreviews on $name', ({ open }) => {
       ]),
       trace([]),
     ]);
-    const previews = await tracePreviews(db.prisma, [rooted, llmOnly, empty, 'unknown']);
+    const previews = await tracePreviews(db.sql, [rooted, llmOnly, empty, 'unknown']);
     expect(previews.get(rooted)).toEqual({ inputPreview: 'Refund order 42?', outputPreview: 'Refunded.', models: ['gpt-4o'] });
     expect(previews.get(llmOnly)).toEqual({ inputPreview: 'first in', outputPreview: 'last out', models: ['claude-x', 'gpt-4o'] });
     expect(previews.get(empty)).toEqual({ inputPreview: null, outputPreview: null, models: [] });
@@ -103,7 +103,7 @@ describe.each(testDatabases())('tracePreviews on $name', ({ open }) => {
       trace([span('root', { input: { messages: [{ role: 'user', content: filler }, { role: 'user', content: 'the latest ask' }] } })]),
       trace([span('root', { input: { blob: filler } })]),
     ]);
-    const previews = await tracePreviews(db.prisma, [messages, text]);
+    const previews = await tracePreviews(db.sql, [messages, text]);
     expect(previews.get(messages)!.inputPreview).toBe('the latest ask');
     expect(previews.get(text)!.inputPreview).toMatch(/^\{"blob": "lorem ipsum lorem/);
     expect(Array.from(previews.get(text)!.inputPreview!).length).toBe(PREVIEW_CHARS);

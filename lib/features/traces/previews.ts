@@ -2,11 +2,11 @@
 // output as one-line previews, and the models its model calls used. Read for one page of
 // ids only, after the page itself, so filters and counts never touch payloads.
 import 'server-only';
-import { Prisma } from '@/lib/generated/prisma/client';
 import { previewOf } from '@/lib/features/conversation/shared';
-import type { Db } from '@/lib/db';
+import type { SqlExecutor } from '@/lib/db/executor';
 import { MODEL_KEYS } from './span-model';
 import type { JsonValue } from './types';
+import { raw, sql } from '@/lib/db/sql';
 
 export interface TracePreview {
   inputPreview: string | null;
@@ -53,27 +53,27 @@ interface PreviewRow {
  * first by start), else the first model call's input and the last model call's output
  * (of those that have one), as a session's turns read them. Each lookup walks the (traceId, startedAt) index.
  */
-export async function tracePreviews(db: Db, ids: string[]): Promise<Map<string, TracePreview>> {
+export async function tracePreviews(db: SqlExecutor, ids: string[]): Promise<Map<string, TracePreview>> {
   const out = new Map<string, TracePreview>();
   if (ids.length === 0) return out;
-  const rows = await db.$queryRaw<PreviewRow[]>`
+  const rows = await db.query<PreviewRow>(sql`
     SELECT t."id",
       COALESCE(root."input",
-        (SELECT ${Prisma.raw(bounded('s."input"'))} FROM "Span" s WHERE s."traceId" = t."id" AND s."type" = 'LLM_CALL'
+        (SELECT ${raw(bounded('s."input"'))} FROM "Span" s WHERE s."traceId" = t."id" AND s."type" = 'LLM_CALL'
          AND s."input" IS NOT NULL AND s."input" <> 'null'::jsonb ORDER BY s."startedAt", s."id" LIMIT 1)) AS "input",
       COALESCE(root."output",
-        (SELECT ${Prisma.raw(bounded('s."output"'))} FROM "Span" s WHERE s."traceId" = t."id" AND s."type" = 'LLM_CALL'
+        (SELECT ${raw(bounded('s."output"'))} FROM "Span" s WHERE s."traceId" = t."id" AND s."type" = 'LLM_CALL'
          AND s."output" IS NOT NULL AND s."output" <> 'null'::jsonb ORDER BY s."startedAt" DESC, s."id" DESC LIMIT 1)) AS "output",
       (SELECT array_agg(DISTINCT m."model") FROM (
-        SELECT ${Prisma.raw(MODEL_SQL)} AS "model" FROM "Span" s WHERE s."traceId" = t."id" AND s."type" = 'LLM_CALL'
+        SELECT ${raw(MODEL_SQL)} AS "model" FROM "Span" s WHERE s."traceId" = t."id" AND s."type" = 'LLM_CALL'
         ORDER BY s."startedAt" LIMIT ${MODEL_SPANS_READ}) m WHERE m."model" IS NOT NULL) AS "models"
     FROM "Trace" t
     LEFT JOIN LATERAL (
-      SELECT ${Prisma.raw(bounded('s."input"'))} AS "input", ${Prisma.raw(bounded('s."output"'))} AS "output" FROM "Span" s
+      SELECT ${raw(bounded('s."input"'))} AS "input", ${raw(bounded('s."output"'))} AS "output" FROM "Span" s
       WHERE s."traceId" = t."id" AND s."parentSpanId" IS NULL
       ORDER BY s."startedAt", s."id" LIMIT 1
     ) root ON true
-    WHERE t."id" = ANY(${ids})`;
+    WHERE t."id" = ANY(${ids})`);
   for (const row of rows) {
     out.set(row.id, {
       inputPreview: previewOf(row.input ?? undefined, 'input'),

@@ -2,8 +2,8 @@
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
-import { Prisma } from '@/lib/generated/prisma/client';
 import { isValidId, parseIsoDateTime } from '@/lib/features/ingest/shared';
+import { empty, join, sql, type Sql } from '@/lib/db/sql';
 
 export interface TraceStatsParams {
   sessionId?: string;
@@ -34,21 +34,21 @@ function dateParam(value: string, name: string): Date {
 
 export async function traceStats(ctx: ServiceContext, params: TraceStatsParams = {}): Promise<TraceStats> {
   requireScope(ctx, 'read');
-  const db = ctx.db.prisma;
-  const conditions: Prisma.Sql[] = [];
+  const db = ctx.db.sql;
+  const conditions: Sql[] = [];
   if (params.sessionId !== undefined) {
     if (!isValidId(params.sessionId)) throw new AppError('VALIDATION', 'Invalid sessionId');
-    conditions.push(Prisma.sql`"sessionId" = ${params.sessionId}`);
+    conditions.push(sql`"sessionId" = ${params.sessionId}`);
   }
   const from = params.from !== undefined ? dateParam(params.from, 'from') : undefined;
   const to = params.to !== undefined ? dateParam(params.to, 'to') : undefined;
   if (from && to && from > to) throw new AppError('VALIDATION', 'from must not be after to');
-  if (from) conditions.push(Prisma.sql`"startedAt" >= ${from}`);
-  if (to) conditions.push(Prisma.sql`"startedAt" <= ${to}`);
-  const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}` : Prisma.empty;
+  if (from) conditions.push(sql`"startedAt" >= ${from}`);
+  if (to) conditions.push(sql`"startedAt" <= ${to}`);
+  const where = conditions.length ? sql`WHERE ${join(conditions, ' AND ')}` : empty;
 
   // Casts keep the driver from handing back bigint/numeric strings.
-  const rows = await db.$queryRaw<TraceStats[]>`SELECT
+  const rows = await db.query<TraceStats>(sql`SELECT
       count(*)::int AS "traceCount",
       (count(*) FILTER (WHERE "status" = 'RUNNING'))::int AS "runningCount",
       (count(*) FILTER (WHERE "status" = 'COMPLETED'))::int AS "completedCount",
@@ -56,6 +56,6 @@ export async function traceStats(ctx: ServiceContext, params: TraceStatsParams =
       coalesce(sum("totalCost"), 0)::float8 AS "totalCost",
       coalesce(sum("totalTokens"), 0)::float8 AS "totalTokens",
       avg("totalDuration")::float8 AS "avgDuration"
-    FROM "Trace" ${where}`;
+    FROM "Trace" ${where}`);
   return rows[0];
 }

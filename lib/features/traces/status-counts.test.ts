@@ -31,10 +31,10 @@ describe.each(testDatabases())('per-status trace counts on $name', ({ open }) =>
     );
   const deltas = async () => (await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM "TraceStatusCountDelta"'))[0].n;
   const read = async () => ({
-    all: await countTracesByStatus(db.prisma, undefined),
-    RUNNING: await countTracesByStatus(db.prisma, 'RUNNING'),
-    COMPLETED: await countTracesByStatus(db.prisma, 'COMPLETED'),
-    ERROR: await countTracesByStatus(db.prisma, 'ERROR'),
+    all: await countTracesByStatus(db.sql, undefined),
+    RUNNING: await countTracesByStatus(db.sql, 'RUNNING'),
+    COMPLETED: await countTracesByStatus(db.sql, 'COMPLETED'),
+    ERROR: await countTracesByStatus(db.sql, 'ERROR'),
   });
 
   it('counts inserts, status moves and deletes before and after a fold, which empties the deltas', async () => {

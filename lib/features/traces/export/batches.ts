@@ -8,7 +8,6 @@
 // skipped; no trace appears twice, because the cursor only moves forward.
 import 'server-only';
 import { isAppError } from '@/lib/core/errors';
-import { Prisma } from '@/lib/generated/prisma/client';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import type { Database } from '@/lib/db';
 import { getTraceJsonOrThrow } from '@/lib/features/traces/detail';
@@ -17,6 +16,7 @@ import { LIST_COLUMNS, toListItem, type ListRow } from '@/lib/features/query';
 import { probeMatchingTraceIds } from '@/lib/features/search';
 import type { TraceFilterParams, TraceListItem } from '@/lib/features/traces/types';
 import { childrenJson, oneLine } from './children-sql';
+import { empty, join, sql, type Sql } from '@/lib/db/sql';
 
 /** List rows per statement: ~0.5 MB of rows in memory at a time. */
 export const EXPORT_BATCH_SIZE = 500;
@@ -43,9 +43,9 @@ export interface BatchOptions {
  * batches read those; a common term is tested trace by trace as the walk meets them,
  * which a common term satisfies quickly. Other filters go through the shared SQL as is.
  */
-async function searchScope(db: Pick<Database, 'prisma'>, filters: TraceFilterParams, probeCap?: number): Promise<{ where: Prisma.Sql; ids: string[] | null }> {
+async function searchScope(db: Pick<Database, 'sql'>, filters: TraceFilterParams, probeCap?: number): Promise<{ where: Sql; ids: string[] | null }> {
   if (filters.q === undefined) return { where: traceWhereSql(filters), ids: null };
-  const ids = await probeMatchingTraceIds(db.prisma, filters.q, probeCap);
+  const ids = await probeMatchingTraceIds(db.sql, filters.q, probeCap);
   if (ids === null) return { where: traceWhereSql(filters), ids: null };
   const rest: TraceFilterParams = { ...filters };
   delete rest.q;
@@ -65,13 +65,13 @@ export async function* listRowBatches(ctx: ServiceContext, filters: TraceFilterP
     // The filters' WHERE goes in as the list builds it, inside a subquery, so the cursor
     // condition never depends on how the filter SQL is parenthesised; PostgreSQL pulls a
     // plain subquery up into the outer query, so the plan is that of one WHERE.
-    const outer: Prisma.Sql[] = [];
-    if (after) outer.push(Prisma.sql`(t."startedAt", t."id") < (${after.startedAt}, ${after.id})`);
-    if (ids) outer.push(Prisma.sql`t."id" = ANY(${ids})`);
-    const rows: ListRow[] = await db.prisma.$queryRaw<ListRow[]>`
+    const outer: Sql[] = [];
+    if (after) outer.push(sql`(t."startedAt", t."id") < (${after.startedAt}, ${after.id})`);
+    if (ids) outer.push(sql`t."id" = ANY(${ids})`);
+    const rows: ListRow[] = await db.sql.query<ListRow>(sql`
       SELECT * FROM (SELECT ${LIST_COLUMNS} FROM "Trace" t ${where}) t
-      ${outer.length ? Prisma.sql`WHERE ${Prisma.join(outer, ' AND ')}` : Prisma.empty}
-      ORDER BY t."startedAt" DESC, t."id" DESC LIMIT ${size}`;
+      ${outer.length ? sql`WHERE ${join(outer, ' AND ')}` : empty}
+      ORDER BY t."startedAt" DESC, t."id" DESC LIMIT ${size}`);
     if (rows.length > 0) {
       const last = rows[rows.length - 1];
       after = { startedAt: last.startedAt, id: last.id };
