@@ -9,22 +9,23 @@
 // holding the two reports the later one to take the lock sees the other's spans.
 import 'server-only';
 import type { SqlExecutor } from '@/lib/db/executor';
+import { raw, sql } from '@/lib/db/sql';
 import type { JsonValue, SpanType } from '@/lib/features/traces/shared';
 import type { StoredModelCall, UncountedCalls } from '@/lib/features/ingest';
 import { DUPLICATE_OF, markDuplicateCalls, type CallSpan } from '@/lib/features/otlp/conventions/duplicates';
 
 // Transaction-scoped, in trace id order (as every request takes its row locks); a
 // namespace of its own so no other advisory lock of the app can collide with it.
-const LOCK_SQL = `
+const lockSql = (traceIds: string[]) => sql`
 SELECT count(pg_advisory_xact_lock(hashtextextended('crossroads.repeated-calls:' || l.id, 0)))::int AS locked
-  FROM (SELECT DISTINCT id FROM unnest($1::text[]) AS u(id) ORDER BY id) AS l`;
+  FROM (SELECT DISTINCT id FROM unnest(${traceIds}::text[]) AS u(id) ORDER BY id) AS l`;
 
 // $1: per trace, the span ids whose children and siblings may repeat a call (the request's
 // calls and their parents), the calls' parents, the request's own span ids (known already)
 // and the time the calls span. Only LLM_CALL spans with a token count report a call.
-const NEIGHBOURS_SQL = `
+const neighboursSql = (windows: string) => sql`
 SELECT s."traceId", s."id", s."parentSpanId", s."type", s."startedAt", s."endedAt", s."metadata"
-  FROM json_to_recordset($1::json) AS w("traceId" text, "near" text[], "parents" text[], "own" text[], "from" timestamptz, "to" timestamptz)
+  FROM json_to_recordset(${windows}::json) AS w("traceId" text, "near" text[], "parents" text[], "own" text[], "from" timestamptz, "to" timestamptz)
   JOIN "Span" s ON s."traceId" = w."traceId"
  WHERE s."type" = 'LLM_CALL' AND s."tokenCount" IS NOT NULL AND NOT s."id" = ANY(w."own")
    AND (s."parentSpanId" = ANY(w."near") OR s."id" = ANY(w."parents"))
@@ -32,10 +33,11 @@ SELECT s."traceId", s."id", s."parentSpanId", s."type", s."startedAt", s."endedA
 
 // $1: the copies found. Only spans not marked yet change, and what they counted comes back
 // (one without a cost was counted unpriced: it has a model and tokens).
-const MARK_COPIES_SQL = `
-UPDATE "Span" s SET "metadata" = jsonb_set(coalesce(s."metadata", '{}'::jsonb), '{${DUPLICATE_OF}}', to_jsonb(c."of"))
-  FROM json_to_recordset($1::json) AS c("traceId" text, "id" text, "of" text)
- WHERE s."traceId" = c."traceId" AND s."id" = c."id" AND NOT coalesce(s."metadata" ? '${DUPLICATE_OF}', false)
+const DUPLICATE_OF_KEY = raw(DUPLICATE_OF);
+const markCopiesSql = (copies: string) => sql`
+UPDATE "Span" s SET "metadata" = jsonb_set(coalesce(s."metadata", '{}'::jsonb), '{${DUPLICATE_OF_KEY}}', to_jsonb(c."of"))
+  FROM json_to_recordset(${copies}::json) AS c("traceId" text, "id" text, "of" text)
+ WHERE s."traceId" = c."traceId" AND s."id" = c."id" AND NOT coalesce(s."metadata" ? '${DUPLICATE_OF_KEY}', false)
 RETURNING s."traceId", s."tokenCount", s."costUsd"`;
 
 interface Row {
@@ -81,7 +83,7 @@ function windowsOf(calls: StoredModelCall[]): Map<string, Window> {
 export async function markCallsRepeatedAcrossRequests(tx: SqlExecutor, calls: StoredModelCall[]): Promise<Map<string, UncountedCalls>> {
   const uncounted = new Map<string, UncountedCalls>();
   const windows = windowsOf(calls);
-  await tx.query(LOCK_SQL, [[...windows.keys()]]);
+  await tx.query(lockSql([...windows.keys()]));
   const param = [...windows.values()].map((w) => ({
     traceId: w.traceId,
     near: [...w.near],
@@ -90,7 +92,7 @@ export async function markCallsRepeatedAcrossRequests(tx: SqlExecutor, calls: St
     from: new Date(w.from).toISOString(),
     to: new Date(w.to).toISOString(),
   }));
-  const rows = await tx.query<Row>(NEIGHBOURS_SQL, [JSON.stringify(param)]);
+  const rows = await tx.query<Row>(neighboursSql(JSON.stringify(param)));
   // Nothing stored around the calls: the mapper compared the request's own.
   if (rows.length === 0) return uncounted;
   const stored = new Map<string, CallSpan[]>();
@@ -117,7 +119,7 @@ export async function markCallsRepeatedAcrossRequests(tx: SqlExecutor, calls: St
     }
   }
   if (copies.length === 0) return uncounted;
-  const changed = await tx.query<{ traceId: string; tokenCount: number | null; costUsd: number | null }>(MARK_COPIES_SQL, [JSON.stringify(copies)]);
+  const changed = await tx.query<{ traceId: string; tokenCount: number | null; costUsd: number | null }>(markCopiesSql(JSON.stringify(copies)));
   for (const { traceId, tokenCount, costUsd } of changed) {
     let less = uncounted.get(traceId);
     if (!less) uncounted.set(traceId, (less = { tokens: 0, cost: 0, unpriced: 0 }));

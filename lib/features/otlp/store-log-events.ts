@@ -14,6 +14,7 @@
 // (children sorted by key, then trace rows by id), so the two cannot deadlock.
 import 'server-only';
 import type { SqlExecutor } from '@/lib/db/executor';
+import { raw, sql } from '@/lib/db/sql';
 import type { SpanKey } from '@/lib/features/ingest';
 import type { JsonValue } from '@/lib/core/json';
 import { isContentEvent, spanPayloadOf, type ContentRecord, type LogTrace, type PlannedLogs } from '@/lib/features/otlp/logs';
@@ -28,14 +29,14 @@ export interface LogStoreResult {
   rejected: Array<{ count: number; reason: string }>;
 }
 
-const OWNERS_SQL = `SELECT "id", "source", "eventCount" FROM "Trace" WHERE "id" = ANY($1::text[])`;
-const DEFER_FK_SQL = `SET CONSTRAINTS "Event_traceId_fkey" DEFERRED`;
+const ownersSql = (traceIds: string[]) => sql`SELECT "id", "source", "eventCount" FROM "Trace" WHERE "id" = ANY(${traceIds}::text[])`;
+const DEFER_FK_SQL = sql`SET CONSTRAINTS "Event_traceId_fkey" DEFERRED`;
 
-const INSERT_EVENTS_SQL = `
+const insertEventsSql = (events: string) => sql`
 WITH e AS (
   INSERT INTO "Event" ("traceId", "id", "spanId", "type", "name", "timestamp", "metadata")
   SELECT r."traceId", r."id", r."spanId", r."type", r."name", r."timestamp", NULLIF(r."metadata", 'null'::jsonb)
-    FROM json_to_recordset($1::json) AS r("traceId" text, "id" text, "spanId" text, "type" "EventType", "name" text,
+    FROM json_to_recordset(${events}::json) AS r("traceId" text, "id" text, "spanId" text, "type" "EventType", "name" text,
          "timestamp" timestamptz, "metadata" jsonb)
    ORDER BY r."traceId", r."id"
   ON CONFLICT ("traceId", "id") DO NOTHING
@@ -47,10 +48,10 @@ SELECT "traceId", count(*)::int AS "events" FROM e GROUP BY "traceId"`;
 // spans name it. Its lastSpanAt stays NULL until a span comes (upsert-spans.ts sets it):
 // the idle sweep closes a trace from its spans, and would pick one without any again and
 // again.
-const UPSERT_TRACES_SQL = `
+const upsertTracesSql = (traces: string) => sql`
 INSERT INTO "Trace" AS t ("id", "name", "status", "tags", "startedAt", "source", "eventCount")
 SELECT r."id", r."name", 'RUNNING', '{}', r."startedAt", 'OTLP', r."events"
-  FROM json_to_recordset($1::json) AS r("id" text, "name" text, "startedAt" timestamptz, "events" int4)
+  FROM json_to_recordset(${traces}::json) AS r("id" text, "name" text, "startedAt" timestamptz, "events" int4)
  ORDER BY r."id"
 ON CONFLICT ("id") DO UPDATE SET
   "eventCount" = t."eventCount" + EXCLUDED."eventCount",
@@ -59,24 +60,25 @@ WHERE t."source" = 'OTLP'
 RETURNING t."id"`;
 
 // The spans content arrived for, locked: whether each side is empty or was filled from logs.
-const CONTENT_SPANS_SQL = `
-SELECT s."traceId", s."id", s."input" IS NULL AS "noInput", s."output" IS NULL AS "noOutput", s."metadata" -> '${PAYLOAD_FROM_LOGS}' AS "fromLogs"
-  FROM "Span" AS s JOIN json_to_recordset($1::json) AS r("traceId" text, "spanId" text) ON s."traceId" = r."traceId" AND s."id" = r."spanId"
+const PAYLOAD_FROM_LOGS_KEY = raw(PAYLOAD_FROM_LOGS);
+const contentSpansSql = (keys: string) => sql`
+SELECT s."traceId", s."id", s."input" IS NULL AS "noInput", s."output" IS NULL AS "noOutput", s."metadata" -> '${PAYLOAD_FROM_LOGS_KEY}' AS "fromLogs"
+  FROM "Span" AS s JOIN json_to_recordset(${keys}::json) AS r("traceId" text, "spanId" text) ON s."traceId" = r."traceId" AND s."id" = r."spanId"
  ORDER BY s."traceId", s."id"
    FOR UPDATE OF s`;
 
-const CONTENT_EVENTS_SQL = `
+const contentEventsSql = (spans: string, names: string[]) => sql`
 SELECT e."traceId", e."spanId", e."name", e."metadata"
-  FROM "Event" AS e JOIN json_to_recordset($1::json) AS r("traceId" text, "spanId" text) ON e."traceId" = r."traceId" AND e."spanId" = r."spanId"
- WHERE e."name" = ANY($2::text[])
+  FROM "Event" AS e JOIN json_to_recordset(${spans}::json) AS r("traceId" text, "spanId" text) ON e."traceId" = r."traceId" AND e."spanId" = r."spanId"
+ WHERE e."name" = ANY(${names}::text[])
  ORDER BY e."traceId", e."spanId", e."timestamp", e."id"`;
 
-const SET_PAYLOADS_SQL = `
+const setPayloadsSql = (rows: string) => sql`
 UPDATE "Span" AS s SET
   "input" = CASE WHEN r."setInput" THEN r."input" ELSE s."input" END,
   "output" = CASE WHEN r."setOutput" THEN r."output" ELSE s."output" END,
-  "metadata" = jsonb_set(COALESCE(s."metadata", '{}'::jsonb), '{${PAYLOAD_FROM_LOGS}}', r."fromLogs")
-  FROM json_to_recordset($1::json) AS r("traceId" text, "spanId" text, "setInput" boolean, "input" jsonb, "setOutput" boolean,
+  "metadata" = jsonb_set(COALESCE(s."metadata", '{}'::jsonb), '{${PAYLOAD_FROM_LOGS_KEY}}', r."fromLogs")
+  FROM json_to_recordset(${rows}::json) AS r("traceId" text, "spanId" text, "setInput" boolean, "input" jsonb, "setOutput" boolean,
        "output" jsonb, "fromLogs" jsonb)
  WHERE s."traceId" = r."traceId" AND s."id" = r."spanId"`;
 
@@ -103,12 +105,11 @@ function contentRecordOf(name: string, metadata: JsonValue): ContentRecord {
 /** Rebuilds the input/output of the spans from their stored content events, where the span has none of its own. */
 export async function fillPayloadsFromLogs(tx: SqlExecutor, keys: SpanKey[]): Promise<void> {
   if (keys.length === 0) return;
-  const spans = await tx.query<ContentSpan>(CONTENT_SPANS_SQL, [JSON.stringify(keys)], { prepared: 'otlp_log_content_spans' });
+  const spans = await tx.query<ContentSpan>(contentSpansSql(JSON.stringify(keys)), { prepared: 'otlp_log_content_spans' });
   const open = spans.filter((s) => s.noInput || s.noOutput || (Array.isArray(s.fromLogs) && s.fromLogs.length > 0));
   if (open.length === 0) return;
   const events = await tx.query<{ traceId: string; spanId: string; name: string; metadata: JsonValue }>(
-    CONTENT_EVENTS_SQL,
-    [JSON.stringify(open.map((s) => ({ traceId: s.traceId, spanId: s.id }))), CONTENT_EVENT_NAMES],
+    contentEventsSql(JSON.stringify(open.map((s) => ({ traceId: s.traceId, spanId: s.id }))), CONTENT_EVENT_NAMES),
     { prepared: 'otlp_log_content_events' },
   );
   const bySpan = new Map<string, ContentRecord[]>();
@@ -131,7 +132,7 @@ export async function fillPayloadsFromLogs(tx: SqlExecutor, keys: SpanKey[]): Pr
     if (setOutput) filled.add('output');
     rows.push({ traceId: span.traceId, spanId: span.id, setInput, input: payload.input ?? null, setOutput, output: payload.output ?? null, fromLogs: [...filled].sort() });
   }
-  if (rows.length > 0) await tx.query(SET_PAYLOADS_SQL, [JSON.stringify(rows)], { prepared: 'otlp_log_set_payloads' });
+  if (rows.length > 0) await tx.query(setPayloadsSql(JSON.stringify(rows)), { prepared: 'otlp_log_set_payloads' });
 }
 
 interface Owner {
@@ -158,7 +159,7 @@ export async function storeLogEvents(sql: SqlExecutor, planned: PlannedLogs, lim
 
 async function storeOnce(tx: SqlExecutor, planned: PlannedLogs, limits: { maxChildrenPerTrace: number }): Promise<LogStoreResult> {
   const owners = new Map(
-    (await tx.query<Owner>(OWNERS_SQL, [planned.traces.map((t) => t.traceId)], { prepared: 'otlp_log_owners' })).map((o) => [o.id, o]),
+    (await tx.query<Owner>(ownersSql(planned.traces.map((t) => t.traceId)), { prepared: 'otlp_log_owners' })).map((o) => [o.id, o]),
   );
   const rejected = new Map<string, number>();
   const refuse = (reason: string, count: number) => rejected.set(reason, (rejected.get(reason) ?? 0) + count);
@@ -177,15 +178,15 @@ async function storeOnce(tx: SqlExecutor, planned: PlannedLogs, limits: { maxChi
   const result = (): LogStoreResult => ({ acceptedLogRecords: accepted, rejected: [...rejected].map(([reason, count]) => ({ reason, count })) });
   if (storable.length === 0) return result();
 
-  await tx.exec(DEFER_FK_SQL);
+  await tx.query(DEFER_FK_SQL);
   const events = storable.flatMap((t) =>
     t.events.map((e) => ({ traceId: t.traceId, id: e.id, spanId: e.spanId, type: e.type, name: e.name, timestamp: iso(e.timestamp), metadata: e.metadata })),
   );
   const inserted = new Map(
-    (await tx.query<{ traceId: string; events: number }>(INSERT_EVENTS_SQL, [JSON.stringify(events)], { prepared: 'otlp_log_events' })).map((r) => [r.traceId, r.events]),
+    (await tx.query<{ traceId: string; events: number }>(insertEventsSql(JSON.stringify(events)), { prepared: 'otlp_log_events' })).map((r) => [r.traceId, r.events]),
   );
   const rows = storable.map((t) => ({ id: t.traceId, name: t.provisionalName, startedAt: iso(t.startedAt), events: inserted.get(t.traceId) ?? 0 }));
-  const upserted = await tx.query(UPSERT_TRACES_SQL, [JSON.stringify(rows)], { prepared: 'otlp_log_traces' });
+  const upserted = await tx.query(upsertTracesSql(JSON.stringify(rows)), { prepared: 'otlp_log_traces' });
   if (upserted.length !== rows.length) throw new TraceTakenMeanwhile();
   await fillPayloadsFromLogs(tx, storable.flatMap((t) => t.contentSpans.map((spanId) => ({ traceId: t.traceId, spanId }))));
   return result();

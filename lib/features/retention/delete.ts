@@ -21,6 +21,7 @@
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
 import type { SqlExecutor } from '@/lib/db/executor';
+import { sql, type Sql } from '@/lib/db/sql';
 import { isValidId } from '@/lib/features/ingest/shared';
 import { describeActor, type Actor } from '@/lib/core/access/decide';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
@@ -29,39 +30,39 @@ import { requireScope, type ServiceContext } from '@/lib/core/context';
 export const DELETE_BATCH_SIZE = 500;
 
 /** Who asked, as it goes to the log: "user a@b.c", "key ci-cleanup (id)", "retention". */
-const LOCK_ONE_SQL = `SELECT "id" FROM "Trace" WHERE "id" = $1 FOR UPDATE`;
+const lockOneSql = (id: string) => sql`SELECT "id" FROM "Trace" WHERE "id" = ${id} FOR UPDATE`;
 
-const LOCK_SESSION_BATCH_SQL = `
-SELECT "id" FROM "Trace" WHERE "sessionId" = $1 ORDER BY "id" LIMIT $2 FOR UPDATE`;
+const lockSessionBatchSql = (sessionId: string, max: number) => sql`
+SELECT "id" FROM "Trace" WHERE "sessionId" = ${sessionId} ORDER BY "id" LIMIT ${max} FOR UPDATE`;
 
 // Oldest first through the startedAt index. SKIP LOCKED: a trace that ingest or another
 // delete holds right now is left for the next batch, so retention never waits on a trace
 // row (and, holding its counter locks meanwhile, never makes ingest wait behind that).
-const LOCK_EXPIRED_BATCH_SQL = `
-SELECT "id" FROM "Trace" WHERE "startedAt" < $1::timestamptz ORDER BY "startedAt" LIMIT $2 FOR UPDATE SKIP LOCKED`;
+const lockExpiredBatchSql = (cutoff: Date, max: number) => sql`
+SELECT "id" FROM "Trace" WHERE "startedAt" < ${cutoff.toISOString()}::timestamptz ORDER BY "startedAt" LIMIT ${max} FOR UPDATE SKIP LOCKED`;
 
 // What the traces added to the insights rollups, subtracted in one set-based call, then the
 // traces themselves (migration 20261125000000_insights_rollups: the row trigger skips the
 // traces recorded here; row by row it cost ~2.4 ms a trace). A statement of its own after
 // the lock, so it reads everything committed before the lock was granted.
-const FORGET_SQL = `SELECT "insights_forget"($1::text[])`;
-const DELETE_LOCKED_SQL = `DELETE FROM "Trace" WHERE "id" = ANY ($1::text[]) RETURNING "id", "sessionId"`;
+const forgetSql = (ids: string[]) => sql`SELECT "insights_forget"(${ids}::text[])`;
+const deleteLockedSql = (ids: string[]) => sql`DELETE FROM "Trace" WHERE "id" = ANY (${ids}::text[]) RETURNING "id", "sessionId"`;
 // A session exists while a trace has its id: with its last trace go its own scores. A
 // session score being written holds one of the session's traces (lib/features/scores/save.ts), so
 // it either committed before the lock above and is seen here, or finds no trace after.
-const FORGET_SESSION_SCORES_SQL = `
-DELETE FROM "Score" s WHERE s."sessionId" = ANY ($1::text[])
+const forgetSessionScoresSql = (sessionIds: string[]) => sql`
+DELETE FROM "Score" s WHERE s."sessionId" = ANY (${sessionIds}::text[])
    AND NOT EXISTS (SELECT 1 FROM "Trace" t WHERE t."sessionId" = s."sessionId")`;
 
-/** Locks the traces `lockSql` selects, forgets their insights and deletes them, in one transaction; returns how many. */
-async function deleteLocked(sql: SqlExecutor, lockSql: string, params: unknown[]): Promise<number> {
-  return sql.transaction(async (tx) => {
-    const ids = (await tx.query<{ id: string }>(lockSql, params)).map((r) => r.id);
+/** Locks the traces `lock` selects, forgets their insights and deletes them, in one transaction; returns how many. */
+async function deleteLocked(exec: SqlExecutor, lock: Sql): Promise<number> {
+  return exec.transaction(async (tx) => {
+    const ids = (await tx.query<{ id: string }>(lock)).map((r) => r.id);
     if (ids.length === 0) return 0;
-    await tx.query(FORGET_SQL, [ids]);
-    const deleted = await tx.query<{ id: string; sessionId: string | null }>(DELETE_LOCKED_SQL, [ids]);
+    await tx.query(forgetSql(ids));
+    const deleted = await tx.query<{ id: string; sessionId: string | null }>(deleteLockedSql(ids));
     const sessions = [...new Set(deleted.flatMap((r) => (r.sessionId === null ? [] : [r.sessionId])))];
-    if (sessions.length > 0) await tx.query(FORGET_SESSION_SCORES_SQL, [sessions]);
+    if (sessions.length > 0) await tx.query(forgetSessionScoresSql(sessions));
     return deleted.length;
   });
 }
@@ -79,16 +80,15 @@ function logSafe(id: string): string {
 /** Deletes one trace and everything it holds; returns 1. Unknown id: NOT_FOUND; an id that cannot exist: VALIDATION. */
 export async function deleteTraceOrThrow(ctx: ServiceContext, id: string): Promise<number> {
   const actor = requireScope(ctx, 'delete');
-  const sql = ctx.db.sql;
   if (!isValidId(id)) throw new AppError('VALIDATION', 'Invalid trace ID');
   const started = performance.now();
-  const deleted = await deleteLocked(sql, LOCK_ONE_SQL, [id]);
+  const deleted = await deleteLocked(ctx.db.sql, lockOneSql(id));
   if (deleted === 0) throw new AppError('NOT_FOUND', 'Trace not found');
   logDeletion(actor, `trace ${logSafe(id)}`, deleted, performance.now() - started);
   return deleted;
 }
 
-const LOCK_IDS_SQL = `SELECT "id" FROM "Trace" WHERE "id" = ANY ($1::text[]) ORDER BY "id" FOR UPDATE`;
+const lockIdsSql = (ids: readonly string[]) => sql`SELECT "id" FROM "Trace" WHERE "id" = ANY (${ids}::text[]) ORDER BY "id" FOR UPDATE`;
 
 /**
  * Deletes the traces with these ids that exist, DELETE_BATCH_SIZE per transaction (locked in
@@ -99,7 +99,7 @@ export async function deleteTracesById(ctx: ServiceContext, ids: readonly string
   const started = performance.now();
   let count = 0;
   for (let i = 0; i < ids.length; i += DELETE_BATCH_SIZE) {
-    count += await deleteLocked(ctx.db.sql, LOCK_IDS_SQL, [ids.slice(i, i + DELETE_BATCH_SIZE)]);
+    count += await deleteLocked(ctx.db.sql, lockIdsSql(ids.slice(i, i + DELETE_BATCH_SIZE)));
   }
   logDeletion(actor, what, count, performance.now() - started);
   return count;
@@ -129,11 +129,10 @@ export function parseSessionIdParam(query: URLSearchParams): string {
  */
 export async function deleteSessionTraces(ctx: ServiceContext, sessionId: string): Promise<number> {
   const actor = requireScope(ctx, 'delete');
-  const sql = ctx.db.sql;
   const started = performance.now();
   let count = 0;
   for (;;) {
-    const n = await deleteLocked(sql, LOCK_SESSION_BATCH_SQL, [sessionId, DELETE_BATCH_SIZE]);
+    const n = await deleteLocked(ctx.db.sql, lockSessionBatchSql(sessionId, DELETE_BATCH_SIZE));
     count += n;
     if (n < DELETE_BATCH_SIZE) break;
   }
@@ -142,8 +141,8 @@ export async function deleteSessionTraces(ctx: ServiceContext, sessionId: string
 }
 
 /** One retention batch: deletes up to `max` traces that started before `cutoff`; returns how many. */
-export async function deleteExpiredBatch(sql: SqlExecutor, cutoff: Date, max = DELETE_BATCH_SIZE): Promise<number> {
-  return deleteLocked(sql, LOCK_EXPIRED_BATCH_SQL, [cutoff.toISOString(), max]);
+export async function deleteExpiredBatch(exec: SqlExecutor, cutoff: Date, max = DELETE_BATCH_SIZE): Promise<number> {
+  return deleteLocked(exec, lockExpiredBatchSql(cutoff, max));
 }
 
 /**
@@ -153,11 +152,10 @@ export async function deleteExpiredBatch(sql: SqlExecutor, cutoff: Date, max = D
  */
 export async function deleteExpiredTraces(ctx: ServiceContext, cutoff: Date, batchSize = DELETE_BATCH_SIZE): Promise<number> {
   const actor = requireScope(ctx, 'delete');
-  const sql = ctx.db.sql;
   const started = performance.now();
   let count = 0;
   for (;;) {
-    const n = await deleteExpiredBatch(sql, cutoff, batchSize);
+    const n = await deleteExpiredBatch(ctx.db.sql, cutoff, batchSize);
     count += n;
     if (n < batchSize) break;
   }

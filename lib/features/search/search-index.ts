@@ -11,6 +11,7 @@
 // when every partition with work is taken.
 import 'server-only';
 import type { SqlExecutor } from '@/lib/db/executor';
+import { sql } from '@/lib/db/sql';
 
 /** Partitions of the queue: at most this many sessions index at once, across all instances. */
 export const SEARCH_INDEX_SLOTS = 4;
@@ -35,7 +36,7 @@ export interface SearchIndexRun {
  * asked again after each batch, so the budget can shrink when other work arrives.
  */
 export async function indexSearchBacklog(
-  sql: Pick<SqlExecutor, 'query'>,
+  exec: Pick<SqlExecutor, 'query'>,
   budgetMs: number | (() => number) = Infinity,
   batch = SEARCH_INDEX_BATCH,
 ): Promise<SearchIndexRun> {
@@ -43,7 +44,7 @@ export async function indexSearchBacklog(
   const start = Date.now();
   let traces = 0;
   for (;;) {
-    const [{ n }] = await sql.query<{ n: number }>('SELECT "crossroads_search_index"($1::int, $2::int) AS n', [batch, SEARCH_INDEX_SLOTS]);
+    const [{ n }] = await exec.query<{ n: number }>(sql`SELECT "crossroads_search_index"(${batch}::int, ${SEARCH_INDEX_SLOTS}::int) AS n`);
     if (n < 0) return { traces, drained: false };
     if (n === 0) return { traces, drained: true };
     traces += n;
@@ -52,15 +53,15 @@ export async function indexSearchBacklog(
 }
 
 /** How far behind the indexer is: queued traces (distinct) and the age of the oldest entry. */
-export async function searchBacklog(sql: Pick<SqlExecutor, 'query'>): Promise<{ traces: number; oldestMs: number }> {
-  const [row] = await sql.query<{ traces: number }>('SELECT count(DISTINCT "traceId")::int AS traces FROM "SearchQueue"');
-  return { traces: row.traces, oldestMs: await searchLagMs(sql) };
+export async function searchBacklog(exec: Pick<SqlExecutor, 'query'>): Promise<{ traces: number; oldestMs: number }> {
+  const [row] = await exec.query<{ traces: number }>(sql`SELECT count(DISTINCT "traceId")::int AS traces FROM "SearchQueue"`);
+  return { traces: row.traces, oldestMs: await searchLagMs(exec) };
 }
 
 /** How long the oldest queued trace has waited (0 when none is queued); one index probe. */
-export async function searchLagMs(sql: Pick<SqlExecutor, 'query'>): Promise<number> {
-  const [row] = await sql.query<{ lag_ms: number | null }>(
-    `SELECT (extract(epoch FROM clock_timestamp() - min("queuedAt")) * 1000)::float8 AS lag_ms FROM "SearchQueue"`,
+export async function searchLagMs(exec: Pick<SqlExecutor, 'query'>): Promise<number> {
+  const [row] = await exec.query<{ lag_ms: number | null }>(
+    sql`SELECT (extract(epoch FROM clock_timestamp() - min("queuedAt")) * 1000)::float8 AS lag_ms FROM "SearchQueue"`,
   );
   return row.lag_ms ?? 0;
 }

@@ -11,6 +11,7 @@ import { processBudget } from '@/lib/core/budget';
 import { getLimits } from '@/lib/core/config';
 import { AppError } from '@/lib/core/errors';
 import type { SqlExecutor } from '@/lib/db/executor';
+import { raw, sql, type Sql } from '@/lib/db/sql';
 import { attachScores, scoresOfTraces, type ScoresOfTrace } from '@/lib/features/scores';
 import type { ScoreRecord } from '@/lib/features/scores/shared';
 import type { TraceDetail } from './types';
@@ -91,29 +92,36 @@ export const EVENT_JSON = jsonObject('c', ['id', 'traceId', 'spanId', 'type', 'n
 export const childArray = (table: string, json: string, orderBy: string) =>
   `(SELECT coalesce(json_agg(${json} ORDER BY c."${orderBy}", c."id"), '[]') FROM "${table}" c WHERE c."traceId" = t."id")::text`;
 
-// The trace with its decision points and events; its spans come in the same statement
-// when it has at most $2 of them ($2 NULL: any number), else NULL and read in pages.
-const DETAIL_SQL = `
-SELECT ${TRACE_JSON}::text AS trace,
-       ${childArray('DecisionPoint', DECISION_JSON, 'timestamp')} AS "decisionPoints",
-       ${childArray('Event', EVENT_JSON, 'timestamp')} AS events,
-       t."spanCount" AS "spanCount",
-       CASE WHEN $2::int IS NULL OR t."spanCount" <= $2::int THEN ${childArray('Span', SPAN_JSON, 'startedAt')} END AS spans
-  FROM "Trace" t WHERE t."id" = $1`;
+// The fixed parts of the statements below, built once.
+const TRACE_JSON_SQL = raw(TRACE_JSON);
+const SPAN_JSON_SQL = raw(SPAN_JSON);
+const DECISION_ARRAY_SQL = raw(childArray('DecisionPoint', DECISION_JSON, 'timestamp'));
+const EVENT_ARRAY_SQL = raw(childArray('Event', EVENT_JSON, 'timestamp'));
+const SPAN_ARRAY_SQL = raw(childArray('Span', SPAN_JSON, 'startedAt'));
 
-// The key of every $2-th span in the API's order, from the first: where each page starts.
-const PAGE_STARTS_SQL = `
+// The trace with its decision points and events; its spans come in the same statement
+// when it has at most `spansUpTo` of them (null: any number), else NULL and read in pages.
+const detailSql = (id: string, spansUpTo: number | null) => sql`
+SELECT ${TRACE_JSON_SQL}::text AS trace,
+       ${DECISION_ARRAY_SQL} AS "decisionPoints",
+       ${EVENT_ARRAY_SQL} AS events,
+       t."spanCount" AS "spanCount",
+       CASE WHEN ${spansUpTo}::int IS NULL OR t."spanCount" <= ${spansUpTo}::int THEN ${SPAN_ARRAY_SQL} END AS spans
+  FROM "Trace" t WHERE t."id" = ${id}`;
+
+// The key of every `pageSpans`-th span in the API's order, from the first: where each page starts.
+const pageStartsSql = (id: string, pageSpans: number) => sql`
 SELECT "startedAt", "id" FROM (
-  SELECT "startedAt", "id", row_number() OVER (ORDER BY "startedAt", "id") AS n FROM "Span" WHERE "traceId" = $1
-) s WHERE (n - 1) % $2 = 0 ORDER BY n`;
-const PAGE_RANGE = `
+  SELECT "startedAt", "id", row_number() OVER (ORDER BY "startedAt", "id") AS n FROM "Span" WHERE "traceId" = ${id}
+) s WHERE (n - 1) % ${pageSpans} = 0 ORDER BY n`;
+const pageRange = (id: string, from: PageStart, to: PageStart | undefined) => sql`
   FROM "Span" c
- WHERE c."traceId" = $1
-   AND (c."startedAt", c."id") >= ($2::timestamptz, $3::text)
-   AND ($4::timestamptz IS NULL OR (c."startedAt", c."id") < ($4::timestamptz, $5::text))`;
+ WHERE c."traceId" = ${id}
+   AND (c."startedAt", c."id") >= (${from.startedAt}::timestamptz, ${from.id}::text)
+   AND (${to?.startedAt ?? null}::timestamptz IS NULL OR (c."startedAt", c."id") < (${to?.startedAt ?? null}::timestamptz, ${to?.id ?? null}::text))`;
 // A page's spans as their JSON objects joined by commas; with their ids when scores go on them.
-const PAGE_SQL = `SELECT coalesce(string_agg(${SPAN_JSON}::text, ',' ORDER BY c."startedAt", c."id"), '') AS spans ${PAGE_RANGE}`;
-const PAGE_ROWS_SQL = `SELECT c."id", ${SPAN_JSON}::text AS span ${PAGE_RANGE} ORDER BY c."startedAt", c."id"`;
+const pageSql = (range: Sql) => sql`SELECT coalesce(string_agg(${SPAN_JSON_SQL}::text, ',' ORDER BY c."startedAt", c."id"), '') AS spans ${range}`;
+const pageRowsSql = (range: Sql) => sql`SELECT c."id", ${SPAN_JSON_SQL}::text AS span ${range} ORDER BY c."startedAt", c."id"`;
 
 // A trace with more spans than this is read in pages of this many spans and sent as each
 // page arrives, so the server never holds its whole JSON, and PostgreSQL (which spends most
@@ -132,24 +140,32 @@ const LARGE_READS_AT_ONCE = 2;
 // building them costs the database ~30 us of CPU per span, sending stored text a tenth.
 // A trace still RUNNING is not stored: its spans still change, and each change would
 // throw the pages away. A claim whose read died is taken over after this long.
-const STORED_CLAIM_EXPIRES = "interval '60 seconds'";
-const STORED_STATE_SQL = `
+const STORED_CLAIM_EXPIRES = raw("interval '60 seconds'");
+const storedStateSql = (id: string) => sql`
 SELECT t."status" <> 'RUNNING' AS settled,
        h."traceId" IS NOT NULL AND h."token" IS NULL AS ready,
        h."traceId" IS NULL OR (h."token" IS NOT NULL AND h."claimedAt" < now() - ${STORED_CLAIM_EXPIRES}) AS claimable
   FROM "Trace" t LEFT JOIN "StoredSpanPages" h ON h."traceId" = t."id"
- WHERE t."id" = $1`;
-const CLAIM_SQL = `
-INSERT INTO "StoredSpanPages" ("traceId", "token") VALUES ($1, $2)
+ WHERE t."id" = ${id}`;
+const claimSql = (id: string, token: string) => sql`
+INSERT INTO "StoredSpanPages" ("traceId", "token") VALUES (${id}, ${token})
 ON CONFLICT ("traceId") DO UPDATE SET "token" = excluded."token", "claimedAt" = now()
  WHERE "StoredSpanPages"."token" IS NOT NULL AND "StoredSpanPages"."claimedAt" < now() - ${STORED_CLAIM_EXPIRES}
 RETURNING 1 AS claimed`;
-const STORED_PAGES_SQL = `
+const storedPagesSql = (id: string) => sql`
 SELECT count(p."page")::int AS pages
   FROM "StoredSpanPages" h LEFT JOIN "StoredSpanPage" p ON p."traceId" = h."traceId"
- WHERE h."traceId" = $1 AND h."token" IS NULL
+ WHERE h."traceId" = ${id} AND h."token" IS NULL
  GROUP BY h."traceId"`;
-const STORED_PAGE_SQL = `SELECT "spans" FROM "StoredSpanPage" WHERE "traceId" = $1 AND "page" = $2`;
+const storedPageSql = (id: string, page: number) => sql`SELECT "spans" FROM "StoredSpanPage" WHERE "traceId" = ${id} AND "page" = ${page}`;
+// The isolation of a paged read, and the import of its snapshot by the second connection.
+const REPEATABLE_READ_SQL = sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`;
+const SNAPSHOT_ID = /^[0-9A-F]+-[0-9A-F]+(-[0-9]+)?$/i;
+/** SET TRANSACTION SNAPSHOT takes no parameter: the id pg_export_snapshot gave, checked to be one, is spelled in the text. */
+function setSnapshotSql(snapshot: string): Sql {
+  if (!SNAPSHOT_ID.test(snapshot)) throw new Error(`unexpected snapshot id ${JSON.stringify(snapshot)}`);
+  return sql`SET TRANSACTION SNAPSHOT '${raw(snapshot)}'`;
+}
 // PostgreSQL's lock_not_available: the trace row is locked by a span writer right now.
 const LOCK_NOT_AVAILABLE = '55P03';
 
@@ -204,7 +220,7 @@ async function joinChunks(chunks: TraceJsonChunks): Promise<string> {
 async function traceJsonChunks(db: Database, id: string, options: TraceJsonOptions): Promise<TraceJsonChunks> {
   if (!isValidTraceId(id)) throw new AppError('VALIDATION', 'Invalid trace ID');
   const oneStatementUpTo = options.spansInOneStatement ?? SPANS_IN_ONE_STATEMENT;
-  const [head] = await db.sql.query<Head>(DETAIL_SQL, [id, oneStatementUpTo]);
+  const [head] = await db.sql.query<Head>(detailSql(id, oneStatementUpTo));
   if (!head) throw new AppError('NOT_FOUND', 'Trace not found');
   const scores = (await scoresOfTraces(db.sql, [id])).get(id);
   if (head.spans !== null) return oneChunk(withScores(traceJsonText(head.trace, head.decisionPoints, head.spans, head.events), scores));
@@ -234,17 +250,17 @@ async function traceJsonChunks(db: Database, id: string, options: TraceJsonOptio
  * the read's snapshot is taken, so any span writer that snapshot misses deletes it.
  */
 async function claimStoredPages(db: Database, id: string): Promise<string | null> {
-  const [state] = await db.sql.query<{ settled: boolean; ready: boolean; claimable: boolean }>(STORED_STATE_SQL, [id]);
+  const [state] = await db.sql.query<{ settled: boolean; ready: boolean; claimable: boolean }>(storedStateSql(id));
   if (!state || !state.settled || state.ready || !state.claimable) return null;
   const token = randomUUID();
   try {
     return await db.sql.transaction(async (tx) => {
       // NOWAIT: a span writer holds the row (FOR KEY SHARE) until it commits; this read
       // does not wait for it, it just does not store.
-      const locked = await tx.query(`SELECT 1 FROM "Trace" WHERE "id" = $1 FOR UPDATE NOWAIT`, [id]);
+      const locked = await tx.query(sql`SELECT 1 FROM "Trace" WHERE "id" = ${id} FOR UPDATE NOWAIT`);
       if (locked.length === 0) return null;
-      if ((await tx.query(CLAIM_SQL, [id, token])).length === 0) return null;
-      await tx.query(`DELETE FROM "StoredSpanPage" WHERE "traceId" = $1`, [id]);
+      if ((await tx.query(claimSql(id, token))).length === 0) return null;
+      await tx.query(sql`DELETE FROM "StoredSpanPage" WHERE "traceId" = ${id}`);
       return token;
     });
   } catch (err) {
@@ -256,12 +272,12 @@ async function claimStoredPages(db: Database, id: string): Promise<string | null
 /** Stores the pages a claimed read built, if no span writer has deleted the claim since. */
 async function storePages(db: Database, id: string, token: string, pages: Uint8Array[]): Promise<boolean> {
   return db.sql.transaction(async (tx) => {
-    const claimed = await tx.query(`UPDATE "StoredSpanPages" SET "token" = NULL WHERE "traceId" = $1 AND "token" = $2 RETURNING 1 AS claimed`, [id, token]);
+    const claimed = await tx.query(sql`UPDATE "StoredSpanPages" SET "token" = NULL WHERE "traceId" = ${id} AND "token" = ${token} RETURNING 1 AS claimed`);
     if (claimed.length === 0) return false;
     // A statement per page: PGlite's WASM memory grows to the largest message it is sent
     // and never shrinks, so one 16 MB INSERT would stay in the server's memory for good.
     for (const [page, spans] of pages.entries()) {
-      await tx.queryBytes(`INSERT INTO "StoredSpanPage" ("traceId", "page", "spans") VALUES ($1, $2, $3)`, [id, page, spans]);
+      await tx.queryBytes(sql`INSERT INTO "StoredSpanPage" ("traceId", "page", "spans") VALUES (${id}, ${page}, ${spans})`);
     }
     return true;
   });
@@ -269,7 +285,7 @@ async function storePages(db: Database, id: string, token: string, pages: Uint8A
 
 /** Gives up a claim whose read failed, so the next read may fill. */
 async function dropClaim(db: Database, id: string, token: string): Promise<void> {
-  await db.sql.query(`DELETE FROM "StoredSpanPages" WHERE "traceId" = $1 AND "token" = $2`, [id, token]);
+  await db.sql.query(sql`DELETE FROM "StoredSpanPages" WHERE "traceId" = ${id} AND "token" = ${token}`);
 }
 
 async function* oneChunk(text: string): TraceJsonChunks {
@@ -321,34 +337,34 @@ function readInPages(
     let started = false;
     let built = false;
     const read = db.sql.transaction(async (tx) => {
-      await tx.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-      const [head] = await tx.query<Head>(DETAIL_SQL, [id, -1]);
+      await tx.query(REPEATABLE_READ_SQL);
+      const [head] = await tx.query<Head>(detailSql(id, -1));
       if (!head) return resolveRead(null);
-      const [stored] = scores ? [] : await tx.query<{ pages: number }>(STORED_PAGES_SQL, [id]);
+      const [stored] = scores ? [] : await tx.query<{ pages: number }>(storedPagesSql(id));
       if (stored) {
         for (let i = 0; i < stored.pages; i++) pages.push(deferred());
         started = true;
         resolveRead({ head, pages: pages.map((p) => p.promise), done });
-        for (let i = 0; i < stored.pages; i++) pages[i].resolve(firstValue(await tx.queryBytes(STORED_PAGE_SQL, [id, i])));
+        for (let i = 0; i < stored.pages; i++) pages[i].resolve(firstValue(await tx.queryBytes(storedPageSql(id, i))));
         return;
       }
       built = true;
-      const starts = await tx.query<PageStart>(PAGE_STARTS_SQL, [id, pageSpans]);
-      const snapshot = lanes > 1 && starts.length > 1 ? (await tx.query<{ s: string }>('SELECT pg_export_snapshot() AS s'))[0].s : null;
+      const starts = await tx.query<PageStart>(pageStartsSql(id, pageSpans));
+      const snapshot = lanes > 1 && starts.length > 1 ? (await tx.query<{ s: string }>(sql`SELECT pg_export_snapshot() AS s`))[0].s : null;
       for (let i = 0; i < starts.length; i++) pages.push(deferred());
       started = true;
       resolveRead({ head, pages: pages.map((p) => p.promise), done });
-      const lane = async (sql: SqlExecutor, from: number, step: number) => {
+      const lane = async (exec: SqlExecutor, from: number, step: number) => {
         for (let i = from; i < starts.length; i += step) {
-          pages[i].resolve(await readPage(sql, id, starts[i], starts[i + 1], scores));
+          pages[i].resolve(await readPage(exec, id, starts[i], starts[i + 1], scores));
         }
       };
       if (snapshot === null) return lane(tx, 0, 1);
       await Promise.all([
         lane(tx, 0, 2),
         db.sql.transaction(async (other) => {
-          await other.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-          await other.exec(`SET TRANSACTION SNAPSHOT '${snapshot}'`);
+          await other.query(REPEATABLE_READ_SQL);
+          await other.query(setSnapshotSql(snapshot));
           await lane(other, 1, 2);
         }),
       ]);
@@ -374,10 +390,10 @@ function readInPages(
   });
 }
 
-async function readPage(sql: SqlExecutor, id: string, from: PageStart, to: PageStart | undefined, scores: ScoresOfTrace | undefined): Promise<Uint8Array> {
-  const params = [id, from.startedAt, from.id, to?.startedAt ?? null, to?.id ?? null];
-  if (!scores) return firstValue(await sql.queryBytes(PAGE_SQL, params));
-  const rows = await sql.query<{ id: string; span: string }>(PAGE_ROWS_SQL, params);
+async function readPage(exec: SqlExecutor, id: string, from: PageStart, to: PageStart | undefined, scores: ScoresOfTrace | undefined): Promise<Uint8Array> {
+  const range = pageRange(id, from, to);
+  if (!scores) return firstValue(await exec.queryBytes(pageSql(range)));
+  const rows = await exec.query<{ id: string; span: string }>(pageRowsSql(range));
   return Buffer.from(rows.map((row) => withScoresOn(row.span, scores.spans.get(row.id))).join(','), 'utf8');
 }
 

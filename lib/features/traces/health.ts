@@ -3,6 +3,7 @@ import 'server-only';
 import { accessMode, configuredProtected, type AccessMode } from '@/lib/features/access';
 import { APP_VERSION } from '@/lib/core/config';
 import { getDatabase } from '@/lib/db';
+import { sql } from '@/lib/db/sql';
 
 // `auth` ("keys" | "open") predates access control and stays; `mode` says whether
 // credentials are needed to read and write ("protected") or not ("open").
@@ -16,7 +17,7 @@ const authOf = (mode: AccessMode): Auth => (mode === 'open' ? 'open' : 'keys');
 export async function checkHealth(): Promise<HealthReport> {
   try {
     const db = await getDatabase();
-    await db.sql.query('SELECT 1');
+    await db.sql.query(sql`SELECT 1`);
     const mode = await accessMode();
     return { status: 'ok', database: 'ok', version: APP_VERSION, auth: authOf(mode), mode };
   } catch (err) {

@@ -13,6 +13,7 @@ import { MODEL_KEYS } from './span-model';
 import { OUTLINE_FORMATS, SPAN_COLUMNS, spansFromColumns, spansToColumns, type ColumnarOutline, type OutlineFormat } from './outline-columns';
 import type { TraceOutline } from './types';
 import { isValidId } from '@/lib/features/ingest/shared';
+import { raw, sql, type Sql } from '@/lib/db/sql';
 
 /** Characters of a span's status message kept in the outline; the span's own record has all of it. */
 export const OUTLINE_STATUS_MESSAGE_CHARS = 300;
@@ -53,16 +54,22 @@ export const SPAN_SUMMARY_JSON = `json_build_object(${SPAN_COLUMNS.map((f) => `'
 /** A span as an array of its values (the columnar form); PostgreSQL builds it about twice as fast as the object. */
 const SPAN_ROW_JSON = `json_build_array(${SPAN_COLUMNS.map((f) => SPAN_FIELD_SQL[f]).join(', ')})`;
 
-// Children come only for a trace of up to $2 spans ($2 NULL: any number); a larger one's
-// row alone tells its name and span count.
-const outlineSql = (spanJson: string) => `
-SELECT ${TRACE_JSON}::text AS trace,
+// Children come only for a trace of up to `maxSpans` spans (null: any number); a larger
+// one's row alone tells its name and span count.
+const TRACE_JSON_SQL = raw(TRACE_JSON);
+const DECISION_ARRAY_SQL = raw(childArray('DecisionPoint', DECISION_JSON, 'timestamp'));
+const EVENT_ARRAY_SQL = raw(childArray('Event', EVENT_JSON, 'timestamp'));
+const SPAN_ARRAY_SQL: Record<OutlineFormat, Sql> = {
+  objects: raw(childArray('Span', SPAN_SUMMARY_JSON, 'startedAt')),
+  columns: raw(childArray('Span', SPAN_ROW_JSON, 'startedAt')),
+};
+const outlineSql = (format: OutlineFormat, id: string, maxSpans: number | null) => sql`
+SELECT ${TRACE_JSON_SQL}::text AS trace,
        t."spanCount" AS "spanCount",
-       CASE WHEN $2::int IS NULL OR t."spanCount" <= $2::int THEN ${childArray('DecisionPoint', DECISION_JSON, 'timestamp')} END AS "decisionPoints",
-       CASE WHEN $2::int IS NULL OR t."spanCount" <= $2::int THEN ${childArray('Event', EVENT_JSON, 'timestamp')} END AS events,
-       CASE WHEN $2::int IS NULL OR t."spanCount" <= $2::int THEN ${childArray('Span', spanJson, 'startedAt')} END AS spans
-  FROM "Trace" t WHERE t."id" = $1`;
-const OUTLINE_SQL: Record<OutlineFormat, string> = { objects: outlineSql(SPAN_SUMMARY_JSON), columns: outlineSql(SPAN_ROW_JSON) };
+       CASE WHEN ${maxSpans}::int IS NULL OR t."spanCount" <= ${maxSpans}::int THEN ${DECISION_ARRAY_SQL} END AS "decisionPoints",
+       CASE WHEN ${maxSpans}::int IS NULL OR t."spanCount" <= ${maxSpans}::int THEN ${EVENT_ARRAY_SQL} END AS events,
+       CASE WHEN ${maxSpans}::int IS NULL OR t."spanCount" <= ${maxSpans}::int THEN ${SPAN_ARRAY_SQL[format]} END AS spans
+  FROM "Trace" t WHERE t."id" = ${id}`;
 
 export type OutlineJson =
   | { json: string; spanCount: number; complete: true }
@@ -90,8 +97,7 @@ export async function getTraceOutlineJsonOrThrow(
   if (!isValidId(id)) throw new AppError('VALIDATION', 'Invalid trace ID');
   const format = options.format ?? 'objects';
   const rows = await ctx.db.sql.query<{ trace: string; decisionPoints: string | null; events: string | null; spans: string | null; spanCount: number }>(
-    OUTLINE_SQL[format],
-    [id, options.maxSpans ?? null],
+    outlineSql(format, id, options.maxSpans ?? null),
   );
   if (rows.length === 0) throw new AppError('NOT_FOUND', 'Trace not found');
   const { trace, decisionPoints, spans, events, spanCount } = rows[0];

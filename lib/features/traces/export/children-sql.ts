@@ -4,22 +4,25 @@
 import 'server-only';
 import { attachScores, scoresOfTraces } from '@/lib/features/scores';
 import type { SqlExecutor } from '@/lib/db/executor';
+import { raw, sql } from '@/lib/db/sql';
 import type { TraceDetail } from '@/lib/features/traces/types';
 import { childArray, DECISION_JSON, EVENT_JSON, SPAN_JSON, TRACE_JSON, traceJsonText } from '@/lib/features/traces/detail';
 
-const CHILDREN_SQL = `
-SELECT t."id" AS id,
+// The columns, built once; the ids are the statement's one parameter.
+const CHILDREN_COLUMNS = raw(`t."id" AS id,
        ${TRACE_JSON}::text AS trace,
        ${childArray('DecisionPoint', DECISION_JSON, 'timestamp')} AS "decisionPoints",
        ${childArray('Span', SPAN_JSON, 'startedAt')} AS spans,
-       ${childArray('Event', EVENT_JSON, 'timestamp')} AS events
-  FROM "Trace" t WHERE t."id" = ANY($1::text[])`;
+       ${childArray('Event', EVENT_JSON, 'timestamp')} AS events`);
+const childrenSql = (ids: string[]) => sql`
+SELECT ${CHILDREN_COLUMNS}
+  FROM "Trace" t WHERE t."id" = ANY(${ids}::text[])`;
 
 /** Trace id -> the trace's JSON text on one line; ids no longer stored are absent. */
-export async function childrenJson(sql: SqlExecutor, ids: string[]): Promise<Map<string, string>> {
+export async function childrenJson(exec: SqlExecutor, ids: string[]): Promise<Map<string, string>> {
   const [rows, scores] = await Promise.all([
-    sql.query<{ id: string; trace: string; decisionPoints: string; spans: string; events: string }>(CHILDREN_SQL, [ids]),
-    scoresOfTraces(sql, ids),
+    exec.query<{ id: string; trace: string; decisionPoints: string; spans: string; events: string }>(childrenSql(ids)),
+    scoresOfTraces(exec, ids),
   ]);
   return new Map(
     rows.map((r) => {
