@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { arrayMembers, normalizeArgs, toInt, toKeyValues, toScalar } from './args';
 import { SoapFault } from './fault';
-import { dispatchWithNodeSoap } from './node-soap';
+import { dispatchWithNodeSoap } from '@/test/soap/node-soap-oracle';
 import { STYLES, int, keys, str } from '@/test/support/soap';
 
 describe('normalizeArgs over what node-soap parses', () => {

@@ -1,8 +1,9 @@
-// Normalises the arguments node-soap hands to a service method. Its parser returns raw
-// shapes: `{ attributes, $value }` for typed scalars, strings for ints, one object for
-// a one-member array and an array for several, members under whatever name the client
-// chose (item, CSvcParamKeyValue, ...), null for nil and for empty elements, multiRef
-// targets merged into the referencing element. Everything becomes plain typed values
+// Normalises the call's raw parts, as parts.ts reads them from the envelope by node-soap's
+// rules (node-soap itself read them until then). The raw shapes are node-soap's:
+// `{ attributes, $value }` for typed scalars, strings for ints, one object for a
+// one-member array and an array for several (always one under a WSDL array type),
+// members under whatever name the client chose (item, CSvcParamKeyValue, ...), null for
+// nil and for empty elements, multiRef targets merged into the referencing element. Everything becomes plain typed values
 // here; a missing or mistyped part is the client's fault (soapenv:Client).
 import { SoapFault } from './fault';
 import { CALL_CONTEXT_FIELDS, OPERATIONS, type OperationName, type PartDef } from './namespaces';

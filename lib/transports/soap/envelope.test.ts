@@ -3,7 +3,7 @@ import { STYLES, keys, str, type Ctx } from '@/test/support/soap';
 import { normalizeArgs } from './args';
 import { ENVELOPE_LIMITS, checkEnvelope, readCaller } from './envelope';
 import { SoapFault } from './fault';
-import { dispatchWithNodeSoap } from './node-soap';
+import { dispatchWithNodeSoap } from '@/test/soap/node-soap-oracle';
 import { joinSurrogateReferences } from './xml';
 
 const ENV = 'http://schemas.xmlsoap.org/soap/envelope/';

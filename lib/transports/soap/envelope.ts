@@ -1,14 +1,15 @@
-// Checks an envelope before node-soap sees it, so that every malformed request gets a
-// proper SOAP 1.1 fault (node-soap answers some with faultcode "500" or a stack trace),
-// and reads the key it carries, so that node-soap only ever runs for a known caller.
+// Parses an envelope, the one parse of the request, so that every malformed request gets
+// a proper SOAP 1.1 fault, and reads the key it carries, so that the parts are only read
+// (parts.ts, from the same tree) for a known caller.
 import { missingPart } from './args';
 import { SoapFault } from './fault';
 import { OPERATIONS, SOAP12_ENV_NS, SOAP_ENV_NS, XSI_NS, isOperationName, type OperationName } from './namespaces';
 import { XML_LIMITS, XmlLimitError, XmlSyntaxError, elementChildren, getAttr, parseXml, textContent, type XmlElement, type XmlLimits } from './xml';
 
 // An envelope is read before its caller is known. Real ones hold tens of elements and
-// attributes (the documents travel as text), and node-soap, which reads a known caller's
-// next, costs elements times namespace prefixes: all are bounded here.
+// attributes (the documents travel as text): all are bounded here. (The bounds date from
+// when node-soap read the envelope a second time, at a cost of elements times namespace
+// prefixes; they stay, as the faults over them are part of the contract.)
 export const ENVELOPE_LIMITS: Readonly<XmlLimits> = { ...XML_LIMITS, maxElements: 1000, maxAttributes: 4000, maxNamespaces: 128 };
 
 export interface CheckedEnvelope {
@@ -17,6 +18,8 @@ export interface CheckedEnvelope {
   call: XmlElement;
   root: XmlElement;
   body: XmlElement;
+  /** What node-soap's SAX parser would have refused in the envelope (parts.ts answers such a call with a Server fault). */
+  saxRefusals: string[];
 }
 
 function mustUnderstand(header: XmlElement): XmlElement | undefined {
@@ -30,8 +33,10 @@ function mustUnderstand(header: XmlElement): XmlElement | undefined {
 
 export function checkEnvelope(xml: string): CheckedEnvelope {
   let root: XmlElement;
+  const saxRefusals: string[] = [];
   try {
-    root = parseXml(xml, ENVELOPE_LIMITS);
+    // Text runs too: parts.ts reads them as the SAX parser node-soap used did.
+    root = parseXml(xml, ENVELOPE_LIMITS, { textRuns: true, saxRefusals });
   } catch (err) {
     if (err instanceof XmlSyntaxError) throw new SoapFault('Client', `Malformed XML: ${err.message}`);
     if (err instanceof XmlLimitError) throw new SoapFault('Client', `Envelope over a limit: ${err.message}`);
@@ -61,10 +66,10 @@ export function checkEnvelope(xml: string): CheckedEnvelope {
     const known = Object.keys(OPERATIONS).join(', ');
     throw new SoapFault('Client', `Unknown operation "${call.local}"; this service offers ${known}`);
   }
-  return { operation: call.local, call, root, body };
+  return { operation: call.local, call, root, body, saxRefusals };
 }
 
-/** Who the envelope says is calling, read from the checked tree before node-soap reads the parts. */
+/** Who the envelope says is calling, read from the checked tree before the parts are read. */
 export interface EnvelopeCaller {
   /** callContext.password. */
   key: string;

@@ -65,14 +65,14 @@ function render(payload: Payload, config: RequestConfig): string {
   return writeDocument(payload.xml, config.beautify);
 }
 
-/** A caller authenticated from the envelope before node-soap ran: its key and the context built from it. */
+/** A caller authenticated from the envelope before its parts were read: its key and the context built from it. */
 export interface KnownCaller {
   key: string;
   context: ServiceContext;
 }
 
 /**
- * Authenticates the caller the envelope names, before node-soap reads the parts: a call
+ * Authenticates the caller the envelope names, before the parts are read: a call
  * without a valid key is answered here (Authentication failed). Otherwise the caller,
  * whose context executeCall reuses.
  */

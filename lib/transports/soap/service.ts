@@ -1,14 +1,15 @@
 // The SOAP service as plain functions over a request's text and headers, so the route
-// stays thin and tests can run it on any database: envelope check, the caller's key,
-// node-soap dispatch, argument normalising, the call, the typed response or a fault.
+// stays thin and tests can run it on any database: the envelope parsed once and checked,
+// the caller's key, the parts read from the same tree and normalised, the call, the
+// typed response or a fault.
 import 'server-only';
 import { checkEnvelope, readCaller } from './envelope';
 import { INTERNAL_FAULT, SoapFault, faultResponse, type SoapHttpResponse } from './fault';
 import { normalizeArgs } from './args';
 import { Meter } from './meter';
-import { dispatchWithNodeSoap } from './node-soap';
 import { authenticateCaller, executeCall, type ServiceDeps } from './operations';
 import { endpointAddress } from './origin';
+import { readRawParts } from './parts';
 import { resultResponse } from './response';
 import { SOAPENC_XSD } from './soapenc-xsd';
 import { buildWsdl } from './wsdl';
@@ -23,14 +24,10 @@ export async function handleSoapPost(deps: ServiceDeps, body: string, headers: H
     const xml = joinSurrogateReferences(body);
     const envelope = checkEnvelope(xml);
     const { operation } = envelope;
-    // node-soap and the parts are for callers with a key; the envelope's own tree names it.
+    // The parts are for callers with a key; the envelope's own tree names it.
     const authenticated = await authenticateCaller(deps, operation, readCaller(envelope), headers, meter);
     if ('refused' in authenticated) return resultResponse(operation, authenticated.refused);
-    const dispatched = await dispatchWithNodeSoap(xml);
-    if (dispatched.operation !== operation) {
-      throw new Error(`node-soap dispatched ${dispatched.operation}, the envelope calls ${operation}`);
-    }
-    const call = normalizeArgs(operation, dispatched.args);
+    const call = normalizeArgs(operation, readRawParts(envelope));
     return resultResponse(operation, await executeCall(deps, call, headers, meter, authenticated.known));
   } catch (err) {
     if (err instanceof SoapFault) return faultResponse(err);

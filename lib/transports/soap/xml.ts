@@ -1,7 +1,7 @@
 // A small, strict, namespace-aware XML reader and the escaping used by every writer
-// of the SOAP adapter. It exists so that envelopes can be checked before node-soap
-// sees them (node-soap answers malformed XML with a fault whose code is "500"), and so
-// that the RESULT/PARAM payloads can be read without a second XML dependency.
+// of the SOAP adapter. It is the one parser of an envelope (envelope.ts checks it, parts.ts
+// reads the call's parts from the same tree), so that malformed XML gets a proper fault,
+// and it reads the RESULT/PARAM payloads without a second XML dependency.
 // DOCTYPE is refused outright: no entity expansion, no external entities. One pass, linear
 // in the input: anonymous callers reach it, so every per-element cost is bounded by a limit.
 
@@ -64,6 +64,30 @@ export interface XmlElement {
   children: XmlNode[];
   /** In-scope prefix bindings ('' is the default namespace). */
   scope: NamespaceScope;
+  /** With the textRuns option: each run of text or CDATA directly inside, in document order. */
+  runs?: TextRun[];
+}
+
+/**
+ * One run of character data as a SAX parser reports it: the text between two pieces of
+ * markup (an element, comment, processing instruction or CDATA section), or one CDATA
+ * section. `at` is the number of child elements before it.
+ */
+export interface TextRun {
+  text: string;
+  cdata: boolean;
+  at: number;
+}
+
+export interface ParseOptions {
+  /** Also record the runs of text of every element (XmlElement.runs). */
+  textRuns?: boolean;
+  /**
+   * Filled with what this parser accepts and a strict SAX parser (sax-js, node-soap's)
+   * refuses: a reference to half a surrogate pair (read here as U+FFFD) and "--" inside
+   * a comment.
+   */
+  saxRefusals?: string[];
 }
 
 /**
@@ -106,7 +130,8 @@ const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 /**
  * Axis 1.x writes a character outside the BMP as two references to its UTF-16
  * surrogates (&#xD83D;&#xDE00;). Not XML, but common: such pairs become the character.
- * Also applied to whole envelopes before node-soap, whose parser refuses them.
+ * Also applied to whole envelopes before they are parsed (node-soap's parser, which read
+ * them until parts.ts, refused such pairs, and clients rely on their being joined).
  */
 export function joinSurrogateReferences(text: string): string {
   if (text.indexOf('&#') < 0) return text;
@@ -117,7 +142,7 @@ export function joinSurrogateReferences(text: string): string {
   });
 }
 
-function decodeEntities(raw: string, at: number): string {
+function decodeEntities(raw: string, at: number, onLoneSurrogate?: () => void): string {
   if (raw.indexOf('&') < 0) return raw;
   return joinSurrogateReferences(raw).replace(/&([^;&\s]*);?/g, (whole, ref: string) => {
     if (!whole.endsWith(';')) throw new XmlSyntaxError('Unterminated entity reference', at);
@@ -136,7 +161,10 @@ function decodeEntities(raw: string, at: number): string {
     const m = /^#(?:x([0-9A-Fa-f]+)|([0-9]+))$/.exec(ref);
     if (!m) throw new XmlSyntaxError(`Unknown entity &${ref};`, at);
     const code = m[1] !== undefined ? parseInt(m[1], 16) : parseInt(m[2], 10);
-    if (isHigh(code) || isLow(code)) return '\uFFFD'; // half of a pair: keep the text readable
+    if (isHigh(code) || isLow(code)) {
+      onLoneSurrogate?.();
+      return '\uFFFD'; // half of a pair: keep the text readable
+    }
     if (
       !(code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) ||
         (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff))
@@ -148,7 +176,7 @@ function decodeEntities(raw: string, at: number): string {
 }
 
 /** Parses a whole document and returns its root element. Throws XmlSyntaxError, or XmlLimitError over a limit. */
-export function parseXml(input: string, overrides: Partial<XmlLimits> = {}): XmlElement {
+export function parseXml(input: string, overrides: Partial<XmlLimits> = {}, options: ParseOptions = {}): XmlElement {
   const limits: XmlLimits = { ...XML_LIMITS, ...overrides };
   let text = input;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -166,6 +194,8 @@ export function parseXml(input: string, overrides: Partial<XmlLimits> = {}): Xml
   const fail = (message: string): never => {
     throw new XmlSyntaxError(message, pos);
   };
+  const refusals = options.saxRefusals;
+  const onLoneSurrogate = refusals ? () => refusals.push(`A reference to half a surrogate pair at offset ${pos}`) : undefined;
   const overLimit = (message: string): never => {
     throw new XmlLimitError(message, pos);
   };
@@ -184,11 +214,16 @@ export function parseXml(input: string, overrides: Partial<XmlLimits> = {}): Xml
     return pos > start;
   };
 
-  const addText = (value: string) => {
+  // Child elements so far per element, for TextRun.at (textRuns only).
+  const elementCounts = new Map<XmlElement, number>();
+  const addText = (value: string, cdata = false) => {
     const parent = stack[stack.length - 1];
     if (!parent) {
       if (value.trim() !== '') fail('Text outside the root element');
       return;
+    }
+    if (options.textRuns) {
+      (parent.runs ??= []).push({ text: value, cdata, at: elementCounts.get(parent) ?? 0 });
     }
     const last = parent.children[parent.children.length - 1];
     if (typeof last === 'string') parent.children[parent.children.length - 1] = last + value;
@@ -198,26 +233,28 @@ export function parseXml(input: string, overrides: Partial<XmlLimits> = {}): Xml
   while (pos < text.length) {
     const lt = text.indexOf('<', pos);
     if (lt < 0) {
-      addText(decodeEntities(text.slice(pos), pos));
+      addText(decodeEntities(text.slice(pos), pos, onLoneSurrogate));
       pos = text.length;
       break;
     }
     if (lt > pos) {
       const raw = text.slice(pos, lt);
       if (raw.includes(']]>')) fail("']]>' is not allowed in text");
-      addText(decodeEntities(raw, pos));
+      addText(decodeEntities(raw, pos, onLoneSurrogate));
       pos = lt;
     }
 
     if (text.startsWith('<!--', pos)) {
       const end = text.indexOf('-->', pos + 4);
       if (end < 0) fail('Unterminated comment');
+      const comment = text.slice(pos + 4, end);
+      if (refusals && (comment.includes('--') || comment.endsWith('-'))) refusals.push(`"--" inside a comment at offset ${pos}`);
       pos = end + 3;
     } else if (text.startsWith('<![CDATA[', pos)) {
       if (!stack.length) fail('CDATA outside the root element');
       const end = text.indexOf(']]>', pos + 9);
       if (end < 0) fail('Unterminated CDATA section');
-      addText(text.slice(pos + 9, end));
+      addText(text.slice(pos + 9, end), true);
       pos = end + 3;
     } else if (text.startsWith('<?', pos)) {
       const end = text.indexOf('?>', pos + 2);
@@ -285,7 +322,7 @@ export function parseXml(input: string, overrides: Partial<XmlLimits> = {}): Xml
         const raw = text.slice(pos + 1, end);
         if (raw.includes('<')) fail("'<' is not allowed in an attribute value");
         // Attribute-value normalisation: literal whitespace becomes a space.
-        rawAttrs.push({ name: attrName, value: decodeEntities(raw.replace(/[\t\r\n]/g, ' '), pos) });
+        rawAttrs.push({ name: attrName, value: decodeEntities(raw.replace(/[\t\r\n]/g, ' '), pos, onLoneSurrogate) });
         pos = end + 1;
       }
 
@@ -313,8 +350,11 @@ export function parseXml(input: string, overrides: Partial<XmlLimits> = {}): Xml
         return { name: a.name, prefix: n.prefix, local: n.local, ns: attrNs, value: a.value };
       });
       const el: XmlElement = { name, prefix, local, ns: ns as string, attrs, children: [], scope };
-      if (stack.length) stack[stack.length - 1].children.push(el);
-      else root = el;
+      if (stack.length) {
+        const parent = stack[stack.length - 1];
+        parent.children.push(el);
+        if (options.textRuns) elementCounts.set(parent, (elementCounts.get(parent) ?? 0) + 1);
+      } else root = el;
       if (!selfClosing) stack.push(el);
     }
   }

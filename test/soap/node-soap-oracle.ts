@@ -1,11 +1,11 @@
-// node-soap parses the (already checked) envelope against our WSDL and dispatches it to
-// a method; the method only captures the operation and node-soap's raw arguments, which
-// args.ts then normalises. node-soap's own response is discarded: it is not valid
-// rpc/encoded (see response.ts). One server per process; it holds no request state.
-import 'server-only';
+// The reference for parts.ts: node-soap parses an envelope against our WSDL and
+// dispatches it to a method that only captures the operation and node-soap's raw
+// arguments. This is how the service read every envelope (a second parse) until the
+// parts were read from the envelope's one tree; tests compare the two readings.
+// One server per process; it holds no request state.
 import { listen, type Server } from 'soap';
-import { OPERATIONS, PORT_TYPE, SERVICE_NAME, type OperationName } from './namespaces';
-import { buildWsdl } from './wsdl';
+import { OPERATIONS, PORT_TYPE, SERVICE_NAME, type OperationName } from '@/lib/transports/soap/namespaces';
+import { buildWsdl } from '@/lib/transports/soap/wsdl';
 
 export interface DispatchedCall {
   operation: OperationName;
