@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Principal } from '@/lib/core/access/decide';
 import type { Database } from '@/lib/db/open';
+import { sql } from '@/lib/db/sql';
 import { getTraceOrThrow } from '@/lib/features/traces/detail';
 import { ingestTraces } from '@/lib/features/ingest/ingest';
 import { validateIngestBody } from '@/lib/features/ingest/validate';
@@ -113,14 +114,14 @@ describe.each(testDatabases())('demo data on $name', ({ open }) => {
 
   const scoresBySource = async () => {
     const rows = await db.sql.query<{ source: string; author: string; n: number }>(
-      `SELECT "source"::text AS source, "authorName" AS author, count(*)::int AS n FROM "Score" WHERE "traceId" LIKE 'demo-%' GROUP BY 1, 2 ORDER BY 1, 2`,
+      sql`SELECT "source"::text AS source, "authorName" AS author, count(*)::int AS n FROM "Score" WHERE "traceId" LIKE 'demo-%' GROUP BY 1, 2 ORDER BY 1, 2`,
     );
     return rows;
   };
 
   const counts = async () => {
     const [row] = await db.sql.query<{ traces: string; spans: string; decisions: string; events: string }>(
-      `SELECT (SELECT count(*) FROM "Trace" WHERE "id" LIKE 'demo-%') AS traces,
+      sql`SELECT (SELECT count(*) FROM "Trace" WHERE "id" LIKE 'demo-%') AS traces,
               (SELECT count(*) FROM "Span" WHERE "traceId" LIKE 'demo-%') AS spans,
               (SELECT count(*) FROM "DecisionPoint" WHERE "traceId" LIKE 'demo-%') AS decisions,
               (SELECT count(*) FROM "Event" WHERE "traceId" LIKE 'demo-%') AS events`,
@@ -168,7 +169,7 @@ describe.each(testDatabases())('demo data on $name', ({ open }) => {
     expect(await countDemoTraces(ctx)).toBe(0);
     expect(await removeDemoData(ctx)).toBe(0);
     // The derived figures follow: the per-status counts hold only the user's trace.
-    const [status] = await db.sql.query<{ n: string }>(`SELECT coalesce(sum("count"), 0) AS n FROM "TraceStatusTotal"`);
+    const [status] = await db.sql.query<{ n: string }>(sql`SELECT coalesce(sum("count"), 0) AS n FROM "TraceStatusTotal"`);
     expect(Number(status.n)).toBe(1);
   });
 
@@ -186,7 +187,7 @@ describe.each(testDatabases())('demo data on $name', ({ open }) => {
       await expect(loadDemoData(ctx, NOW)).rejects.toMatchObject(refusal);
       expect(await counts()).toEqual({ traces: 0, spans: 0, decisions: 0, events: 0 });
     } finally {
-      await db.sql.exec('DELETE FROM "ScoreConfig"');
+      await db.sql.query(sql`DELETE FROM "ScoreConfig"`);
     }
   });
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calcPrice } from '@pydantic/genai-prices';
 import type { Database } from '@/lib/db/open';
+import { sql } from '@/lib/db/sql';
 import { expectDerivedExact } from '@/test/support/derived';
 import { testDatabases } from '@/test/support/databases';
 import { testContext } from '@/test/support/context';
@@ -62,16 +63,14 @@ describe.each(testDatabases())('a model call reported twice, on $name', ({ open 
 
   async function expectCountedOnce(traceId: string): Promise<void> {
     const [trace] = await db.sql.query<{ totalTokens: number; totalCost: number; unpricedCalls: number; spanCount: number }>(
-      `SELECT "totalTokens", "totalCost", "unpricedCalls", "spanCount" FROM "Trace" WHERE "id" = $1`,
-      [traceId],
+      sql`SELECT "totalTokens", "totalCost", "unpricedCalls", "spanCount" FROM "Trace" WHERE "id" = ${traceId}`,
     );
     expect(trace).toMatchObject({ totalTokens: TOKENS, unpricedCalls: 0, spanCount: 13 });
     expect(trace.totalCost).toBeCloseTo(COST, 15);
     // The openai client's span beside each LangChain one is the copy; both stay stored.
     const calls = await db.sql.query<{ scope: string; duplicateOf: string | null; tokenCount: number }>(
-      `SELECT "metadata"->'otel'->'scope'->>'name' AS scope, "metadata"->>'duplicateOf' AS "duplicateOf", "tokenCount"
-         FROM "Span" WHERE "traceId" = $1 AND "type" = 'LLM_CALL' ORDER BY "startedAt", "id"`,
-      [traceId],
+      sql`SELECT "metadata"->'otel'->'scope'->>'name' AS scope, "metadata"->>'duplicateOf' AS "duplicateOf", "tokenCount"
+         FROM "Span" WHERE "traceId" = ${traceId} AND "type" = 'LLM_CALL' ORDER BY "startedAt", "id"`,
     );
     expect(calls.map((c) => [c.scope, c.tokenCount, c.duplicateOf !== null])).toEqual([
       ['@traceloop/instrumentation-langchain', 75, false],
@@ -81,8 +80,7 @@ describe.each(testDatabases())('a model call reported twice, on $name', ({ open 
     ]);
     // A recount from the stored spans that are not copies.
     const [recount] = await db.sql.query<{ tokens: number; cost: number }>(
-      `SELECT sum("tokenCount") AS tokens, sum("costUsd") AS cost FROM "Span" WHERE "traceId" = $1 AND NOT coalesce("metadata" ? 'duplicateOf', false)`,
-      [traceId],
+      sql`SELECT sum("tokenCount") AS tokens, sum("costUsd") AS cost FROM "Span" WHERE "traceId" = ${traceId} AND NOT coalesce("metadata" ? 'duplicateOf', false)`,
     );
     expect(Number(recount.tokens)).toBe(TOKENS);
     expect(Number(recount.cost)).toBeCloseTo(trace.totalCost, 15);

@@ -15,6 +15,7 @@ import {
 import { ingestTraces } from '@/lib/features/ingest/ingest';
 import { validateIngestBody } from '@/lib/features/ingest/validate';
 import { systemContext } from '@/lib/core/context';
+import { sql } from '@/lib/db/sql';
 import { contextAs, testContext } from '@/test/support/context';
 
 const limits = { maxBatchTraces: 1000, maxChildrenPerTrace: 100 };
@@ -53,17 +54,16 @@ describe.each(testDatabases())('deleting traces on $name', ({ open }) => {
   const rows = async (id: string) =>
     (
       await db.sql.query<{ traces: number; names: number; spans: number; events: number; decisions: number }>(
-        `SELECT (SELECT count(*)::int FROM "Trace" WHERE id = $1) AS traces,
-                (SELECT count(*)::int FROM "TraceName" WHERE "traceId" = $1) AS names,
-                (SELECT count(*)::int FROM "Span" WHERE "traceId" = $1) AS spans,
-                (SELECT count(*)::int FROM "Event" WHERE "traceId" = $1) AS events,
-                (SELECT count(*)::int FROM "DecisionPoint" WHERE "traceId" = $1) AS decisions`,
-        [id],
+        sql`SELECT (SELECT count(*)::int FROM "Trace" WHERE id = ${id}) AS traces,
+                (SELECT count(*)::int FROM "TraceName" WHERE "traceId" = ${id}) AS names,
+                (SELECT count(*)::int FROM "Span" WHERE "traceId" = ${id}) AS spans,
+                (SELECT count(*)::int FROM "Event" WHERE "traceId" = ${id}) AS events,
+                (SELECT count(*)::int FROM "DecisionPoint" WHERE "traceId" = ${id}) AS decisions`,
       )
     )[0];
   const statusCounts = async () =>
     Object.fromEntries(
-      (await db.sql.query<{ status: string; n: number }>('SELECT status::text AS status, count::int AS n FROM "TraceStatusTotal"')).map((r) => [r.status, r.n]),
+      (await db.sql.query<{ status: string; n: number }>(sql`SELECT status::text AS status, count::int AS n FROM "TraceStatusTotal"`)).map((r) => [r.status, r.n]),
     );
 
   it('deletes one trace with its decision points, spans, events, name row and status count; the others stay', async () => {
@@ -92,10 +92,9 @@ describe.each(testDatabases())('deleting traces on $name', ({ open }) => {
     const many = DELETE_BATCH_SIZE * 2 + 7;
     // More than two batches, written by SQL (fast), plus a few through ingest with children.
     await db.sql.query(
-      `INSERT INTO "Trace" (id, name, "sessionId", status, tags, "startedAt")
-       SELECT 'bulk-' || g, 'Bulk Run', $1, (ARRAY['RUNNING','COMPLETED','ERROR']::"RunStatus"[])[1 + g % 3], '{}', now()
-         FROM generate_series(1, $2::int) g`,
-      [session, many],
+      sql`INSERT INTO "Trace" (id, name, "sessionId", status, tags, "startedAt")
+       SELECT 'bulk-' || g, 'Bulk Run', ${session}, (ARRAY['RUNNING','COMPLETED','ERROR']::"RunStatus"[])[1 + g % 3], '{}', now()
+         FROM generate_series(1, ${many}::int) g`,
     );
     await store([makeTrace({ sessionId: session }), makeTrace({ sessionId: session, status: 'RUNNING', endedAt: null })]);
     const other = makeTrace({ sessionId: `${session}-other` });
@@ -103,7 +102,7 @@ describe.each(testDatabases())('deleting traces on $name', ({ open }) => {
     await store([other, none]);
 
     expect(await deleteSessionTraces(testContext(db), session)).toBe(many + 2);
-    const [{ n }] = await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM "Trace"');
+    const [{ n }] = await db.sql.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM "Trace"`);
     expect(n).toBe(2);
     expect((await rows(other.id as string)).traces).toBe(1);
     expect(await statusCounts()).toEqual({ RUNNING: 0, COMPLETED: 2, ERROR: 0 });
@@ -134,7 +133,7 @@ describe.each(testDatabases())('deleting traces on $name', ({ open }) => {
     const recent = [makeTrace({ startedAt: ago(29), endedAt: ago(29) }), makeTrace({ startedAt: ago(0), endedAt: null, status: 'RUNNING' })];
     await store([...old, ...recent]);
     await db.sql.query(
-      `INSERT INTO "Trace" (id, name, status, tags, "startedAt")
+      sql`INSERT INTO "Trace" (id, name, status, tags, "startedAt")
        SELECT 'ancient-' || g, 'Old', 'COMPLETED', '{}', now() - interval '400 days' - make_interval(secs => g) FROM generate_series(1, 1203) g`,
     );
     const cutoff = new Date(now - 30 * 86_400_000);
@@ -156,10 +155,10 @@ describe.each(testDatabases())('deleting traces on $name', ({ open }) => {
     if (db.kind !== 'postgres') return; // PGlite has one connection: nothing to wait for.
     await store([makeTrace()]);
     await db.sql.transaction(async (tx) => {
-      await tx.query(`DELETE FROM "Trace" WHERE "startedAt" < '2000-01-01'`);
+      await tx.query(sql`DELETE FROM "Trace" WHERE "startedAt" < '2000-01-01'`);
       // From another connection: the counters are free while this transaction is open.
       const [{ locked }] = await db.sql.query<{ locked: number }>(
-        `SELECT count(*)::int AS locked FROM (SELECT 1 FROM "TraceStatusCount" FOR UPDATE SKIP LOCKED) s`,
+        sql`SELECT count(*)::int AS locked FROM (SELECT 1 FROM "TraceStatusCount" FOR UPDATE SKIP LOCKED) s`,
       );
       expect(locked).toBe(3);
     });

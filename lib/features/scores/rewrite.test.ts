@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '@/lib/core/context';
 import { AppError } from '@/lib/core/errors';
+import { sql } from '@/lib/db/sql';
 import type { Database } from '@/lib/db/open';
 import { ingestTraces } from '@/lib/features/ingest/ingest';
 import { validateIngestBody } from '@/lib/features/ingest/validate';
@@ -98,7 +99,7 @@ describe.each(testDatabases())('rewriting a score by id on $name', (target) => {
     const deleter = asKey(db, ['ingest', 'delete'], 'moderator', 'k-9');
     await ingestTraces(deleter, batch('t-4', 'mine'));
     expect(await refusal(ingestTraces(key, batch('t-5', 'ada-1')))).toMatchObject({ code: 'CONFLICT' });
-    const [{ n }] = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Trace" WHERE "id" IN ('t-3', 't-5')`);
+    const [{ n }] = await db.sql.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM "Trace" WHERE "id" IN ('t-3', 't-5')`);
     expect(n).toBe(0);
     expect(await stored('key-1')).toMatchObject({ traceId: 't-1', value: 3 });
   });

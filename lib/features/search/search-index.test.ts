@@ -12,6 +12,7 @@ import { ingestTraces } from '@/lib/features/ingest/ingest';
 import { listTraces } from '@/lib/features/traces/list';
 import { parseListParams } from '@/lib/features/query/list-params';
 import { needlePieces, wordsDecide } from '@/lib/features/query/search-sql';
+import { raw, sql } from '@/lib/db/sql';
 import { SEARCH_INDEX_SLOTS, indexSearchBacklog, searchBacklog, searchLagMs } from './search-index';
 import { validateIngestBody } from '@/lib/features/ingest/validate';
 import { testContext } from '@/test/support/context';
@@ -50,7 +51,7 @@ describe.each(testDatabases())('search indexing on $name', ({ name, open }) => {
 
   const ingest = (traces: Record<string, unknown>[]) => ingestTraces(testContext(db), validateIngestBody({ traces }, LIMITS));
   const words = async (id: string) =>
-    (await db.sql.query<{ words: string }>('SELECT "words" FROM "SearchDoc" WHERE "traceId" = $1', [id]))[0]?.words.split(' ') ?? null;
+    (await db.sql.query<{ words: string }>(sql`SELECT "words" FROM "SearchDoc" WHERE "traceId" = ${id}`))[0]?.words.split(' ') ?? null;
   const found = async (q: string) =>
     (await listTraces(testContext(db), parseListParams(new URLSearchParams({ q, limit: '100' })))).traces.map((t) => t.id).sort();
 
@@ -149,14 +150,14 @@ describe.each(testDatabases())('search indexing on $name', ({ name, open }) => {
   it.runIf(name === 'postgres')('never indexes a partition another session holds, and says it did not drain', async () => {
     await ingest(Array.from({ length: 12 }, (_, i) => makeTrace({ id: `h${i}`, startedAt: at })));
     await requeueForSearch(db);
-    const slotOf = `abs(hashtext("traceId") % ${SEARCH_INDEX_SLOTS})`;
-    const inSlot0 = await db.sql.query<{ id: string }>(`SELECT DISTINCT "traceId" AS id FROM "SearchQueue" WHERE ${slotOf} = 0 ORDER BY 1`);
+    const slotOf = raw(`abs(hashtext("traceId") % ${SEARCH_INDEX_SLOTS})`);
+    const inSlot0 = await db.sql.query<{ id: string }>(sql`SELECT DISTINCT "traceId" AS id FROM "SearchQueue" WHERE ${slotOf} = 0 ORDER BY 1`);
     expect(inSlot0.length).toBeGreaterThan(0);
     await db.sql.transaction(async (tx) => {
       // Another session indexing partition 0 holds this lock until it commits.
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('crossroads_search_index'), 0)`);
+      await tx.query(sql`SELECT pg_advisory_xact_lock(hashtext('crossroads_search_index'), 0)`);
       expect(await indexSearchBacklog(db.sql)).toEqual({ traces: 12 - inSlot0.length, drained: false });
-      expect(await db.sql.query(`SELECT DISTINCT "traceId" AS id FROM "SearchQueue" ORDER BY 1`)).toEqual(inSlot0);
+      expect(await db.sql.query(sql`SELECT DISTINCT "traceId" AS id FROM "SearchQueue" ORDER BY 1`)).toEqual(inSlot0);
     });
     expect(await indexSearchBacklog(db.sql)).toEqual({ traces: inSlot0.length, drained: true });
     await expectSearchWordsExact(db, { drained: true });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/db/open';
 import type { SqlExecutor } from '@/lib/db/executor';
+import { sql } from '@/lib/db/sql';
 import { saveScores, validateScoresBody } from '@/lib/features/scores';
 import { testDatabases } from '@/test/support/databases';
 import { makeTrace, uid } from '@/test/support/fixtures';
@@ -205,7 +206,7 @@ describe.each(testDatabases())('trace detail on $name', (target) => {
     expect(built.outcome).toBe('stored');
     expect(JSON.parse(built.bytes.toString('utf8'))).toEqual(JSON.parse(await read(settled, WHOLE)));
     const reads = [await body(database.sql), await body(viaStrings(database.sql))];
-    await database.sql.query(`DELETE FROM "StoredSpanPages" WHERE "traceId" = $1`, [settled]);
+    await database.sql.query(sql`DELETE FROM "StoredSpanPages" WHERE "traceId" = ${settled}`);
     reads.push(await body(viaStrings(database.sql)), await body(database.sql));
     expect(reads.map((r) => r.outcome)).toEqual(['sent stored', 'sent stored', 'stored', 'sent stored']);
     for (const r of reads) expect(r.bytes.equals(built.bytes)).toBe(true);

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/db/open';
 import type { SqlExecutor } from '@/lib/db/executor';
+import { sql } from '@/lib/db/sql';
 import { saveScores, validateScoresBody } from '@/lib/features/scores';
 import { testDatabases } from '@/test/support/databases';
 import { expectStoredSpanPagesExact } from '@/test/support/derived';
@@ -56,8 +57,7 @@ describe.each(testDatabases())('stored span pages on $name', (target) => {
   const whole = async (id: string) => JSON.parse(await getTraceJsonOrThrow(testContext(db), id, WHOLE)) as unknown;
   const storedState = async (id: string) =>
     (await db.sql.query<{ token: string | null; pages: number }>(
-      `SELECT h."token", (SELECT count(*)::int FROM "StoredSpanPage" p WHERE p."traceId" = h."traceId") AS pages FROM "StoredSpanPages" h WHERE h."traceId" = $1`,
-      [id],
+      sql`SELECT h."token", (SELECT count(*)::int FROM "StoredSpanPage" p WHERE p."traceId" = h."traceId") AS pages FROM "StoredSpanPages" h WHERE h."traceId" = ${id}`,
     ))[0];
 
   /** Reads until the pages are stored, then once from them; both answers equal the live build. */
@@ -86,8 +86,8 @@ describe.each(testDatabases())('stored span pages on $name', (target) => {
   it('forgets them on every span write: insert, update, delete, TRUNCATE, trace delete', async () => {
     const id = await addTrace();
     await expectStoredAndExact(id);
-    await db.sql.exec(
-      `INSERT INTO "Span" ("traceId", "id", "name", "type", "status", "startedAt") VALUES ('${id}', 'late', 'late', 'CUSTOM', 'COMPLETED', '2026-01-02T03:04:05.500Z')`,
+    await db.sql.query(
+      sql`INSERT INTO "Span" ("traceId", "id", "name", "type", "status", "startedAt") VALUES (${id}, 'late', 'late', 'CUSTOM', 'COMPLETED', '2026-01-02T03:04:05.500Z')`,
     );
     expect(await storedState(id)).toBeUndefined();
     const added = (await paged(id)).json as { spans: Array<{ id: string }> };
@@ -95,26 +95,26 @@ describe.each(testDatabases())('stored span pages on $name', (target) => {
     expect(added).toEqual(await whole(id));
     expect(await storedState(id)).toEqual({ token: null, pages: 5 });
 
-    await db.sql.exec(`UPDATE "Span" SET "name" = 'renamed' WHERE "traceId" = '${id}' AND "id" = 's003'`);
+    await db.sql.query(sql`UPDATE "Span" SET "name" = 'renamed' WHERE "traceId" = ${id} AND "id" = 's003'`);
     expect(await storedState(id)).toBeUndefined();
     const renamed = (await paged(id)).json as { spans: Array<{ id: string; name: string }> };
     expect(renamed.spans.find((s) => s.id === 's003')?.name).toBe('renamed');
     expect(await storedState(id)).toEqual({ token: null, pages: 5 });
 
-    await db.sql.exec(`DELETE FROM "Span" WHERE "traceId" = '${id}' AND "id" IN ('late', 's004')`);
+    await db.sql.query(sql`DELETE FROM "Span" WHERE "traceId" = ${id} AND "id" IN ('late', 's004')`);
     expect(await storedState(id)).toBeUndefined();
     expect((await paged(id)).json).toEqual(await whole(id));
     await expectStoredAndExact(id);
 
-    await db.sql.exec('TRUNCATE "Span"');
+    await db.sql.query(sql`TRUNCATE "Span"`);
     expect(await storedState(id)).toBeUndefined();
     expect(((await paged(id)).json as { spans: unknown[] }).spans).toEqual([]);
 
     const other = await addTrace();
     await expectStoredAndExact(other);
-    await db.sql.exec(`DELETE FROM "Trace" WHERE "id" = '${other}'`);
+    await db.sql.query(sql`DELETE FROM "Trace" WHERE "id" = ${other}`);
     expect(await storedState(other)).toBeUndefined();
-    expect((await db.sql.query(`SELECT 1 FROM "StoredSpanPage" WHERE "traceId" = $1`, [other])).length).toBe(0);
+    expect((await db.sql.query(sql`SELECT 1 FROM "StoredSpanPage" WHERE "traceId" = ${other}`)).length).toBe(0);
   });
 
   it('does not store a RUNNING trace, nor one with scores on its spans', async () => {
@@ -133,12 +133,12 @@ describe.each(testDatabases())('stored span pages on $name', (target) => {
   it('stores nothing when a span write commits while the first read builds the pages', async () => {
     const id = await addTrace();
     let pagesRead = 0;
-    let written: Promise<void> | undefined;
+    let written: Promise<unknown> | undefined;
     const beforePage = async (text: string) => {
       if (text.includes('string_agg') && text.includes('$5') && ++pagesRead === 3) {
         // From another connection; PGlite runs one transaction at a time, so there the
         // write waits for the read's snapshot to end, and commits before the store.
-        written = db.sql.exec(`UPDATE "Span" SET "name" = 'changed' WHERE "traceId" = '${id}' AND "id" = 's020'`);
+        written = db.sql.query(sql`UPDATE "Span" SET "name" = 'changed' WHERE "traceId" = ${id} AND "id" = 's020'`);
         if (target.name === 'postgres') await written;
       }
     };
@@ -158,7 +158,7 @@ describe.each(testDatabases())('stored span pages on $name', (target) => {
     const id = await addTrace();
     const before = await whole(id);
     await db.sql.transaction(async (tx) => {
-      await tx.exec(`UPDATE "Span" SET "name" = 'pending' WHERE "traceId" = '${id}' AND "id" = 's010'`);
+      await tx.query(sql`UPDATE "Span" SET "name" = 'pending' WHERE "traceId" = ${id} AND "id" = 's010'`);
       const during = await paged(id);
       expect(during.json).toEqual(before);
       expect(during.outcome).toBe('built');
