@@ -1,11 +1,10 @@
 // DECISION_STATS: run returns what agents decide across the traces of a window, the
 // figures of GET /api/insights/decisions (lib/features/insights/decisions.ts): totals, per
 // decision type, per option (type and label) and retry/escalation rates per trace name.
-// Parameters are read as the insights API reads its query: from/to (ISO 8601, a
-// half-open window on startedAt, default the last 24 hours), name (exact) and tag.
+// Parameters are read by the insights API's rules (insightsParamsFromValues): from/to (ISO
+// 8601, a half-open window on startedAt, default the last 24 hours), name (exact) and tag.
 import 'server-only';
-import { decisionInsights } from '@/lib/features/insights';
-import { parseInsightsParams } from '@/lib/features/insights';
+import { decisionInsights, insightsParamsFromValues, type InsightsParamName } from '@/lib/features/insights';
 import type { OptionStats } from '@/lib/features/insights/shared';
 import { SCORE_DATA_TYPES } from '@/lib/features/scores/shared';
 import { DECISION_TYPES } from '@/lib/features/traces/shared';
@@ -80,16 +79,16 @@ function reviewField(f: FieldDef, o: OptionStats) {
   }
 }
 
-/** The run parameters as the insights API's query: empty or NULL means absent, as there. */
-function insightsQuery(ctx: { warn(message: string): void }, params: ParamFields): URLSearchParams {
-  const values = new URLSearchParams();
+/** The run parameters as the insights API's values: an empty or NULL FLD is absent, as there. */
+function insightsValues(ctx: { warn(message: string): void }, params: ParamFields): Partial<Record<InsightsParamName, string>> {
+  const values: Partial<Record<InsightsParamName, string>> = {};
   for (const [name, param] of params) {
     if (!(PARAM_NAMES as readonly string[]).includes(name)) {
       ctx.warn(`Unknown parameter "${name}" for ${NAME} ignored`);
     } else if (param.kind !== 'FLD') {
       throw new AppError('VALIDATION', `Invalid ${name} parameter: must be a FLD, not a ${param.kind}`);
     } else if (param.value !== null) {
-      values.set(name, param.value);
+      values[name as (typeof PARAM_NAMES)[number]] = param.value;
     }
   }
   return values;
@@ -110,7 +109,7 @@ export const decisionStatsObject: PublicObject = {
   },
   async run(ctx, params) {
     // Invalid values are the insights API's VALIDATION errors, naming the parameter.
-    const input = parseInsightsParams(insightsQuery(ctx, params));
+    const input = insightsParamsFromValues(insightsValues(ctx, params));
     const stats = await ctx.withContext((service) => decisionInsights(service, input));
     // The aggregate scans the window's traces and their decision points.
     ctx.meter.recordsRead += stats.totals.traces + stats.totals.decisionPoints;
