@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/core/errors';
 import type { Database } from '@/lib/db/open';
+import { sql } from '@/lib/db/sql';
 import { deleteSessionTraces, deleteTraceOrThrow } from '@/lib/features/retention/delete';
 import { getTraceOrThrow } from '@/lib/features/traces/detail';
 import { ingestTraces } from '@/lib/features/ingest/ingest';
@@ -52,7 +53,7 @@ describe.each(testDatabases())('scores on $name', (target) => {
   });
   beforeEach(async () => {
     await truncateAll(db);
-    await db.sql.exec('TRUNCATE "Score", "ScoreConfig"');
+    await db.sql.query(sql`TRUNCATE "Score", "ScoreConfig"`);
     traceId = uid('scored');
     sessionId = uid('session');
     await ingestTraces(testContext(db), validateIngestBody({ traces: [makeTrace({ id: traceId, sessionId })] }, limits));
@@ -314,7 +315,7 @@ describe.each(testDatabases())('scores on $name', (target) => {
     expect(await scoreCount(db, `"sessionId" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "Trace" t WHERE t."sessionId" = "Score"."sessionId")`)).toBe(0);
     expect(await scoreCount(db, `"sessionId" = 'race-s1' OR "traceId" IN ('race-0', 'race-5')`)).toBe(0);
     // Exactly the scores of the writes that succeeded whose targets remain.
-    const [{ n }] = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Trace"`);
+    const [{ n }] = await db.sql.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM "Trace"`);
     expect(n).toBe(12 - 4 - 2); // race-s1 held race-1, 4, 7 and 10
     const gone = new Set(['race-0', 'race-5', 'race-1', 'race-4', 'race-7', 'race-10']);
     let expected = 0;

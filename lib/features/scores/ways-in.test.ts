@@ -11,6 +11,7 @@ import { POST as otlpPost } from '@/app/api/otel/v1/traces/route';
 import { useDatabase } from '@/lib/db';
 import { AppError } from '@/lib/core/errors';
 import type { Database } from '@/lib/db/open';
+import { sql } from '@/lib/db/sql';
 import { getTraceOrThrow } from '@/lib/features/traces/detail';
 import { ingestTraces } from '@/lib/features/ingest/ingest';
 import { validateIngestBody } from '@/lib/features/ingest/validate';
@@ -119,7 +120,7 @@ describe.each(testDatabases())('scores coming with traces on $name', (target) =>
     await createScoreConfig(testContext(db), parseConfigBody('{"name":"stars","dataType":"NUMERIC","min":1,"max":5}'));
     const batch = validateIngestBody({ traces: [makeTrace(), makeTrace({ scores: [{ name: 'stars', value: 9 }] })] }, limits);
     await expect(ingestTraces(testContext(db), batch)).rejects.toThrow(new AppError('VALIDATION', 'traces[1].scores[0].value must be at most 5 for score "stars" (its config)'));
-    const [{ n }] = await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM "Trace"');
+    const [{ n }] = await db.sql.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM "Trace"`);
     expect({ traces: n, scores: await scoreCount(db) }).toEqual({ traces: 0, scores: 0 });
   });
 
