@@ -14,6 +14,7 @@ export default defineConfig({
     include: ['**/*.test.ts', '**/*.test.tsx'],
     exclude: ['node_modules', '.next*', 'e2e', 'lib/generated'],
     environment: 'node',
+    setupFiles: ['test/support/config-reset.ts'],
     // Each integration file opens its own databases (PGlite in memory, a fresh
     // PostgreSQL database); two cores, so keep the worker count small.
     maxWorkers: 2,

@@ -1,4 +1,7 @@
-// Reads and validates configuration. Every variable is documented in .env.example.
+// Configuration: the environment read and validated once per process into one typed
+// object (getConfig), which request contexts carry (ctx.config). Every variable is
+// documented in .env.example. Each field is parsed on first use and kept, so a bad value
+// fails where it is used (and at start: validateConfig), never on an unrelated read.
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -29,7 +32,7 @@ export interface Limits {
   admissionWaitMs: number;
 }
 
-export function getLimits(): Limits {
+function parseLimits(): Limits {
   return {
     maxBodyBytes: intFromEnv('MAX_BODY_BYTES', 10 * 1024 * 1024),
     maxBatchTraces: intFromEnv('MAX_BATCH_TRACES', 1000),
@@ -40,16 +43,16 @@ export function getLimits(): Limits {
 }
 
 /** DATABASE_URL as given; undefined means the embedded PGlite database on disk. */
-export function getDatabaseUrl(): string | undefined {
+function parseDatabaseUrl(): string | undefined {
   const url = process.env.DATABASE_URL?.trim();
   return url ? url : undefined;
 }
 
-export function getPgliteDataDir(): string {
+function parsePgliteDataDir(): string {
   return path.resolve(process.env.PGLITE_DATA_DIR?.trim() || path.join(process.cwd(), '.data', 'pglite'));
 }
 
-export function getDbPoolSize(): number {
+function parseDbPoolSize(): number {
   return intFromEnv('DATABASE_POOL_SIZE', 10);
 }
 
@@ -58,7 +61,7 @@ export function getDbPoolSize(): number {
  * by name on each PostgreSQL connection (planned once, not at every call). Default true;
  * false for a transaction-mode pooler that cannot keep them (PgBouncer before 1.21).
  */
-export function getDbPreparedStatements(): boolean {
+function parseDbPreparedStatements(): boolean {
   const raw = process.env.DATABASE_PREPARED_STATEMENTS?.trim().toLowerCase();
   if (raw === undefined || raw === '' || raw === 'true') return true;
   if (raw === 'false') return false;
@@ -70,7 +73,7 @@ export function getDbPreparedStatements(): boolean {
  * statement (searchable at once; the server computes the words) or queues the traces for
  * the background indexer, as other writers do. Default true.
  */
-export function getSearchWordsAtIngest(): boolean {
+function parseSearchWordsAtIngest(): boolean {
   const raw = process.env.SEARCH_WORDS_AT_INGEST?.trim().toLowerCase();
   if (raw === undefined || raw === '' || raw === 'true') return true;
   if (raw === 'false') return false;
@@ -78,7 +81,7 @@ export function getSearchWordsAtIngest(): boolean {
 }
 
 /** Raw API_KEYS entries: each a key, or sha256:<hex> of one. Empty means open mode. */
-export function getApiKeyEntries(): string[] {
+function parseApiKeyEntries(): string[] {
   return (process.env.API_KEYS ?? '')
     .split(',')
     .map((k) => k.trim())
@@ -94,7 +97,7 @@ export interface OtlpConfig {
   traceIdleTimeoutSeconds: number;
 }
 
-export function getOtlpConfig(): OtlpConfig {
+function parseOtlpConfig(): OtlpConfig {
   return {
     maxSpansPerRequest: intFromEnv('OTLP_MAX_SPANS_PER_REQUEST', 10_000),
     traceIdleTimeoutSeconds: intFromEnv('OTLP_TRACE_IDLE_TIMEOUT_SECONDS', 600),
@@ -105,7 +108,7 @@ export function getOtlpConfig(): OtlpConfig {
  * RETENTION_DAYS: traces whose startedAt is older than this many days are deleted by
  * housekeeping (lib/upkeep.ts). Unset or empty: keep everything.
  */
-export function getRetentionDays(): number | undefined {
+function parseRetentionDays(): number | undefined {
   const raw = process.env.RETENTION_DAYS;
   if (raw === undefined || raw.trim() === '') return undefined;
   const days = intFromEnv('RETENTION_DAYS', 0, 1);
@@ -123,7 +126,7 @@ const NO_PRICES: readonly CustomPrice[] = Object.freeze([]);
  * MODEL_PRICES_FILE: the operator's prices per model (lib/core/custom-prices.ts has the
  * format), which override the catalog's. Unset: none.
  */
-export function getModelPrices(): readonly CustomPrice[] {
+function parseModelPrices(): readonly CustomPrice[] {
   const file = process.env.MODEL_PRICES_FILE?.trim();
   if (!file) return NO_PRICES;
   const resolved = path.resolve(file);
@@ -169,7 +172,7 @@ const list = (raw: string | undefined) =>
  * X-Forwarded-Host) whose pages may make changes with a session cookie and be sent to
  * after sign-in, comma-separated, each scheme://host[:port] (lib/features/access/origin.ts).
  */
-export function getTrustedOrigins(): string[] {
+function parseTrustedOrigins(): string[] {
   return (process.env.TRUSTED_ORIGINS ?? '')
     .split(',')
     .map((entry) => entry.trim())
@@ -201,7 +204,7 @@ export interface TrustedProxy {
  * comma-separated, each an IPv4 or IPv6 address or a CIDR range. Unset: the client is the
  * socket's address (lib/features/access/client-address.ts).
  */
-export function getTrustedProxies(): TrustedProxy[] {
+function parseTrustedProxies(): TrustedProxy[] {
   return (process.env.TRUSTED_PROXIES ?? '')
     .split(',')
     .map((entry) => entry.trim())
@@ -219,16 +222,16 @@ export function getTrustedProxies(): TrustedProxy[] {
 }
 
 /** AUTH_SECRET: the session signing secret; unset: one kept in the database (lib/features/access/secret.ts). */
-export function getAuthSecret(): string | undefined {
+function parseAuthSecret(): string | undefined {
   return process.env.AUTH_SECRET?.trim() || undefined;
 }
 
 /** CRON_SECRET: the bearer token a platform's cron sends to GET /api/upkeep; unset: only admins may call it. */
-export function getCronSecret(): string | undefined {
+function parseCronSecret(): string | undefined {
   return process.env.CRON_SECRET?.trim() || undefined;
 }
 
-export function getAccessConfig(): AccessConfig {
+function parseAccessConfig(): AccessConfig {
   const env = (name: string) => process.env[name]?.trim() || undefined;
   const issuer = env('OIDC_ISSUER');
   const clientId = env('OIDC_CLIENT_ID');
@@ -253,20 +256,88 @@ export function getAccessConfig(): AccessConfig {
 /**
  * Reads every variable once and throws the first problem with the variable's name, so a
  * server with a mistyped limit stops at start (instrumentation.ts) instead of answering
- * 500 to its first request. The getters above stay plain reads, so tests can change a
- * variable between cases.
+ * 500 to its first request.
  */
 export function validateConfig(): void {
-  getLimits();
-  getDbPoolSize();
-  getDbPreparedStatements();
-  getSearchWordsAtIngest();
-  getOtlpConfig();
-  getRetentionDays();
-  getModelPrices();
-  getAccessConfig();
-  getTrustedOrigins();
-  getTrustedProxies();
-  getPgliteDataDir();
-  getDatabaseUrl();
+  const config = getConfig();
+  for (const key of Object.keys(config) as Array<keyof Config>) void config[key];
 }
+
+export interface Config {
+  readonly limits: ReturnType<typeof parseLimits>;
+  readonly databaseUrl: ReturnType<typeof parseDatabaseUrl>;
+  readonly pgliteDataDir: ReturnType<typeof parsePgliteDataDir>;
+  readonly dbPoolSize: ReturnType<typeof parseDbPoolSize>;
+  readonly dbPreparedStatements: ReturnType<typeof parseDbPreparedStatements>;
+  readonly searchWordsAtIngest: ReturnType<typeof parseSearchWordsAtIngest>;
+  readonly apiKeyEntries: ReturnType<typeof parseApiKeyEntries>;
+  readonly otlpConfig: ReturnType<typeof parseOtlpConfig>;
+  readonly retentionDays: ReturnType<typeof parseRetentionDays>;
+  readonly modelPrices: ReturnType<typeof parseModelPrices>;
+  readonly trustedOrigins: ReturnType<typeof parseTrustedOrigins>;
+  readonly trustedProxies: ReturnType<typeof parseTrustedProxies>;
+  readonly authSecret: ReturnType<typeof parseAuthSecret>;
+  readonly cronSecret: ReturnType<typeof parseCronSecret>;
+  readonly accessConfig: ReturnType<typeof parseAccessConfig>;
+}
+
+const PARSERS: { [K in keyof Config]: () => Config[K] } = {
+    limits: parseLimits,
+    databaseUrl: parseDatabaseUrl,
+    pgliteDataDir: parsePgliteDataDir,
+    dbPoolSize: parseDbPoolSize,
+    dbPreparedStatements: parseDbPreparedStatements,
+    searchWordsAtIngest: parseSearchWordsAtIngest,
+    apiKeyEntries: parseApiKeyEntries,
+    otlpConfig: parseOtlpConfig,
+    retentionDays: parseRetentionDays,
+    modelPrices: parseModelPrices,
+    trustedOrigins: parseTrustedOrigins,
+    trustedProxies: parseTrustedProxies,
+    authSecret: parseAuthSecret,
+    cronSecret: parseCronSecret,
+    accessConfig: parseAccessConfig,
+};
+
+let current: Config | undefined;
+
+/** The process's configuration, each field parsed from the environment once, on first use. */
+export function getConfig(): Config {
+  if (current) return current;
+  const parsed = new Map<keyof Config, unknown>();
+  const config = {} as Config;
+  for (const key of Object.keys(PARSERS) as Array<keyof Config>) {
+    Object.defineProperty(config, key, {
+      enumerable: true,
+      get() {
+        if (!parsed.has(key)) parsed.set(key, PARSERS[key]());
+        return parsed.get(key);
+      },
+    });
+  }
+  current = Object.freeze(config);
+  return current;
+}
+
+/** Forgets the parsed configuration, so the next read parses the environment again (tests change it between cases). */
+export function resetConfig(): void {
+  current = undefined;
+}
+
+// The fields one by one, for code that runs before or without a context (opening the
+// database, resolving who is calling, the upkeep's timer).
+export const getLimits = (): Config['limits'] => getConfig().limits;
+export const getDatabaseUrl = (): Config['databaseUrl'] => getConfig().databaseUrl;
+export const getPgliteDataDir = (): Config['pgliteDataDir'] => getConfig().pgliteDataDir;
+export const getDbPoolSize = (): Config['dbPoolSize'] => getConfig().dbPoolSize;
+export const getDbPreparedStatements = (): Config['dbPreparedStatements'] => getConfig().dbPreparedStatements;
+export const getSearchWordsAtIngest = (): Config['searchWordsAtIngest'] => getConfig().searchWordsAtIngest;
+export const getApiKeyEntries = (): Config['apiKeyEntries'] => getConfig().apiKeyEntries;
+export const getOtlpConfig = (): Config['otlpConfig'] => getConfig().otlpConfig;
+export const getRetentionDays = (): Config['retentionDays'] => getConfig().retentionDays;
+export const getModelPrices = (): Config['modelPrices'] => getConfig().modelPrices;
+export const getTrustedOrigins = (): Config['trustedOrigins'] => getConfig().trustedOrigins;
+export const getTrustedProxies = (): Config['trustedProxies'] => getConfig().trustedProxies;
+export const getAuthSecret = (): Config['authSecret'] => getConfig().authSecret;
+export const getCronSecret = (): Config['cronSecret'] => getConfig().cronSecret;
+export const getAccessConfig = (): Config['accessConfig'] => getConfig().accessConfig;

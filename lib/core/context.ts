@@ -7,15 +7,18 @@ import 'server-only';
 import { decide, decideAny, type Actor, type Principal } from '@/lib/core/access/decide';
 import type { Scope } from '@/lib/core/access/scopes';
 import type { Database } from '@/lib/db';
+import { getConfig, type Config } from './config';
 
 export interface ServiceContext {
   readonly principal: Principal;
   readonly db: Database;
+  /** The process's configuration, parsed once (lib/core/config.ts): what verbs read instead of the environment. */
+  readonly config: Config;
 }
 
 /** The context of the server's own work (retention, search indexing, closing idle OTLP traces): never a request's. */
 export function systemContext(db: Database, task: string): ServiceContext {
-  return { principal: { mode: 'protected', keysOnly: false, credential: { kind: 'system', task } }, db };
+  return { principal: { mode: 'protected', keysOnly: false, credential: { kind: 'system', task } }, db, config: getConfig() };
 }
 
 /** Who the verb runs as, when the caller has this scope; throws AppError 401/403 otherwise. */

@@ -13,6 +13,7 @@
 // in that database and runs on a copy of it (CREATE DATABASE ... TEMPLATE), so that runs
 // after the first skip the seed and start from the same rows.
 // Results: docs/benchmarks.md ("Scores").
+import { getConfig } from '@/lib/core/config';
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import pg from 'pg';
@@ -180,6 +181,7 @@ const { nextReview } = await import('@/lib/features/reviews');
 const reviewers = Array.from({ length: 4 }, (_, k) => ({
   principal: { mode: 'protected' as const, keysOnly: false, credential: { kind: 'session' as const, identity: { userId: `r${k}`, email: `r${k}@bench`, name: `r${k}`, role: 'viewer' as const } } },
   db,
+  config: getConfig(),
 }));
 let turn = 0;
 if (PARTS.has('queue')) {

@@ -2,6 +2,7 @@
 // scripts/with-postgres.sh): the same figures as GET /api/insights/decisions on the
 // dataset of test/support/insights-dataset.ts, as XML (GRP + TABs) and as JSON; bad
 // parameters as status 0 naming them; and its getDescription.
+import { contextAs } from '@/test/support/context';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GET as getDecisions } from '@/app/api/insights/decisions/route';
 import { useDatabase } from '@/lib/db';
@@ -96,7 +97,7 @@ describe.each(testDatabases())('SOAP run DECISION_STATS on $name', (target) => {
     database = await target.open();
     useDatabase(database);
     deps = {
-      context: async (headers, envelopeKey) => ({ principal: await resolvePrincipal(headers, { kind: 'soap', envelopeKey }), db: database }),
+      context: async (headers, envelopeKey) => contextAs(database, await resolvePrincipal(headers, { kind: 'soap', envelopeKey })),
       limits: () => ({ maxBodyBytes: 5_000_000, maxBatchTraces: 10, maxChildrenPerTrace: 500, maxInflightBodyBytes: 24_000_000, admissionWaitMs: 1_000 }),
     };
     await ingestTraces(testContext(database), parseIngestBody(insightsDataset().body, LIMITS));

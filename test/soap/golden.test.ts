@@ -4,6 +4,7 @@
 // the service before its envelope was parsed only once (test/soap/__golden__), so that
 // any change in a byte of an answer, a fault or a status shows here.
 // Re-record only on purpose: npx vitest run test/soap/golden.test.ts -u
+import { contextAs } from '@/test/support/context';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '@/lib/db/open';
 import { openDatabase } from '@/lib/db/open';
@@ -23,7 +24,7 @@ describe('SOAP golden responses', () => {
     database = await openDatabase('memory://', { migrateEmbedded: true });
     useDatabase(database);
     deps = {
-      context: async (headers, envelopeKey) => ({ principal: await resolvePrincipal(headers, { kind: 'soap', envelopeKey }), db: database }),
+      context: async (headers, envelopeKey) => contextAs(database, await resolvePrincipal(headers, { kind: 'soap', envelopeKey })),
       limits: () => ({ maxBodyBytes: 5_000_000, maxBatchTraces: 10, maxChildrenPerTrace: 500, maxInflightBodyBytes: 24_000_000, admissionWaitMs: 1_000 }),
     };
     vi.spyOn(console, 'info').mockImplementation(() => undefined);

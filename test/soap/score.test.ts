@@ -3,6 +3,7 @@
 // each kind of target and answered as stored, its values read by DATA_TYPE, failures as
 // status 0 naming the FLD, a trace read carrying its scores in a SCORES TAB, DECISION_STATS
 // gaining its REVIEWS and SCORES TABs, and the description.
+import { contextAs } from '@/test/support/context';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resolvePrincipal } from '@/lib/features/access/principal';
 import { useDatabase } from '@/lib/db';
@@ -58,7 +59,7 @@ describe.each(testDatabases())('SOAP run SCORE on $name', (target) => {
     database = await target.open();
     useDatabase(database);
     deps = {
-      context: async (headers, envelopeKey) => ({ principal: await resolvePrincipal(headers, { kind: 'soap', envelopeKey }), db: database }),
+      context: async (headers, envelopeKey) => contextAs(database, await resolvePrincipal(headers, { kind: 'soap', envelopeKey })),
       limits: () => ({ maxBodyBytes: 5_000_000, maxBatchTraces: 10, maxChildrenPerTrace: 500, maxInflightBodyBytes: 24_000_000, admissionWaitMs: 1_000 }),
     };
     await ingestTraces(testContext(database), parseIngestBody(JSON.stringify({ traces: [makeTrace({ id: traceId, sessionId: `${traceId}-session` })] }), LIMITS));

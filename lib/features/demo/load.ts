@@ -1,7 +1,6 @@
 import 'server-only';
 import { describeActor } from '@/lib/core/access/decide';
 import { systemContext, type ServiceContext } from '@/lib/core/context';
-import { getLimits } from '@/lib/core/config';
 import { AppError, isAppError } from '@/lib/core/errors';
 import { saveScoresAs, validateScoresBody } from '@/lib/features/scores';
 import type { ScoreWriter } from '@/lib/features/scores/shared';
@@ -31,7 +30,7 @@ export interface DemoLoadResult {
 export async function loadDemoData(ctx: ServiceContext, now = Date.now()): Promise<DemoLoadResult> {
   const actor = requireDemoScope(ctx, 'ingest');
   const dataset = demoTraces(now);
-  const batch = parseIngestBody(JSON.stringify({ traces: dataset }), getLimits());
+  const batch = parseIngestBody(JSON.stringify({ traces: dataset }), ctx.config.limits);
   // Each set keeps its author: a person's annotations, an evaluator key's API scores.
   const sets = demoScores(dataset).map((set) => ({ scores: validateScoresBody({ scores: set.scores }), writer: writerOf(set.author) }));
   const task = `demo data load by ${describeActor(actor)}`;

@@ -20,7 +20,6 @@
 // The same SQL runs on PGlite and PostgreSQL. Where the time goes, and why this stays
 // below COPY, is in docs/benchmarks.md.
 import 'server-only';
-import { getModelPrices, getSearchWordsAtIngest } from '@/lib/core/config';
 import { AppError } from '@/lib/core/errors';
 import { spanCost } from '@/lib/features/pricing';
 import type { CustomPrice } from '@/lib/features/pricing/shared';
@@ -204,8 +203,8 @@ function scoreRowsJson(traces: readonly TraceInput[], actor: Actor): string {
  * Each trace's distinct words as written; null when one of them cannot be known exactly
  * here (then the batch is queued for the indexer, as other writers are).
  */
-function searchWords(batch: ValidatedBatch): string[] | null {
-  if (!getSearchWordsAtIngest() || !plainPayloadNumbers(batch.json)) return null;
+function searchWords(batch: ValidatedBatch, atIngest: boolean): string[] | null {
+  if (!atIngest || !plainPayloadNumbers(batch.json)) return null;
   const words: string[] = [];
   for (const t of batch.traces) {
     const w = traceWordsAsWritten(t);
@@ -255,8 +254,8 @@ export async function ingestTraces(ctx: ServiceContext, batch: ValidatedBatch, o
   const runs = ranges ? traceRuns(ranges, maxChars) : [{ from: 0, to: batch.traces.length }];
   // From here on only the text and the rows are needed, so the parsed body (~40 MB for a
   // 100-trace batch) can be collected while the database stores it.
-  const prices = getModelPrices();
-  const words = searchWords(batch);
+  const prices = ctx.config.modelPrices;
+  const words = searchWords(batch, ctx.config.searchWordsAtIngest);
   const statements = runs.map((run): Statement => {
     const traces = batch.traces.slice(run.from, run.to);
     return {

@@ -78,6 +78,8 @@ export interface SpanBatchOptions {
   actor?: Actor;
   /** Run in the batch's transaction before the trace rows are written: per trace, what the totals must no longer count. */
   compareModelCalls?: (tx: SqlExecutor, calls: StoredModelCall[]) => Promise<Map<string, UncountedCalls>>;
+  /** MODEL_PRICES_FILE's prices (the caller's ctx.config.modelPrices); default: the process's. */
+  prices?: readonly CustomPrice[];
 }
 
 export interface SpanBatchResult {
@@ -251,7 +253,7 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
   const rejected = new Map<string, number>();
   const withoutPayload: SpanKey[] = [];
   const modelCalls: StoredModelCall[] = [];
-  const prices = getModelPrices();
+  const prices = options.prices ?? getModelPrices();
   const owners = await tx.query<TraceOwner>(OWNERS_SQL, [batch.traceIds], { prepared: 'otlp_trace_owners' });
   const byId = new Map(owners.map((row) => [row.id, row]));
   await tx.exec(DEFER_FKS_SQL);

@@ -56,6 +56,7 @@ export async function storeOtlpSpans(ctx: ServiceContext, spans: OtlpSpan[], lim
     completeModelCalls: fillPayloadsFromLogs,
     compareModelCalls: markCallsRepeatedAcrossRequests,
     actor,
+    prices: ctx.config.modelPrices,
   });
   const rejected = [...planned.rejected, ...stored.rejected];
   const rejectedSpans = rejected.reduce((n, r) => n + r.count, 0);

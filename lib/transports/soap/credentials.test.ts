@@ -1,3 +1,4 @@
+import { contextAs } from '@/test/support/context';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetAccessMode } from '@/lib/features/access/mode';
 import { useDatabase, type Database } from '@/lib/db';
@@ -28,7 +29,7 @@ const FAILED = { failure: 'Authentication failed' };
 /** Who may make a call, as executeCall decides it: the caller's name, or the business failure. */
 async function authorizeCall(context: CallContext, headers: Headers, scope: 'ingest' | 'read') {
   const principal = await resolvePrincipal(headers, { kind: 'soap', envelopeKey: context.password });
-  const refusal = soapAccessRefusal({ principal, db }, scope);
+  const refusal = soapAccessRefusal(contextAs(db, principal), scope);
   return refusal === null ? { caller: { user: callerName(context, headers) } } : { failure: refusal };
 }
 

@@ -1,6 +1,7 @@
 // The SOAP service end to end over a real database (PGlite, and PostgreSQL in CI), with
 // envelopes in the styles of PHP SoapClient, Axis 1.x (multiRef), .NET and SoapUI.
 // Every response goes through parseResult, which fails on any rpc/encoded typing slip.
+import { contextAs } from '@/test/support/context';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '@/lib/db/open';
 import { testDatabases } from '@/test/support/databases';
@@ -28,7 +29,7 @@ describe.each(testDatabases())('SOAP service on $name', (target) => {
     process.env.DATABASE_URL = 'memory://';
     database = await target.open();
     deps = {
-      context: async (headers, envelopeKey) => ({ principal: await resolvePrincipal(headers, { kind: 'soap', envelopeKey }), db: database }),
+      context: async (headers, envelopeKey) => contextAs(database, await resolvePrincipal(headers, { kind: 'soap', envelopeKey })),
       limits: () => ({ maxBodyBytes: 5_000_000, maxBatchTraces: 10, maxChildrenPerTrace: 500, maxInflightBodyBytes: 24_000_000, admissionWaitMs: 1_000 }),
     };
     vi.spyOn(console, 'info').mockImplementation(() => undefined);
