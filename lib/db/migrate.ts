@@ -6,6 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SqlExecutor } from './executor';
+import { sql } from './sql';
 
 export const DEFAULT_MIGRATIONS_DIR = path.join(process.cwd(), 'prisma', 'migrations');
 
@@ -56,11 +57,10 @@ export async function migrate(db: SqlExecutor, migrations: MigrationFile[]): Pro
 
   for (const migration of migrations) {
     const done = await db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+      await tx.query(sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
       const rows = await tx.query<{ checksum: string }>(
-        `SELECT checksum FROM "_prisma_migrations"
-          WHERE migration_name = $1 AND finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-        [migration.name],
+        sql`SELECT checksum FROM "_prisma_migrations"
+          WHERE migration_name = ${migration.name} AND finished_at IS NOT NULL AND rolled_back_at IS NULL`,
       );
       if (rows.length > 0) {
         if (rows[0].checksum !== migration.checksum) {
@@ -74,10 +74,9 @@ export async function migrate(db: SqlExecutor, migrations: MigrationFile[]): Pro
       const startedAt = new Date();
       await tx.exec(migration.sql);
       await tx.query(
-        `INSERT INTO "_prisma_migrations"
+        sql`INSERT INTO "_prisma_migrations"
            (id, checksum, finished_at, migration_name, logs, rolled_back_at, started_at, applied_steps_count)
-         VALUES ($1, $2, now(), $3, NULL, NULL, $4, 1)`,
-        [randomUUID(), migration.checksum, migration.name, startedAt],
+         VALUES (${randomUUID()}, ${migration.checksum}, now(), ${migration.name}, NULL, NULL, ${startedAt}, 1)`,
       );
       return true;
     });

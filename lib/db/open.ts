@@ -7,6 +7,7 @@ import { migrate, readMigrations } from './migrate';
 import { openPglite } from './pglite';
 import { pgliteExecutor, pgPoolExecutor, type SqlExecutor } from './executor';
 import { parseDatabaseUrl } from './url';
+import { raw } from './sql';
 
 export interface Database {
   kind: 'pglite' | 'postgres';
@@ -38,7 +39,7 @@ export async function openDatabase(url: string | undefined, options: OpenOptions
     pool.on('error', (err) => console.error(`[db] idle PostgreSQL connection lost: ${err.message}`));
     const sql = pgPoolExecutor(pool, { preparedStatements: getDbPreparedStatements() });
     try {
-      await sql.query('SELECT 1');
+      await sql.query(raw('SELECT 1'));
     } catch (err) {
       await pool.end().catch(() => undefined);
       const where = safeHost(target.url);

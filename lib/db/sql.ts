@@ -17,6 +17,19 @@ export interface Sql {
   readonly values: unknown[];
 }
 
+/** A bind parameter that may appear several times in one statement: sent once, one $n. */
+export class Param {
+  constructor(readonly value: unknown) {}
+}
+
+/**
+ * A value to interpolate at several places of a statement (a 9 MB request text read by
+ * every table's insert): each place reads the same $n, and the value is sent once.
+ */
+export function param(value: unknown): Param {
+  return new Param(value);
+}
+
 class Fragment implements Sql {
   readonly [SQL] = true as const;
   // Pieces alternate text and values; values may be nested fragments, flattened on compile.
@@ -30,13 +43,22 @@ class Fragment implements Sql {
   private compile(): { text: string; values: unknown[] } {
     if (this.compiled) return this.compiled;
     const values: unknown[] = [];
+    const shared = new Map<Param, number>();
     let text = '';
     const walk = (frag: Fragment) => {
       text += frag.strings[0];
       for (let i = 0; i < frag.args.length; i++) {
         const arg = frag.args[i];
         if (arg instanceof Fragment) walk(arg);
-        else {
+        else if (arg instanceof Param) {
+          let n = shared.get(arg);
+          if (n === undefined) {
+            values.push(arg.value);
+            n = values.length;
+            shared.set(arg, n);
+          }
+          text += `$${n}`;
+        } else {
           values.push(arg);
           text += `$${values.length}`;
         }

@@ -3,7 +3,9 @@
 // - a feature is reached from outside its folder only through its index.ts (server
 //   verbs) or shared.ts (types and pure helpers the browser may import too);
 // - no import circle anywhere in lib/;
-// - only lib/core reads process.env (in lib/, app/ and components/).
+// - only lib/core reads process.env (in lib/, app/ and components/);
+// - one way to write SQL in lib/: statements built with lib/db/sql's tag (no text and
+//   parameter array, no Prisma.sql or $queryRaw; Prisma's client is for Better Auth).
 // Tests may reach into the module they sit beside, so test files are exempt from the
 // first two rules. `npm run lint` runs this; it exits 1 on any violation.
 import { readFileSync } from 'node:fs';
@@ -72,6 +74,16 @@ export function checkLayout(root, dirs = ['lib', 'app', 'components', 'scripts',
     if (isTest(file) || !/^(lib|app|components)\//.test(file) || file.startsWith('lib/core/')) continue;
     const code = readFileSync(path.join(root, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
     if (/\bprocess\.env\b/.test(code)) problems.push(`${file}: reads process.env (only lib/core reads configuration)`);
+  }
+  for (const file of graph.keys()) {
+    if (isTest(file) || !file.startsWith('lib/') || file.startsWith('lib/generated/') || file === 'lib/db/executor.ts') continue;
+    const code = readFileSync(path.join(root, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    if (/\.(query|queryBytes)(<[^(]*>)?\(\s*['"`]/.test(code) || /\.(query|queryBytes)(<[^(]*>)?\([^()]*(\([^()]*\))?[^()]*,\s*\[/.test(code)) {
+      problems.push(`${file}: SQL as text and parameters (build it with sql\`...\` from lib/db/sql)`);
+    }
+    if (/\bPrisma\.(sql|join|raw|empty)\b|\$queryRaw|\$executeRaw|\.prisma\.\w+\.\w+\(/.test(code)) {
+      problems.push(`${file}: SQL through Prisma (build it with sql\`...\` from lib/db/sql)`);
+    }
   }
   return problems;
 }

@@ -24,6 +24,7 @@ import { AppError } from '@/lib/core/errors';
 import { spanCost } from '@/lib/features/pricing';
 import type { CustomPrice } from '@/lib/features/pricing/shared';
 import type { SqlExecutor } from '@/lib/db/executor';
+import { join, param, raw, sql, type Param, type Sql } from '@/lib/db/sql';
 import { columnNames, columnValues, DECISION_POINT_TABLE, EVENT_TABLE, recordDefinition, SPAN_TABLE, TRACE_TABLE, type Column, type TableColumns } from '@/lib/db/columns';
 import { iso, spanRow } from './rows';
 import { plainPayloadNumbers, traceWordsAsWritten } from '@/lib/features/search';
@@ -67,47 +68,49 @@ function positionColumns(spec: TableSpec): readonly Column[] {
 }
 
 /**
- * The SELECT that feeds one table from its rows parameter ($n) and the request ($1).
- * $1 is typed jsonb, so PostgreSQL parses it once, when the statement's parameters are
- * bound; a CTE holding it instead spilled the 9 MB to a temp file and read it back per table.
+ * The SELECT that feeds one table from its rows and the request's text. The text is typed
+ * jsonb, so PostgreSQL parses it once, when the statement's parameters are bound (one
+ * parameter, read by every table); a CTE holding it instead spilled the 9 MB to a temp
+ * file and read it back per table.
  */
-function selectRows(spec: TableSpec, param: number): string {
-  const path = spec.children ? `'traces', r.i::text, '${spec.children}', r.j::text` : `'traces', r.i::text`;
+function selectRows(spec: TableSpec, rows: string, request: Param): Sql {
+  const path = raw(spec.children ? `'traces', r.i::text, '${spec.children}', r.j::text` : `'traces', r.i::text`);
   // JSON null and an absent field are both stored as SQL NULL and read back as null.
-  const payloads = spec.payloads.map((field) => `, NULLIF($1::jsonb #> ARRAY[${path}, '${field}'], 'null'::jsonb)`).join('');
-  return `SELECT ${columnValues(spec, 'r')}${payloads} FROM json_to_recordset($${param}::json) AS r(${recordDefinition(spec, positionColumns(spec))})`;
+  const payloads = spec.payloads.map((field) => sql`, NULLIF(${request}::jsonb #> ARRAY[${path}, ${raw(`'${field}'`)}], 'null'::jsonb)`);
+  return sql`SELECT ${raw(columnValues(spec, 'r'))}${join(payloads, '')} FROM json_to_recordset(${rows}::json) AS r(${raw(recordDefinition(spec, positionColumns(spec)))})`;
 }
 
-function insertInto(table: Table, param: number): string {
-  return `INSERT INTO "${table}" (${columnNames(TABLES[table])}) ${selectRows(TABLES[table], param)}`;
+function insertInto(table: Table, rows: string, request: Param): Sql {
+  return sql`INSERT INTO ${raw(`"${table}" (${columnNames(TABLES[table])})`)} ${selectRows(TABLES[table], rows, request)}`;
 }
 
-// $1 is the request's JSON text; $2.. the rows of ORDER's tables, then the scores' rows
-// (sent with the traces, and derived from USER_FEEDBACK events), upserted by id.
-const SCORES_PARAM = ORDER.length + 2;
-const CHILDREN_CTES = `${ORDER.slice(0, -1)
-  .map((table, k) => `"${table}Rows" AS (${insertInto(table, k + 2)})`)
-  .join(',\n')},
-  "ScoreRows" AS (${upsertScoresSql(SCORES_PARAM)})`;
-// One row back per trace stored: see storeOnce.
-const INGEST_SQL = [`WITH ${CHILDREN_CTES}`, `${insertInto('Trace', ORDER.length + 1)} RETURNING 1 AS stored`].join('\n');
-
-// The same, with each trace's search words (its distinct words as written, from
-// ./trace-words.ts) written to "SearchDoc" in the statement instead of queueing the traces
-// for the indexer. The RETURNING marks the statement for the search queue's trigger
-// (migration search_words_at_ingest): it runs before the statement's AFTER triggers.
-// OFFSET 0 keeps crossroads_search_words computed once per trace.
-const WORDS_PARAM = SCORES_PARAM + 1;
-const INGEST_WITH_WORDS_SQL = [
-  `WITH ${CHILDREN_CTES},
+/**
+ * One statement storing a run of traces: `json` the request's JSON text (the run's traces
+ * as written), `rows` ORDER's tables' rows and then the scores' rows (sent with the traces,
+ * and derived from USER_FEEDBACK events, upserted by id). One row back per trace stored
+ * (see store).
+ *
+ * With `words`, each trace's search words (its distinct words as written, from
+ * ./trace-words.ts) are written to "SearchDoc" in the statement instead of queueing the
+ * traces for the indexer. The RETURNING then marks the statement for the search queue's
+ * trigger (migration search_words_at_ingest): it runs before the statement's AFTER
+ * triggers. OFFSET 0 keeps crossroads_search_words computed once per trace.
+ */
+function ingestSql(json: string, rows: readonly string[], words: string | null): Sql {
+  const request = param(json);
+  const children = ORDER.slice(0, -1).map((table, k) => sql`${raw(`"${table}Rows"`)} AS (${insertInto(table, rows[k], request)})`);
+  const scores = sql`"ScoreRows" AS (${upsertScoresSql(rows[ORDER.length])})`;
+  const trace = insertInto('Trace', rows[ORDER.length - 1], request);
+  if (words === null) return sql`WITH ${join([...children, scores], ',\n')}\n${trace} RETURNING 1 AS stored`;
+  return sql`WITH ${join([...children, scores], ',\n')},
   "SearchDocRows" AS (INSERT INTO "SearchDoc" ("traceId", "words")
     SELECT w."traceId", w."words" FROM (
       SELECT d."traceId", "crossroads_search_words"(d."words") AS "words"
-        FROM json_to_recordset($${WORDS_PARAM}::json) AS d("traceId" text, "words" text) OFFSET 0) w
-     WHERE w."words" IS NOT NULL)`,
-  `${insertInto('Trace', ORDER.length + 1)}`,
-  `RETURNING set_config('crossroads.search_words_at', CASE WHEN clock_timestamp() > statement_timestamp() THEN statement_timestamp()::text ELSE '' END, true) AS stored`,
-].join('\n');
+        FROM json_to_recordset(${words}::json) AS d("traceId" text, "words" text) OFFSET 0) w
+     WHERE w."words" IS NOT NULL)
+${trace}
+RETURNING set_config('crossroads.search_words_at', CASE WHEN clock_timestamp() > statement_timestamp() THEN statement_timestamp()::text ELSE '' END, true) AS stored`;
+}
 
 // The rows parameters. Each row is an object literal holding exactly its table's
 // `columns` plus its position (a missing column would be stored as NULL, which the
@@ -277,9 +280,7 @@ async function store(
   const storeOnce = async (exec: SqlExecutor, json: string, statement: Statement, withWords: boolean) => {
     const { rows, words, run } = statement;
     // Prepared once per connection: planning the statement's CTEs took 10-50 ms a batch.
-    const stored = withWords
-      ? await exec.query(INGEST_WITH_WORDS_SQL, [json, ...rows, words], { prepared: 'json_ingest_words' })
-      : await exec.query(INGEST_SQL, [json, ...rows], { prepared: 'json_ingest' });
+    const stored = await exec.query(ingestSql(json, rows, withWords ? words : null), { prepared: withWords ? 'json_ingest_words' : 'json_ingest' });
     // Each statement is atomic; a short count means the driver lost the outcome (as
     // PGlite does on too-deep jsonb, see validate.ts), and a success must never be claimed for it.
     const expected = run.to - run.from;

@@ -35,6 +35,7 @@ import { getModelPrices } from '@/lib/core/config';
 import { spanCost } from '@/lib/features/pricing';
 import type { CustomPrice } from '@/lib/features/pricing/shared';
 import type { SqlExecutor } from '@/lib/db/executor';
+import { join, param, raw, sql, type Param, type Sql } from '@/lib/db/sql';
 import { columnNames, columnValues, recordDefinition, SPAN_TABLE } from '@/lib/db/columns';
 import { iso, spanRow } from './rows';
 import type { Actor } from '@/lib/core/access/decide';
@@ -88,28 +89,31 @@ export interface SpanBatchResult {
   rejected: SpanRejection[];
 }
 
-
-const OWNERS_SQL = `
-SELECT "id", "source", "spanCount", "decisionPointCount", "eventCount" FROM "Trace" WHERE "id" = ANY($1::text[])`;
+const ownersSql = (traceIds: string[]): Sql => sql`
+SELECT "id", "source", "spanCount", "decisionPointCount", "eventCount" FROM "Trace" WHERE "id" = ANY(${traceIds}::text[])`;
 
 // Children's foreign keys are checked at commit: the trace row is written last.
-const DEFER_FKS_SQL = `SET CONSTRAINTS "Span_traceId_fkey", "Event_traceId_fkey", "DecisionPoint_traceId_fkey" DEFERRED`;
+const DEFER_FKS_SQL = sql`SET CONSTRAINTS "Span_traceId_fkey", "Event_traceId_fkey", "DecisionPoint_traceId_fkey" DEFERRED`;
 
 // JSON null and an absent payload are both stored as SQL NULL, as POST /api/traces does.
 const payload = (column: string) => `NULLIF(r."${column}", 'null'::jsonb)`;
 
 // Span payloads (input, output, metadata: nearly all the bytes) travel apart, as one
-// jsonb parameter $4 = [[input, output, metadata], ...] addressed by the row's index k:
+// jsonb parameter (payloads) = [[input, output, metadata], ...] addressed by the row's index k:
 // PostgreSQL parses it once, when binding, instead of json_to_recordset scanning the
 // bytes as json and then each payload again as jsonb (the span statement took ~115 ms
 // per 1,000 spans of 1-2 KB that way, against ~61 ms for a JSON batch of the same runs).
-const spanPayload = (i: number) => `NULLIF($4::jsonb -> r."k" -> ${i}, 'null'::jsonb)`;
+const spanPayloads = (payloads: Param) =>
+  join(SPAN_TABLE.payloads.map((_, i) => sql`NULLIF(${payloads}::jsonb -> r."k" -> ${raw(String(i))}, 'null'::jsonb)`));
 
-const STORE_CHUNK_SQL = `
+/** The statement of one chunk; its parameters are chunkRows' five JSON texts. */
+function storeChunkSql([spans, decisions, events, payloadRows, apart]: readonly string[]): Sql {
+  const payloads = param(payloadRows);
+  return sql`
 WITH s AS (
-  INSERT INTO "Span" (${columnNames(SPAN_TABLE)})
-  SELECT ${columnValues(SPAN_TABLE, 'r')}, ${SPAN_TABLE.payloads.map((_, i) => spanPayload(i)).join(', ')}
-    FROM json_to_recordset($1::json) AS r(${recordDefinition(SPAN_TABLE, [['k', 'int4']])})
+  INSERT INTO "Span" (${raw(columnNames(SPAN_TABLE))})
+  SELECT ${raw(columnValues(SPAN_TABLE, 'r'))}, ${spanPayloads(payloads)}
+    FROM json_to_recordset(${spans}::json) AS r(${raw(recordDefinition(SPAN_TABLE, [['k', 'int4']]))})
    ORDER BY r."traceId", r."id"
   ON CONFLICT ("traceId", "id") DO NOTHING
   RETURNING "traceId", "id", "tokenCount", "costUsd", "startedAt"
@@ -117,8 +121,8 @@ WITH s AS (
   INSERT INTO "DecisionPoint" ("traceId", "id", "type", "reasoning", "durationMs", "costUsd", "parentSpanId",
                                "timestamp", "inferred", "chosen", "alternatives", "contextSnapshot")
   SELECT r."traceId", r."id", r."type", r."reasoning", r."durationMs", r."costUsd", r."parentSpanId",
-         r."timestamp", r."inferred", ${payload('chosen')}, COALESCE(r."alternatives", '[]'::jsonb), ${payload('contextSnapshot')}
-    FROM json_to_recordset($2::json) AS r("traceId" text, "id" text, "type" "DecisionType", "reasoning" text,
+         r."timestamp", r."inferred", ${raw(payload('chosen'))}, COALESCE(r."alternatives", '[]'::jsonb), ${raw(payload('contextSnapshot'))}
+    FROM json_to_recordset(${decisions}::json) AS r("traceId" text, "id" text, "type" "DecisionType", "reasoning" text,
          "durationMs" float8, "costUsd" float8, "parentSpanId" text, "timestamp" timestamptz, "inferred" boolean,
          "chosen" jsonb, "alternatives" jsonb, "contextSnapshot" jsonb)
    ORDER BY r."traceId", r."id"
@@ -126,16 +130,16 @@ WITH s AS (
   RETURNING "traceId"
 ), e AS (
   INSERT INTO "Event" ("traceId", "id", "spanId", "type", "name", "timestamp", "metadata")
-  SELECT r."traceId", r."id", r."spanId", r."type", r."name", r."timestamp", ${payload('metadata')}
-    FROM json_to_recordset($3::json) AS r("traceId" text, "id" text, "spanId" text, "type" "EventType", "name" text,
+  SELECT r."traceId", r."id", r."spanId", r."type", r."name", r."timestamp", ${raw(payload('metadata'))}
+    FROM json_to_recordset(${events}::json) AS r("traceId" text, "id" text, "spanId" text, "type" "EventType", "name" text,
          "timestamp" timestamptz, "metadata" jsonb)
    ORDER BY r."traceId", r."id"
   ON CONFLICT ("traceId", "id") DO NOTHING
   RETURNING "traceId"
 ),
--- $5: the few spans the totals treat apart (lib/features/pricing/span-cost.ts): double reports of a
+-- f: the few spans the totals treat apart (lib/features/pricing/span-cost.ts): double reports of a
 -- model call, left out of tokens and cost, and unpriced model calls, counted.
-f AS (SELECT * FROM json_to_recordset($5::json) AS f("traceId" text, "id" text, "uncounted" boolean, "unpriced" boolean)),
+f AS (SELECT * FROM json_to_recordset(${apart}::json) AS f("traceId" text, "id" text, "uncounted" boolean, "unpriced" boolean)),
 sa AS (SELECT s."traceId", count(*) AS n, sum(s."tokenCount") FILTER (WHERE f."uncounted" IS NOT TRUE) AS tokens,
               sum(s."costUsd") FILTER (WHERE f."uncounted" IS NOT TRUE) AS cost, count(*) FILTER (WHERE f."unpriced") AS unpriced,
               min(s."startedAt") AS started
@@ -146,18 +150,19 @@ ea AS (SELECT "traceId", count(*) AS n FROM e GROUP BY "traceId")
 SELECT "traceId", COALESCE(sa.n, 0)::int AS "spans", COALESCE(da.n, 0)::int AS "decisions", COALESCE(ea.n, 0)::int AS "events",
        sa.tokens, sa.cost, COALESCE(sa.unpriced, 0)::int AS unpriced, sa.started
   FROM sa FULL JOIN da USING ("traceId") FULL JOIN ea USING ("traceId")`;
+}
 
-// $1: one row per trace, with what the chunks inserted for it (zeros and nulls when nothing).
+// rows: one row per trace, with what the chunks inserted for it (zeros and nulls when nothing).
 // A row's status is RUNNING unless the root span is in this request: the root is never RUNNING,
 // so "EXCLUDED.status <> 'RUNNING'" below reads "this request holds the root".
-const UPSERT_TRACES_SQL = `
+const upsertTracesSql = (rows: string): Sql => sql`
 INSERT INTO "Trace" AS t ("id", "name", "status", "tags", "startedAt", "endedAt", "totalDuration", "metadata", "sessionId",
                           "userId", "source", "lastSpanAt", "spanCount", "decisionPointCount", "eventCount", "totalTokens",
                           "totalCost", "unpricedCalls")
 SELECT r."id", r."name", r."status", COALESCE(r."tags", '{}'), LEAST(r."startedAt", r."insertedStart"), r."endedAt",
        r."totalDuration", NULLIF(r."metadata", 'null'::jsonb), r."sessionId", r."userId", 'OTLP', now(),
        r."spans", r."decisions", r."events", r."tokens", r."cost", r."unpriced"
-  FROM json_to_recordset($1::json) AS r("id" text, "name" text, "status" "RunStatus", "startedAt" timestamptz,
+  FROM json_to_recordset(${rows}::json) AS r("id" text, "name" text, "status" "RunStatus", "startedAt" timestamptz,
        "endedAt" timestamptz, "totalDuration" float8, "metadata" jsonb, "sessionId" text, "userId" text, "tags" text[],
        "spans" int4, "decisions" int4, "events" int4, "tokens" float8, "cost" float8, "unpriced" int4, "insertedStart" timestamptz)
  ORDER BY r."id"
@@ -254,9 +259,9 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
   const withoutPayload: SpanKey[] = [];
   const modelCalls: StoredModelCall[] = [];
   const prices = options.prices ?? getModelPrices();
-  const owners = await tx.query<TraceOwner>(OWNERS_SQL, [batch.traceIds], { prepared: 'otlp_trace_owners' });
+  const owners = await tx.query<TraceOwner>(ownersSql(batch.traceIds), { prepared: 'otlp_trace_owners' });
   const byId = new Map(owners.map((row) => [row.id, row]));
-  await tx.exec(DEFER_FKS_SQL);
+  await tx.query(DEFER_FKS_SQL);
 
   let acceptedSpans = 0;
   // The trace rows' fields only: a chunk's records are garbage once it is sent, instead of
@@ -276,7 +281,7 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
   const send = async (chunk: SpanBatchTrace[]) => {
     const params = chunkRows(chunk, prices, withoutPayload, modelCalls);
     await settle();
-    inFlight = tx.query<Inserted>(STORE_CHUNK_SQL, params, { prepared: 'otlp_store_chunk' });
+    inFlight = tx.query<Inserted>(storeChunkSql(params), { prepared: 'otlp_store_chunk' });
     // Awaited by the next send or below; a failure meanwhile must not count as unhandled.
     inFlight.catch(() => undefined);
   };
@@ -324,11 +329,11 @@ async function storeOnce(tx: SqlExecutor, batch: LazySpanBatch, limits: SpanBatc
       inserted.set(traceId, row);
     }
   }
-  const upserted = await tx.query(UPSERT_TRACES_SQL, [traceRows(storable, inserted)], { prepared: 'otlp_upsert_traces' });
+  const upserted = await tx.query(upsertTracesSql(traceRows(storable, inserted)), { prepared: 'otlp_upsert_traces' });
   if (upserted.length !== storable.length) throw new TraceTakenMeanwhile();
   if (withoutPayload.length > 0 && options.completeModelCalls) await options.completeModelCalls(tx, withoutPayload);
   // After the trace rows, which the scores' foreign key needs. By id: a retried request updates them.
-  if (scores.length > 0) await tx.query(upsertScoresSql(1), [JSON.stringify(scores)]);
+  if (scores.length > 0) await tx.query(upsertScoresSql(JSON.stringify(scores)));
   return result;
 }
 
@@ -373,7 +378,7 @@ function traceFieldsOf(t: SpanBatchTrace): TraceFields {
   };
 }
 
-/** The five JSON parameters of STORE_CHUNK_SQL; each span's cost is decided here, before storage. */
+/** The five JSON parameters of storeChunkSql; each span's cost is decided here, before storage. */
 function chunkRows(traces: SpanBatchTrace[], prices: readonly CustomPrice[], withoutPayload: SpanKey[], modelCalls: StoredModelCall[]): string[] {
   const spans: object[] = [];
   const payloads: JsonValue[][] = [];
@@ -417,7 +422,7 @@ function chunkRows(traces: SpanBatchTrace[], prices: readonly CustomPrice[], wit
   return [JSON.stringify(spans), JSON.stringify(decisions), JSON.stringify(events), JSON.stringify(payloads), JSON.stringify(apart)];
 }
 
-/** The parameter of UPSERT_TRACES_SQL: each trace's fields and what the chunks inserted for it. */
+/** The parameter of upsertTracesSql: each trace's fields and what the chunks inserted for it. */
 function traceRows(traces: TraceFields[], inserted: Map<string, Inserted>): string {
   return JSON.stringify(
     traces.map((t) => {

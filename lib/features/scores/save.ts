@@ -44,15 +44,7 @@ const lockSessionsSql = (sessionIds: string[]) => sql`
 SELECT u.s AS "sessionId" FROM unnest(${sessionIds}::text[]) AS u(s)
   CROSS JOIN LATERAL (SELECT 1 FROM "Trace" t WHERE t."sessionId" = u.s LIMIT 1 FOR KEY SHARE) x`;
 
-// upsertScoresSql (./sql.ts) is text reading its rows from its one placeholder ($1::json):
-// the rows go in as a parameter of the builder at that place.
-const UPSERT_ROWS_AT = '$1::json';
-function upsertScores(rows: string, anyAuthor: boolean): Sql {
-  const text = upsertScoresSql(1, { anyAuthor });
-  const at = text.indexOf(UPSERT_ROWS_AT);
-  if (at < 0 || text.includes('$', at + UPSERT_ROWS_AT.length) || text.lastIndexOf('$', at - 1) >= 0) throw new Error('upsertScoresSql: expected one placeholder');
-  return sql`${raw(text.slice(0, at))}${rows}::json${raw(text.slice(at + UPSERT_ROWS_AT.length))}`;
-}
+const upsertScores = (rows: string, anyAuthor: boolean): Sql => upsertScoresSql(rows, { anyAuthor });
 const RETURNING_SCORE = sql` RETURNING ${raw(scoreJsonSql('"Score"'))}::text AS score`;
 
 const pairKey = (traceId: string, id: string) => `${traceId}\u0000${id}`;

@@ -2,6 +2,7 @@
 // these, read with json_to_recordset, so a batch of 1,000 is one statement), the upsert
 // by id, and the JSON object of a stored score, built by the database like the trace detail.
 import { randomUUID } from 'node:crypto';
+import { empty, raw, sql, type Sql } from '@/lib/db/sql';
 import type { ScoreWriter } from './author';
 import type { ScoreInput } from './validate';
 
@@ -75,17 +76,21 @@ const SAME_TARGET = ['traceId', 'spanId', 'decisionPointId', 'sessionId']
   .map((name) => `"Score"."${name}" IS NOT DISTINCT FROM EXCLUDED."${name}"`)
   .join(' AND ');
 
-/**
- * Upserts the score rows of JSON array parameter $n: a known id is updated in place (the
- * same score, written again), never stored twice; createdAt stays, updatedAt moves. Only a
- * score of the same target, and of the same author unless `anyAuthor`, is updated.
- */
-export function upsertScoresSql(param: number, { anyAuthor = false } = {}): string {
-  const author = anyAuthor ? '' : ` AND "Score"."authorKey" IS NOT DISTINCT FROM EXCLUDED."authorKey"`;
-  return `INSERT INTO "Score" (${NAMES})
-  SELECT ${NAMES} FROM json_to_recordset($${param}::json) AS r(${RECORD})
+const INSERT = raw(`INSERT INTO "Score" (${NAMES})
+  SELECT ${NAMES} FROM json_to_recordset(`);
+const UPSERT = raw(`::json) AS r(${RECORD})
   ON CONFLICT ("id") DO UPDATE SET ${UPDATES}, "updatedAt" = CURRENT_TIMESTAMP
-  WHERE ${SAME_TARGET}${author}`;
+  WHERE ${SAME_TARGET}`);
+const SAME_AUTHOR = raw(` AND "Score"."authorKey" IS NOT DISTINCT FROM EXCLUDED."authorKey"`);
+
+/**
+ * Upserts the score rows of `rows` (a JSON array of ScoreRow, as text): a known id is
+ * updated in place (the same score, written again), never stored twice; createdAt stays,
+ * updatedAt moves. Only a score of the same target, and of the same author unless
+ * `anyAuthor`, is updated.
+ */
+export function upsertScoresSql(rows: unknown, { anyAuthor = false } = {}): Sql {
+  return sql`${INSERT}${rows}${UPSERT}${anyAuthor ? empty : SAME_AUTHOR}`;
 }
 
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
