@@ -18,21 +18,21 @@ import { raw, sql, type Sql } from '@/lib/db/sql';
 export async function expectDerivedExact(db: Database): Promise<void> {
   // As readers see them (counters plus deltas), then the counters alone once folded.
   for (const table of ['"TraceStatusTotal"', '"TraceStatusCount"']) {
-    if (table === '"TraceStatusCount"') await db.sql.query('SELECT "trace_status_count_fold"()');
+    if (table === '"TraceStatusCount"') await db.sql.query(sql`SELECT "trace_status_count_fold"()`);
     const counts = await db.sql.query<{ status: string; kept: number; actual: number }>(
-      `SELECT c.status::text AS status, c.count::int AS kept, (SELECT count(*)::int FROM "Trace" t WHERE t.status = c.status) AS actual
-         FROM ${table} c ORDER BY c.status`,
+      sql`SELECT c.status::text AS status, c.count::int AS kept, (SELECT count(*)::int FROM "Trace" t WHERE t.status = c.status) AS actual
+         FROM ${raw(table)} c ORDER BY c.status`,
     );
     expect(counts.map((c) => [c.status, c.kept]), table).toEqual(counts.map((c) => [c.status, c.actual]));
   }
   const [names] = await db.sql.query<{ missing: number; stale: number; wrong: number }>(
-    `SELECT (SELECT count(*)::int FROM "Trace" t WHERE NOT EXISTS (SELECT 1 FROM "TraceName" n WHERE n."traceId" = t.id)) AS missing,
+    sql`SELECT (SELECT count(*)::int FROM "Trace" t WHERE NOT EXISTS (SELECT 1 FROM "TraceName" n WHERE n."traceId" = t.id)) AS missing,
             (SELECT count(*)::int FROM "TraceName" n WHERE NOT EXISTS (SELECT 1 FROM "Trace" t WHERE t.id = n."traceId")) AS stale,
             (SELECT count(*)::int FROM "TraceName" n JOIN "Trace" t ON t.id = n."traceId" WHERE n."nameLower" <> lower(t.name)) AS wrong`,
   );
   expect(names).toEqual({ missing: 0, stale: 0, wrong: 0 });
   const [children] = await db.sql.query<{ off: number; orphans: number }>(
-    `SELECT (SELECT count(*)::int FROM "Trace" t
+    sql`SELECT (SELECT count(*)::int FROM "Trace" t
               WHERE t."spanCount" <> (SELECT count(*) FROM "Span" s WHERE s."traceId" = t.id)
                  OR t."eventCount" <> (SELECT count(*) FROM "Event" e WHERE e."traceId" = t.id)
                  OR t."decisionPointCount" <> (SELECT count(*) FROM "DecisionPoint" d WHERE d."traceId" = t.id)) AS off,
@@ -50,9 +50,9 @@ export async function expectDerivedExact(db: Database): Promise<void> {
 /** Every trace's stored span pages, where ready, joined, equal its spans' JSON built now. */
 export async function expectStoredSpanPagesExact(db: Database): Promise<void> {
   const rows = await db.sql.query<{ traceId: string; same: boolean }>(
-    `SELECT h."traceId",
+    sql`SELECT h."traceId",
             coalesce((SELECT string_agg(p."spans", ',' ORDER BY p."page") FROM "StoredSpanPage" p WHERE p."traceId" = h."traceId"), '')
-              = coalesce((SELECT string_agg(${SPAN_JSON}::text, ',' ORDER BY c."startedAt", c."id") FROM "Span" c WHERE c."traceId" = h."traceId"), '') AS same
+              = coalesce((SELECT string_agg(${raw(SPAN_JSON)}::text, ',' ORDER BY c."startedAt", c."id") FROM "Span" c WHERE c."traceId" = h."traceId"), '') AS same
        FROM "StoredSpanPages" h WHERE h."token" IS NULL`,
   );
   expect(rows.filter((r) => !r.same).map((r) => r.traceId)).toEqual([]);
@@ -85,19 +85,19 @@ export async function expectRollupsExact(db: Database, { compacted = false } = {
     const sums = figures.map((f) => `sum("${f}") AS "${f}"`).join(', ');
     const nonZero = figures.map((f) => `sum("${f}") <> 0`).join(' OR ');
     const [diff] = await db.sql.query<{ kept_only: unknown[] | null; recount_only: unknown[] | null; deltas: number }>(
-      `WITH t AS (SELECT ARRAY(SELECT ROW("id", "name", "status", "startedAt", "totalCost", "totalTokens")::"insights_trace" FROM "Trace") AS traces),
-            kept AS (SELECT ${key}, ${sums} FROM (SELECT * FROM "${table}" UNION ALL SELECT * FROM "${delta}") x GROUP BY ${key} HAVING ${nonZero}),
-            fresh AS (SELECT * FROM "${recount}"((SELECT traces FROM t), true))
+      sql`WITH t AS (SELECT ARRAY(SELECT ROW("id", "name", "status", "startedAt", "totalCost", "totalTokens")::"insights_trace" FROM "Trace") AS traces),
+            kept AS (SELECT ${raw(key)}, ${raw(sums)} FROM (SELECT * FROM "${raw(table)}" UNION ALL SELECT * FROM "${raw(delta)}") x GROUP BY ${raw(key)} HAVING ${raw(nonZero)}),
+            fresh AS (SELECT * FROM "${raw(recount)}"((SELECT traces FROM t), true))
        SELECT (SELECT json_agg(x) FROM (SELECT * FROM kept EXCEPT ALL SELECT * FROM fresh) x) AS kept_only,
               (SELECT json_agg(x) FROM (SELECT * FROM fresh EXCEPT ALL SELECT * FROM kept) x) AS recount_only,
-              (SELECT count(*)::int FROM "${delta}") AS deltas`,
+              (SELECT count(*)::int FROM "${raw(delta)}") AS deltas`,
     );
     expect({ kept_only: diff.kept_only, recount_only: diff.recount_only }, `${table} against a recount`).toEqual({ kept_only: null, recount_only: null });
     if (compacted) expect(diff.deltas, `${delta} rows left after compaction`).toBe(0);
   }
   // Each name's folded traces, all hours and statuses (migration insights_name_totals).
   const [totals] = await db.sql.query<{ diff: unknown[] | null }>(
-    `WITH folded AS (SELECT "name", sum("traces")::int AS "traces" FROM "InsightsNameHour" GROUP BY 1 HAVING sum("traces") <> 0)
+    sql`WITH folded AS (SELECT "name", sum("traces")::int AS "traces" FROM "InsightsNameHour" GROUP BY 1 HAVING sum("traces") <> 0)
      SELECT json_agg(x) AS diff FROM (
        (SELECT * FROM "InsightsNameTotal" EXCEPT ALL SELECT * FROM folded) UNION ALL (SELECT * FROM folded EXCEPT ALL SELECT * FROM "InsightsNameTotal")
      ) x`,
@@ -123,7 +123,7 @@ export async function requeueForSearch(db: Database): Promise<void> {
  */
 export async function expectSearchWordsExact(db: Database, { drained = false } = {}): Promise<void> {
   const [row] = await db.sql.query<{ wrong: number; queued: number }>(
-    `SELECT (SELECT count(*)::int FROM "Trace" t LEFT JOIN "SearchDoc" d ON d."traceId" = t.id
+    sql`SELECT (SELECT count(*)::int FROM "Trace" t LEFT JOIN "SearchDoc" d ON d."traceId" = t.id
               WHERE NOT EXISTS (SELECT 1 FROM "SearchQueue" q WHERE q."traceId" = t.id)
                 AND d."words" IS DISTINCT FROM "crossroads_trace_words"(t.id)) AS wrong,
             (SELECT count(*)::int FROM "SearchQueue" q WHERE EXISTS (SELECT 1 FROM "Trace" t WHERE t.id = q."traceId")) AS queued`,
@@ -138,7 +138,7 @@ export async function expectSearchWordsExact(db: Database, { drained = false } =
  */
 export async function expectReviewMarkersExact(db: Database): Promise<void> {
   const rows = await db.sql.query<{ traceId: string; id: string; kept: number; actual: number }>(
-    `SELECT d."traceId", d."id", d."reviews" AS kept, c.n AS actual
+    sql`SELECT d."traceId", d."id", d."reviews" AS kept, c.n AS actual
        FROM "DecisionPoint" d
        CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM "Score" s
                             WHERE s."traceId" = d."traceId" AND s."decisionPointId" = d."id" AND s."name" = 'decision.correct') c
@@ -158,10 +158,10 @@ export async function expectReviewMarkersExact(db: Database): Promise<void> {
 export async function expectPathsExact(db: Database, { compacted = false } = {}): Promise<void> {
   if (compacted) while ((await compactPathsOnce(db.sql)) > 0);
   const rows = await db.sql.query<{ traceId: string; id: string; type: PathDecision['type']; chosen: PathDecision['chosen']; timestamp: Date; parentStartedAt: Date | null }>(
-    `SELECT d."traceId", d."id", d."type"::text AS type, d."chosen", d."timestamp", s."startedAt" AS "parentStartedAt"
+    sql`SELECT d."traceId", d."id", d."type"::text AS type, d."chosen", d."timestamp", s."startedAt" AS "parentStartedAt"
        FROM "DecisionPoint" d LEFT JOIN "Span" s ON s."traceId" = d."traceId" AND s."id" = d."parentSpanId"`,
   );
-  const traces = await db.sql.query<{ id: string }>(`SELECT "id" FROM "Trace"`);
+  const traces = await db.sql.query<{ id: string }>(sql`SELECT "id" FROM "Trace"`);
   const decisions = new Map<string, PathDecision[]>(traces.map((t) => [t.id, []]));
   for (const r of rows) decisions.get(r.traceId)!.push(r);
   const expected = new Map([...decisions].map(([id, ds]) => [id, pathOf(ds)]));
@@ -190,7 +190,7 @@ export async function expectPathsExact(db: Database, { compacted = false } = {})
         reviewed: number;
         judgedRight: number;
       }>(
-        `SELECT t."id", t."name", t."startedAt", t."status"::text AS status,
+        sql`SELECT t."id", t."name", t."startedAt", t."status"::text AS status,
                 coalesce(t."totalCost", (SELECT sum(s."costUsd") FROM "Span" s WHERE s."traceId" = t."id")) AS cost,
                 CASE WHEN t."status" <> 'RUNNING' THEN round(extract(epoch FROM t."endedAt" - t."startedAt") * 1000) END::float8 AS duration,
                 (SELECT count(*)::int FROM "Score" sc WHERE sc."traceId" = t."id" AND sc."decisionPointId" IS NOT NULL
@@ -216,11 +216,11 @@ export async function expectPathsExact(db: Database, { compacted = false } = {})
   }
 
   if (compacted) {
-    const [{ marks }] = await db.sql.query<{ marks: number }>(`SELECT count(*)::int AS marks FROM "TracePathDirty"`);
+    const [{ marks }] = await db.sql.query<{ marks: number }>(sql`SELECT count(*)::int AS marks FROM "TracePathDirty"`);
     expect(marks).toBe(0);
     // One row per trace, the empty path's for a trace without decisions (no "DecisionPath" row).
     const stored = await db.sql.query<{ traceId: string; pathId: string; steps: Step[] | null; forkIds: string[] | null }>(
-      `SELECT tp."traceId", tp."pathId", dp."steps", dp."forkIds" FROM "TracePath" tp LEFT JOIN "DecisionPath" dp ON dp."id" = tp."pathId"`,
+      sql`SELECT tp."traceId", tp."pathId", dp."steps", dp."forkIds" FROM "TracePath" tp LEFT JOIN "DecisionPath" dp ON dp."id" = tp."pathId"`,
     );
     expect(byTrace(stored.map((s) => [s.traceId, [s.pathId, s.steps, s.forkIds]]))).toEqual(
       byTrace(
@@ -239,7 +239,7 @@ export async function expectPathsExact(db: Database, { compacted = false } = {})
       durationMs: number | null;
       reviewed: number;
       judgedRight: number;
-    }>(`SELECT tp."traceId", tp."name", tp."startedAt", tp."status"::text AS status, tp."costUsd", tp."durationMs", tp."reviewed", tp."judgedRight" FROM "TracePath" tp`);
+    }>(sql`SELECT tp."traceId", tp."name", tp."startedAt", tp."status"::text AS status, tp."costUsd", tp."durationMs", tp."reviewed", tp."judgedRight" FROM "TracePath" tp`);
     expect(
       byTrace(copies.map((c) => [c.traceId, [c.name, c.startedAt.toISOString(), c.status, c.costUsd, c.durationMs, c.reviewed, c.judgedRight]])),
       'the stored figures',

@@ -21,6 +21,7 @@ import { overviewFromRollups, overviewFromTraces } from './overview';
 import { rollupPlan } from './rollups';
 import type { DecisionInsights, DecisionParams, OverviewBucket, OverviewParams } from './types';
 import { testContext } from '@/test/support/context';
+import { sql } from '@/lib/db/sql';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -210,7 +211,7 @@ describe.each(testDatabases())('insights from rollups on $name', ({ open }) => {
     // Deletes after compaction leave deltas again; answers still agree, and after folding.
     // Through the app's verb (set-based) and by hand (the row trigger).
     await deleteSessionTraces(testContext(db), 's-1');
-    await db.sql.query(`DELETE FROM "Trace" WHERE "name" = 'agent-2' AND "status" = 'ERROR'`);
+    await db.sql.query(sql`DELETE FROM "Trace" WHERE "name" = 'agent-2' AND "status" = 'ERROR'`);
     await expectRollupsExact(db);
     for (const w of windows) await compare(w);
     await compactInsights(testContext(db));

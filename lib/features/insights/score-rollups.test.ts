@@ -30,6 +30,7 @@ import { compactInsights } from './compact';
 import { reviewFiguresFromRollups, reviewFiguresFromTraces, type ReviewFigures } from './reviews';
 import { rollupPlan } from './rollups';
 import { scoreSeries, scoreSeriesFromTraces } from './score-series';
+import { sql } from '@/lib/db/sql';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -161,7 +162,7 @@ describe.each(testDatabases())('score insights from rollups on $name', ({ open }
     const r = random(99);
     const people = ['ana', 'bo', 'cy'].map((id) => asPerson(db, id));
     const key = asKey(db);
-    const decisions = await db.sql.query<{ traceId: string; id: string }>(`SELECT "traceId", "id" FROM "DecisionPoint" ORDER BY 1, 2`);
+    const decisions = await db.sql.query<{ traceId: string; id: string }>(sql`SELECT "traceId", "id" FROM "DecisionPoint" ORDER BY 1, 2`);
     // Concurrent reviewers and a key, some scores with ids (rewritten below), the OTLP traces scored while running.
     await Promise.all([
       ...people.map((p, k) =>
@@ -238,13 +239,12 @@ describe.each(testDatabases())('score insights from rollups on $name', ({ open }
       await db.sql.exec('TRUNCATE "ReviewHold"');
       const { progress } = await nextReview(asPerson(db, 'progress'), f);
       const [expected] = await db.sql.query<{ reviewed: number; total: number }>(
-        `SELECT (count(*) FILTER (WHERE EXISTS (SELECT 1 FROM "Score" s WHERE s."traceId" = d."traceId" AND s."decisionPointId" = d."id"
+        sql`SELECT (count(*) FILTER (WHERE EXISTS (SELECT 1 FROM "Score" s WHERE s."traceId" = d."traceId" AND s."decisionPointId" = d."id"
                                                  AND s."name" = 'decision.correct')))::int AS reviewed, count(*)::int AS total
            FROM "DecisionPoint" d JOIN "Trace" t ON t."id" = d."traceId"
-          WHERE ($1::text IS NULL OR d."type"::text = $1) AND ($2::text IS NULL OR "insights_option_label"(d."chosen") = $2)
-            AND ($3::text IS NULL OR t."status"::text = $3) AND ($4::timestamptz IS NULL OR t."startedAt" >= $4)
-            AND ($5::timestamptz IS NULL OR t."startedAt" < $5)`,
-        [f.type ?? null, f.option ?? null, f.status ?? null, f.from ?? null, f.to ?? null],
+          WHERE (${f.type ?? null}::text IS NULL OR d."type"::text = ${f.type ?? null}) AND (${f.option ?? null}::text IS NULL OR "insights_option_label"(d."chosen") = ${f.option ?? null})
+            AND (${f.status ?? null}::text IS NULL OR t."status"::text = ${f.status ?? null}) AND (${f.from ?? null}::timestamptz IS NULL OR t."startedAt" >= ${f.from ?? null})
+            AND (${f.to ?? null}::timestamptz IS NULL OR t."startedAt" < ${f.to ?? null})`,
       );
       expect(progress, JSON.stringify(f)).toEqual(expected);
     }
@@ -291,10 +291,10 @@ describe.each(testDatabases())('score insights from rollups on $name', ({ open }
     // Updates by id: the value, the name, the data type, the target (another trace's decision).
     const ana = asPerson(db, 'ana');
     const [other] = await db.sql.query<{ traceId: string; id: string }>(
-      `SELECT "traceId", "id" FROM "DecisionPoint" WHERE "traceId" LIKE 'sr-3-%' ORDER BY 1 DESC, 2 LIMIT 1`,
+      sql`SELECT "traceId", "id" FROM "DecisionPoint" WHERE "traceId" LIKE 'sr-3-%' ORDER BY 1 DESC, 2 LIMIT 1`,
     );
     const [a, b, c] = await db.sql.query<{ id: string; traceId: string; decisionPointId: string }>(
-      `SELECT "id", "traceId", "decisionPointId" FROM "Score" WHERE "id" LIKE 'rv-0-%' ORDER BY "id" LIMIT 3`,
+      sql`SELECT "id", "traceId", "decisionPointId" FROM "Score" WHERE "id" LIKE 'rv-0-%' ORDER BY "id" LIMIT 3`,
     );
     await saveScores(
       ana,
@@ -306,20 +306,19 @@ describe.each(testDatabases())('score insights from rollups on $name', ({ open }
       }),
     );
     // The API never moves a score to another target (a 409); the triggers follow any UPDATE all the same.
-    await db.sql.query(`UPDATE "Score" SET "traceId" = $1, "decisionPointId" = $2, "value" = 1 WHERE "id" = $3`, [other.traceId, other.id, c.id]);
+    await db.sql.query(sql`UPDATE "Score" SET "traceId" = ${other.traceId}, "decisionPointId" = ${other.id}, "value" = 1 WHERE "id" = ${c.id}`);
     await db.sql.query(
-      `UPDATE "Score" SET "decisionPointId" = NULL, "name" = 'quality', "dataType" = 'NUMERIC', "value" = 3, "stringValue" = NULL WHERE "id" = $1`,
-      [`otlp-review-${otlpIds[0]}`],
+      sql`UPDATE "Score" SET "decisionPointId" = NULL, "name" = 'quality', "dataType" = 'NUMERIC', "value" = 3, "stringValue" = NULL WHERE "id" = ${`otlp-review-${otlpIds[0]}`}`,
     );
     await checkAll();
 
     // Deletes: scores one by one, a trace, a session, by hand; and a status changed by hand.
-    const some = await db.sql.query<{ id: string }>(`SELECT "id" FROM "Score" WHERE "id" LIKE 'rv-1-%' ORDER BY "id" LIMIT 5`);
+    const some = await db.sql.query<{ id: string }>(sql`SELECT "id" FROM "Score" WHERE "id" LIKE 'rv-1-%' ORDER BY "id" LIMIT 5`);
     await Promise.all(some.map((s) => deleteScore(asPerson(db, 'bo'), s.id)));
     await deleteTraceOrThrow(testContext(db), otlpIds[1]);
     await deleteSessionTraces(testContext(db), 'ss-2');
-    await db.sql.query(`DELETE FROM "Trace" WHERE "id" IN (SELECT "id" FROM "Trace" WHERE "sessionId" = 'ss-3' ORDER BY "id" LIMIT 4)`);
-    await db.sql.query(`UPDATE "Trace" SET "status" = 'COMPLETED' WHERE "status" = 'RUNNING' AND "sessionId" = 'ss-4'`);
+    await db.sql.query(sql`DELETE FROM "Trace" WHERE "id" IN (SELECT "id" FROM "Trace" WHERE "sessionId" = 'ss-3' ORDER BY "id" LIMIT 4)`);
+    await db.sql.query(sql`UPDATE "Trace" SET "status" = 'COMPLETED' WHERE "status" = 'RUNNING' AND "sessionId" = 'ss-4'`);
     await checkAll();
     expect(await compactInsights(testContext(db))).toBeGreaterThan(0);
     const last = await checkAll({ compacted: true });

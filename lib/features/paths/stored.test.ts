@@ -18,6 +18,7 @@ import { expectPathsExact } from '@/test/support/derived';
 import { makeTrace } from '@/test/support/fixtures';
 import { compactPathsOnce } from './compact';
 import { EMPTY_PATH_ID } from '@/lib/features/query/path-sql';
+import { sql } from '@/lib/db/sql';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -109,8 +110,8 @@ describe.each(testDatabases())('stored decision paths on $name', ({ open }) => {
   let db: Database;
   const limits = { maxBatchTraces: 1000, maxChildrenPerTrace: 100 };
   const ingest = (traces: Record<string, unknown>[]) => ingestTraces(testContext(db), validateIngestBody({ traces }, limits));
-  const marks = async () => (await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM "TracePathDirty"'))[0].n;
-  const stored = async () => (await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM "TracePath"'))[0].n;
+  const marks = async () => (await db.sql.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM "TracePathDirty"`))[0].n;
+  const stored = async () => (await db.sql.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM "TracePath"`))[0].n;
 
   beforeAll(async () => {
     db = await open();
@@ -138,7 +139,7 @@ describe.each(testDatabases())('stored decision paths on $name', ({ open }) => {
     await expectPathsExact(db, { compacted: true });
     expect(await stored()).toBeLessThan(withPaths - 20);
     const [{ orphans }] = await db.sql.query<{ orphans: number }>(
-      'SELECT count(*)::int AS orphans FROM "TracePath" tp WHERE NOT EXISTS (SELECT 1 FROM "Trace" t WHERE t."id" = tp."traceId")',
+      sql`SELECT count(*)::int AS orphans FROM "TracePath" tp WHERE NOT EXISTS (SELECT 1 FROM "Trace" t WHERE t."id" = tp."traceId")`,
     );
     expect(orphans).toBe(0);
   });
@@ -161,8 +162,7 @@ describe.each(testDatabases())('stored decision paths on $name', ({ open }) => {
       await expectPathsExact(db, { compacted: k % 2 === 1 });
     }
     const [{ steps }] = await db.sql.query<{ steps: Array<{ label: string; repeats: number }> }>(
-      'SELECT dp."steps" FROM "TracePath" tp JOIN "DecisionPath" dp ON dp."id" = tp."pathId" WHERE tp."traceId" = $1',
-      [id],
+      sql`SELECT dp."steps" FROM "TracePath" tp JOIN "DecisionPath" dp ON dp."id" = tp."pathId" WHERE tp."traceId" = ${id}`,
     );
     expect(steps.map((s) => `${s.label}×${s.repeats}`)).toEqual(['sql×1', 'search×1', 'sql×1']);
   });
@@ -209,7 +209,7 @@ describe.each(testDatabases())('stored decision paths on $name', ({ open }) => {
     await db.sql.exec('TRUNCATE "DecisionPoint" CASCADE');
     await expectPathsExact(db);
     await expectPathsExact(db, { compacted: true });
-    const [{ paths }] = await db.sql.query<{ paths: string[] }>('SELECT array_agg(DISTINCT "pathId") AS paths FROM "TracePath"');
+    const [{ paths }] = await db.sql.query<{ paths: string[] }>(sql`SELECT array_agg(DISTINCT "pathId") AS paths FROM "TracePath"`);
     expect(paths).toEqual([EMPTY_PATH_ID]);
     await db.sql.exec('TRUNCATE "Trace" CASCADE');
     await expectPathsExact(db, { compacted: true });

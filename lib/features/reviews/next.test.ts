@@ -12,6 +12,7 @@ import { testDatabases, truncateAll } from '@/test/support/databases';
 import { makeTrace } from '@/test/support/fixtures';
 import { asKey, asPerson } from '@/test/support/scores';
 import { nextReview, parseReviewFilters, parseSkips } from './';
+import { sql } from '@/lib/db/sql';
 
 const limits = { maxBatchTraces: 100, maxChildrenPerTrace: 100 };
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 2, 10, minute)).toISOString();
@@ -59,7 +60,7 @@ describe.each(testDatabases())('the review queue on $name', (target) => {
   it('needs read and annotate: a key with ingest alone reads no decision and holds none; a key with both may review', async () => {
     await expect(nextReview(asKey(db, ['ingest']), filters())).rejects.toMatchObject({ code: 'FORBIDDEN', message: 'API key lacks the read scope' });
     await expect(nextReview(asKey(db, ['read']), filters())).rejects.toMatchObject({ code: 'FORBIDDEN', message: 'API key lacks the ingest scope' });
-    const [{ holds }] = await db.sql.query<{ holds: number }>('SELECT count(*)::int AS holds FROM "ReviewHold"');
+    const [{ holds }] = await db.sql.query<{ holds: number }>(sql`SELECT count(*)::int AS holds FROM "ReviewHold"`);
     expect(holds).toBe(0);
     expect(key((await nextReview(asKey(db, ['ingest', 'read']), filters())).item)).toBe('r-3/d1');
   });
@@ -70,7 +71,7 @@ describe.each(testDatabases())('the review queue on $name', (target) => {
     const keys = answers.map((a) => key(a.item));
     expect(keys.filter((k) => k !== null).sort()).toEqual(['r-1/d1', 'r-1/d2', 'r-2/d1', 'r-3/d1']);
     expect(keys.filter((k) => k === null)).toHaveLength(1);
-    const [{ n }] = await db.sql.query<{ n: number }>('SELECT count(DISTINCT "reviewer")::int AS n FROM "ReviewHold"');
+    const [{ n }] = await db.sql.query<{ n: number }>(sql`SELECT count(DISTINCT "reviewer")::int AS n FROM "ReviewHold"`);
     expect(n).toBe(4);
   });
 
@@ -79,7 +80,7 @@ describe.each(testDatabases())('the review queue on $name', (target) => {
     const bob = asPerson(db, 'bob');
     expect(key((await nextReview(ada, filters())).item)).toBe('r-3/d1');
     expect(key((await nextReview(bob, filters())).item)).toBe('r-2/d1');
-    await db.sql.query(`UPDATE "ReviewHold" SET "heldUntil" = now() - interval '1 second' WHERE "reviewer" = 'user:ada'`);
+    await db.sql.query(sql`UPDATE "ReviewHold" SET "heldUntil" = now() - interval '1 second' WHERE "reviewer" = 'user:ada'`);
     // Bob's own hold comes first; after skipping it, Ada's expired item is his.
     const skipped = await nextReview(bob, filters(), parseSkips('{"skip": [{"traceId": "r-2", "decisionPointId": "d1"}]}'));
     expect(key(skipped.item)).toBe('r-3/d1');
@@ -130,7 +131,7 @@ describe.each(testDatabases())('the review queue on $name', (target) => {
     await db.sql.exec(`
       INSERT INTO "Score" ("id", "traceId", "decisionPointId", "name", "dataType", "value", "source", "authorKind", "authorName")
       SELECT 'rev-' || i, 'bulk-' || i, 'd1', 'decision.correct', 'BOOLEAN', 1, 'API', 'key', 'test' FROM generate_series(1100, 2099) i`);
-    const [{ left }] = await db.sql.query<{ left: number }>('SELECT count(*)::int AS left FROM "DecisionPoint" WHERE "reviews" = 0');
+    const [{ left }] = await db.sql.query<{ left: number }>(sql`SELECT count(*)::int AS left FROM "DecisionPoint" WHERE "reviews" = 0`);
     expect(left).toBe(1_104);
     expect(await firsts()).toEqual(['bulk-2100/d1', 'bulk-1000/d1', 'r-2/d1', 'r-3/d1', 'bulk-959/d1', null]);
   });

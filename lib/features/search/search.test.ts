@@ -131,7 +131,7 @@ describe.each(testDatabases())('full-text search on $name', ({ open }) => {
     await requeueForSearch(db);
     if (indexed) expect(await indexSearchBacklog(db.sql)).toEqual({ traces: 4, drained: true });
     const [{ queued, docs }] = await db.sql.query<{ queued: number; docs: number }>(
-      'SELECT (SELECT count(DISTINCT "traceId") FROM "SearchQueue")::int AS queued, (SELECT count(*) FROM "SearchDoc")::int AS docs',
+      sql`SELECT (SELECT count(DISTINCT "traceId") FROM "SearchQueue")::int AS queued, (SELECT count(*) FROM "SearchDoc")::int AS docs`,
     );
     expect({ queued, docs }).toEqual(indexed ? { queued: 0, docs: 4 } : { queued: 4, docs: 0 });
   };

@@ -28,6 +28,7 @@ import { upsertSpanBatch } from '@/lib/features/ingest/upsert-spans';
 import type { SpanInput } from '@/lib/features/ingest/validate';
 import { validateIngestBody } from '@/lib/features/ingest/validate';
 import { testContext } from '@/test/support/context';
+import { sql } from '@/lib/db/sql';
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 const SESSIONS = ['race-a', 'race-b', 'race-c'];
@@ -144,7 +145,7 @@ describe.each(testDatabases())('deletes racing with ingest on $name', ({ open })
     await expectSearchWordsExact(db, { drained: true });
     await expectPathsExact(db, { compacted: true });
     // And something was both stored and deleted along the way.
-    const [{ n }] = await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM "Trace"');
+    const [{ n }] = await db.sql.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM "Trace"`);
     expect(n).toBeGreaterThan(0);
     expect(n).toBeLessThan(jsonIds.length);
   });

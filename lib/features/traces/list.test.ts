@@ -10,6 +10,7 @@ import { parseListParams } from '@/lib/features/query/list-params';
 import { RUN_STATUSES } from './types';
 import { validateIngestBody } from '@/lib/features/ingest/validate';
 import { testContext } from '@/test/support/context';
+import { sql } from '@/lib/db/sql';
 
 const LIMITS = { maxBatchTraces: 1000, maxChildrenPerTrace: 10_000 };
 const batch = (statuses: string[]) =>
@@ -29,7 +30,7 @@ describe.each(testDatabases())('trace totals on $name', ({ open }) => {
 
   async function expectExactTotals() {
     const real = await db.sql.query<{ status: string; n: number }>(
-      'SELECT status::text AS status, count(*)::int AS n FROM "Trace" GROUP BY status',
+      sql`SELECT status::text AS status, count(*)::int AS n FROM "Trace" GROUP BY status`,
     );
     const byStatus = Object.fromEntries(real.map((r) => [r.status, r.n]));
     for (const status of RUN_STATUSES) {
@@ -82,8 +83,7 @@ describe.each(testDatabases())('trace totals on $name', ({ open }) => {
     const expectSameAsIlike = async (when: string) => {
       for (const search of terms) {
         const [{ n }] = await db.sql.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM "Trace" WHERE "name" ILIKE $1`,
-          [`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
+          sql`SELECT count(*)::int AS n FROM "Trace" WHERE "name" ILIKE ${`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`,
         );
         expect(await countTraces(db.sql, { search }), `${when}: ${search}`).toBe(n);
       }
@@ -102,7 +102,7 @@ describe.each(testDatabases())('trace totals on $name', ({ open }) => {
     );
     await expectSameAsIlike('after SQL writes');
     const [{ orphans }] = await db.sql.query<{ orphans: number }>(
-      `SELECT count(*)::int AS orphans FROM "Trace" t FULL JOIN "TraceName" n ON n."traceId" = t.id WHERE t.id IS NULL OR n."traceId" IS NULL`,
+      sql`SELECT count(*)::int AS orphans FROM "Trace" t FULL JOIN "TraceName" n ON n."traceId" = t.id WHERE t.id IS NULL OR n."traceId" IS NULL`,
     );
     expect(orphans).toBe(0);
     await truncateAll(db);

@@ -8,6 +8,7 @@ import { makeTrace } from '@/test/support/fixtures';
 import { ingestTraces } from '@/lib/features/ingest/ingest';
 import { countTracesByStatus, foldTraceStatusCounts } from './status-counts';
 import { validateIngestBody } from '@/lib/features/ingest/validate';
+import { sql } from '@/lib/db/sql';
 
 const limits = { maxBatchTraces: 1000, maxChildrenPerTrace: 100 };
 
@@ -27,9 +28,9 @@ describe.each(testDatabases())('per-status trace counts on $name', ({ open }) =>
   const store = (traces: Record<string, unknown>[]) => ingestTraces(testContext(db), validateIngestBody({ traces }, limits));
   const counters = async () =>
     Object.fromEntries(
-      (await db.sql.query<{ status: string; n: number }>('SELECT status::text AS status, count::int AS n FROM "TraceStatusCount"')).map((r) => [r.status, r.n]),
+      (await db.sql.query<{ status: string; n: number }>(sql`SELECT status::text AS status, count::int AS n FROM "TraceStatusCount"`)).map((r) => [r.status, r.n]),
     );
-  const deltas = async () => (await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM "TraceStatusCountDelta"'))[0].n;
+  const deltas = async () => (await db.sql.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM "TraceStatusCountDelta"`))[0].n;
   const read = async () => ({
     all: await countTracesByStatus(db.sql, undefined),
     RUNNING: await countTracesByStatus(db.sql, 'RUNNING'),
@@ -46,8 +47,8 @@ describe.each(testDatabases())('per-status trace counts on $name', ({ open }) =>
 
     // A status move appends its net change only; an update that moves none appends nothing.
     const before = await deltas();
-    await db.sql.query(`UPDATE "Trace" SET "status" = 'COMPLETED' WHERE id = $1`, [a.id]);
-    await db.sql.query(`UPDATE "Trace" SET "name" = 'renamed' WHERE id = $1`, [a.id]);
+    await db.sql.query(sql`UPDATE "Trace" SET "status" = 'COMPLETED' WHERE id = ${a.id}`);
+    await db.sql.query(sql`UPDATE "Trace" SET "name" = 'renamed' WHERE id = ${a.id}`);
     expect(await deltas()).toBe(before + 2);
     expect(await read()).toEqual({ all: 4, RUNNING: 0, COMPLETED: 3, ERROR: 1 });
 
@@ -56,7 +57,7 @@ describe.each(testDatabases())('per-status trace counts on $name', ({ open }) =>
     expect(await counters()).toEqual({ RUNNING: 0, COMPLETED: 3, ERROR: 1 });
     expect(await read()).toEqual({ all: 4, RUNNING: 0, COMPLETED: 3, ERROR: 1 });
 
-    await db.sql.query(`DELETE FROM "Trace" WHERE id = $1`, [a.id]);
+    await db.sql.query(sql`DELETE FROM "Trace" WHERE id = ${a.id}`);
     expect(await read()).toEqual({ all: 3, RUNNING: 0, COMPLETED: 2, ERROR: 1 });
     expect(await foldTraceStatusCounts(testContext(db))).toBe(1);
     expect(await counters()).toEqual({ RUNNING: 0, COMPLETED: 2, ERROR: 1 });
@@ -77,9 +78,9 @@ describe.each(testDatabases())('per-status trace counts on $name', ({ open }) =>
     if (db.kind !== 'postgres') return; // PGlite has one connection: nothing can wait.
     await store([makeTrace({ status: 'COMPLETED' })]);
     await db.sql.transaction(async (tx) => {
-      await tx.query(`UPDATE "Trace" SET "status" = 'ERROR'`);
+      await tx.query(sql`UPDATE "Trace" SET "status" = 'ERROR'`);
       await tx.query(
-        `INSERT INTO "Trace" (id, name, status, "startedAt") VALUES ('open-tx', 'open', 'RUNNING', now())`,
+        sql`INSERT INTO "Trace" (id, name, status, "startedAt") VALUES ('open-tx', 'open', 'RUNNING', now())`,
       );
       // From other connections, while this transaction holds its deltas: ingest and a fold
       // both finish (before, ingest waited for this commit on the counter rows: a hang here).
