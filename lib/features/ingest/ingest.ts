@@ -24,6 +24,7 @@ import { AppError } from '@/lib/core/errors';
 import { spanCost } from '@/lib/features/pricing';
 import type { CustomPrice } from '@/lib/features/pricing/shared';
 import type { SqlExecutor } from '@/lib/db/executor';
+import { isUniqueViolation } from '@/lib/db/errors';
 import { join, param, raw, sql, type Param, type Sql } from '@/lib/db/sql';
 import { columnNames, columnValues, DECISION_POINT_TABLE, EVENT_TABLE, recordDefinition, SPAN_TABLE, TRACE_TABLE, type Column, type TableColumns } from '@/lib/db/columns';
 import { iso, spanRow } from './rows';
@@ -170,11 +171,6 @@ function rowsJson(traces: readonly TraceInput[], prices: readonly CustomPrice[])
     });
   });
   return ORDER.map((table) => JSON.stringify(rows[table]));
-}
-
-/** A unique-constraint violation, as node-postgres and PGlite report it. */
-export function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: unknown } | null)?.code === '23505';
 }
 
 // The request text passed JSON.parse and validation, but PostgreSQL's jsonb input is

@@ -6,11 +6,7 @@ import { raw, sql } from '@/lib/db/sql';
 import type { ScoreConfigRecord } from '@/lib/features/scores/types';
 import { CONFIG_COLUMNS } from './read';
 import type { ScoreConfigInput } from './validate';
-
-/** A unique-constraint violation (the name), as PostgreSQL reports it. */
-export function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: unknown } | null)?.code === '23505';
-}
+import { isUniqueViolation } from '@/lib/db/errors';
 
 /** Creates a config (admins); CONFLICT when its name has one already. */
 export async function createScoreConfig(ctx: ServiceContext, input: ScoreConfigInput): Promise<ScoreConfigRecord> {

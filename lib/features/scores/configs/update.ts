@@ -4,7 +4,7 @@ import { requireScope, type ServiceContext } from '@/lib/core/context';
 import { raw, sql } from '@/lib/db/sql';
 import { isValidId } from '@/lib/features/ingest/shared';
 import type { ScoreConfigRecord } from '@/lib/features/scores/types';
-import { isUniqueViolation } from './create';
+import { isUniqueViolation } from '@/lib/db/errors';
 import { CONFIG_COLUMNS } from './read';
 import { checkConfig, type ScoreConfigInput } from './validate';
 
