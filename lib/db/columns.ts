@@ -6,6 +6,9 @@ import { raw, type Sql } from './sql';
 
 export type Column = readonly [name: string, sqlType: string];
 
+/** A field of a row as the API shows it: its column, and whether it is a date (ISO 8601 text). */
+export type ApiField = string | readonly [name: string, kind: 'date'];
+
 export interface TableColumns {
   readonly table: string;
   /** Columns written from values the application computed (ids, names, enums, numbers, dates). */
@@ -34,7 +37,27 @@ export const SPAN_TABLE = {
     ['endedAt', 'timestamptz'],
   ],
   payloads: ['input', 'output', 'metadata'],
-} as const satisfies TableColumns;
+  // A span as the API shows it (GET /api/traces/{id}, children, SOAP), in this order.
+  api: [
+    'id',
+    'traceId',
+    'parentSpanId',
+    'name',
+    'type',
+    'input',
+    'output',
+    'tokenCount',
+    'costUsd',
+    'costSource',
+    'pricedModel',
+    'durationMs',
+    'status',
+    'statusMessage',
+    ['startedAt', 'date'],
+    ['endedAt', 'date'],
+    'metadata',
+  ],
+} as const satisfies TableColumns & { api: readonly ApiField[] };
 
 export const DECISION_POINT_TABLE = {
   table: 'DecisionPoint',
@@ -107,4 +130,17 @@ export function recordDefinition(spec: TableColumns, extra: readonly Column[] = 
 /** The column list as a fragment, for statements built with lib/db/sql. */
 export function columnList(spec: TableColumns, alias?: string): Sql {
   return raw(alias ? columnValues(spec, alias) : columnNames(spec, { payloads: false }));
+}
+
+// The same ISO 8601 form as Date.prototype.toISOString: UTC, milliseconds, 'Z'.
+export const isoSql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** json_build_object of a row (`alias`) over the given fields, in the order the API shows them. */
+export function jsonObjectSql(alias: string, fields: readonly ApiField[]): string {
+  const pairs = fields.map((field) => {
+    const [name, kind] = typeof field === 'string' ? [field, undefined] : field;
+    const column = `${alias}."${name}"`;
+    return `'${name}', ${kind === 'date' ? isoSql(column) : column}`;
+  });
+  return `json_build_object(${pairs.join(', ')})`;
 }

@@ -7,7 +7,12 @@
 // own driver or differ in the details we rely on (Uint8Array values sent as bytes for
 // queryBytes, named prepared statements per call site).
 
-const SQL = Symbol('sql');
+// Brands, not instanceof: Next bundles this module into several module graphs (route
+// handlers, pages, instrumentation), and the one database handle of the process
+// (lib/db, cached on globalThis) compiles statements built by any of them.
+const SQL = Symbol.for('crossroads.sql.fragment');
+const PARAM = Symbol.for('crossroads.sql.param');
+const PARTS = Symbol.for('crossroads.sql.parts');
 
 export interface Sql {
   readonly [SQL]: true;
@@ -19,8 +24,11 @@ export interface Sql {
 
 /** A bind parameter that may appear several times in one statement: sent once, one $n. */
 export class Param {
+  readonly [PARAM] = true as const;
   constructor(readonly value: unknown) {}
 }
+
+const isParam = (value: unknown): value is Param => (value as { [PARAM]?: unknown } | null)?.[PARAM] === true;
 
 /**
  * A value to interpolate at several places of a statement (a 9 MB request text read by
@@ -33,10 +41,10 @@ export function param(value: unknown): Param {
 class Fragment implements Sql {
   readonly [SQL] = true as const;
   // Pieces alternate text and values; values may be nested fragments, flattened on compile.
-  constructor(
-    private readonly strings: readonly string[],
-    private readonly args: readonly unknown[],
-  ) {}
+  readonly [PARTS]: { readonly strings: readonly string[]; readonly args: readonly unknown[] };
+  constructor(strings: readonly string[], args: readonly unknown[]) {
+    this[PARTS] = { strings, args };
+  }
 
   private compiled?: { text: string; values: unknown[] };
 
@@ -46,11 +54,12 @@ class Fragment implements Sql {
     const shared = new Map<Param, number>();
     let text = '';
     const walk = (frag: Fragment) => {
-      text += frag.strings[0];
-      for (let i = 0; i < frag.args.length; i++) {
-        const arg = frag.args[i];
-        if (arg instanceof Fragment) walk(arg);
-        else if (arg instanceof Param) {
+      const { strings, args } = frag[PARTS];
+      text += strings[0];
+      for (let i = 0; i < args.length; i++) {
+        const arg = args[i];
+        if (isSql(arg)) walk(arg as Fragment);
+        else if (isParam(arg)) {
           let n = shared.get(arg);
           if (n === undefined) {
             values.push(arg.value);
@@ -62,7 +71,7 @@ class Fragment implements Sql {
           values.push(arg);
           text += `$${values.length}`;
         }
-        text += frag.strings[i + 1];
+        text += strings[i + 1];
       }
     };
     walk(this);
@@ -86,7 +95,7 @@ export function sql(strings: TemplateStringsArray, ...values: unknown[]): Sql {
 
 /** Whether a value is a fragment built by sql. */
 export function isSql(value: unknown): value is Sql {
-  return value instanceof Fragment;
+  return (value as { [SQL]?: unknown } | null)?.[SQL] === true;
 }
 
 /**

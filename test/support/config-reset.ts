@@ -1,7 +1,9 @@
 // Vitest setup: configuration is parsed once per process (lib/core/config.ts), and tests
 // change the environment between cases. Every write to process.env (a variable set or
 // deleted, or process.env replaced) forgets the parsed configuration, so the next read
-// sees it, as a server started with that environment would.
+// sees it, as a server started with that environment would. vi.stubEnv writes to the
+// environment object Vitest held before this file ran, so it is followed too.
+import { vi } from 'vitest';
 import { resetConfig } from '@/lib/core/config';
 
 type Env = NodeJS.ProcessEnv;
@@ -31,3 +33,15 @@ Object.defineProperty(process, 'env', {
     resetConfig();
   },
 });
+
+const { stubEnv, unstubAllEnvs } = vi;
+vi.stubEnv = (...args: Parameters<typeof stubEnv>) => {
+  const result = stubEnv(...args);
+  resetConfig();
+  return result;
+};
+vi.unstubAllEnvs = () => {
+  const result = unstubAllEnvs();
+  resetConfig();
+  return result;
+};

@@ -3,9 +3,10 @@
 // id breaking ties). Used by the SOAP adapter's SPAN, DECISION and EVENT objects.
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
-import { join, sql, type Sql } from '@/lib/db/sql';
-import type { DecisionPoint, Event, Span } from '@/lib/generated/prisma/client';
-import { toDecisionPointRecord, toEventRecord, toSpanRecord } from './serialize';
+import { join, raw, sql, type Sql } from '@/lib/db/sql';
+import type { DecisionPoint, Event } from '@/lib/generated/prisma/client';
+import { toDecisionPointRecord, toEventRecord } from './serialize';
+import { SPAN_JSON } from './detail';
 import {
   DECISION_TYPES,
   EVENT_TYPES,
@@ -21,6 +22,9 @@ import {
 } from './types';
 import { isValidId } from '@/lib/features/ingest/shared';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
+
+// A span as the API shows it, built by the database from the column registry's field list.
+const SPAN_JSON_SQL = raw(SPAN_JSON);
 
 /** Upper bound of one child query, whatever the caller asks for. */
 export const MAX_CHILD_QUERY = 1000;
@@ -47,9 +51,9 @@ export async function getSpanOrThrow(ctx: ServiceContext, traceId: string, id: s
   requireScope(ctx, 'read');
   const db = ctx.db.sql;
   checkIds(traceId, id);
-  const [row] = await db.query<Span>(sql`SELECT * FROM "Span" WHERE "traceId" = ${traceId} AND "id" = ${id}`);
+  const [row] = await db.query<{ span: SpanRecord }>(sql`SELECT ${SPAN_JSON_SQL} AS span FROM "Span" c WHERE c."traceId" = ${traceId} AND c."id" = ${id}`);
   if (!row) throw new AppError('NOT_FOUND', 'Span not found');
-  return toSpanRecord(row);
+  return row.span;
 }
 
 export async function getDecisionPointOrThrow(ctx: ServiceContext, traceId: string, id: string): Promise<DecisionPointRecord> {
@@ -88,10 +92,10 @@ export async function querySpans(ctx: ServiceContext, q: SpanQuery): Promise<Spa
   if (type) where.push(sql`"type" = CAST(${type} AS "SpanType")`);
   if (status) where.push(sql`"status" = CAST(${status} AS "RunStatus")`);
   if (q.parentSpanId !== undefined) where.push(sql`"parentSpanId" = ${q.parentSpanId}`);
-  const rows = await db.query<Span>(
-    sql`SELECT * FROM "Span" WHERE ${join(where, ' AND ')} ORDER BY "startedAt" ASC, "id" ASC LIMIT ${checkLimit(q.limit)}`,
+  const rows = await db.query<{ span: SpanRecord }>(
+    sql`SELECT ${SPAN_JSON_SQL} AS span FROM "Span" c WHERE ${join(where, ' AND ')} ORDER BY "startedAt" ASC, "id" ASC LIMIT ${checkLimit(q.limit)}`,
   );
-  return rows.map(toSpanRecord);
+  return rows.map((row) => row.span);
 }
 
 export interface DecisionPointQuery {

@@ -18,24 +18,15 @@ import type { TraceDetail } from './types';
 import { isValidId } from '@/lib/features/ingest/shared';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import type { Database } from '@/lib/db';
+import { isoSql, jsonObjectSql, SPAN_TABLE } from '@/lib/db/columns';
 
 /** Empty, longer than 256 characters, or holding control characters: not an id we could have stored. */
 export function isValidTraceId(id: string): boolean {
   return isValidId(id);
 }
 
-// The same ISO 8601 form as Date.prototype.toISOString: UTC, milliseconds, 'Z'.
-export const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/** json_build_object over the given fields, in the order the API shows them. */
-function jsonObject(alias: string, fields: Array<string | [string, 'date']>): string {
-  const pairs = fields.map((field) => {
-    const [name, kind] = typeof field === 'string' ? [field, undefined] : field;
-    const column = `${alias}."${name}"`;
-    return `'${name}', ${kind === 'date' ? iso(column) : column}`;
-  });
-  return `json_build_object(${pairs.join(', ')})`;
-}
+export const iso = isoSql;
+const jsonObject = jsonObjectSql;
 
 export const TRACE_JSON = jsonObject('t', [
   'id',
@@ -67,25 +58,7 @@ export const DECISION_JSON = jsonObject('c', [
   ['timestamp', 'date'],
   'inferred',
 ]);
-export const SPAN_JSON = jsonObject('c', [
-  'id',
-  'traceId',
-  'parentSpanId',
-  'name',
-  'type',
-  'input',
-  'output',
-  'tokenCount',
-  'costUsd',
-  'costSource',
-  'pricedModel',
-  'durationMs',
-  'status',
-  'statusMessage',
-  ['startedAt', 'date'],
-  ['endedAt', 'date'],
-  'metadata',
-]);
+export const SPAN_JSON = jsonObject('c', SPAN_TABLE.api);
 export const EVENT_JSON = jsonObject('c', ['id', 'traceId', 'spanId', 'type', 'name', 'metadata', ['timestamp', 'date']]);
 
 /** A JSON array of the trace's children, in the API's order (the aggregate sorts, so the order is guaranteed). */

@@ -1,11 +1,10 @@
-// Prisma rows -> the records the API returns: ISO 8601 UTC strings for dates, null for
+// Database rows -> the records the API returns: ISO 8601 UTC strings for dates, null for
 // every absent optional, JSON values as stored.
-import type { DecisionPoint, Event, Span, Trace } from '@/lib/generated/prisma/client';
+import type { DecisionPoint, Event, Trace } from '@/lib/generated/prisma/client';
 import type {
   DecisionPointRecord,
   EventRecord,
   JsonValue,
-  SpanRecord,
   TraceRecord,
 } from './types';
 
@@ -49,28 +48,6 @@ export function toDecisionPointRecord(row: DecisionPoint): DecisionPointRecord {
     parentSpanId: row.parentSpanId,
     timestamp: iso(row.timestamp),
     inferred: row.inferred,
-  };
-}
-
-export function toSpanRecord(row: Span): SpanRecord {
-  return {
-    id: row.id,
-    traceId: row.traceId,
-    parentSpanId: row.parentSpanId,
-    name: row.name,
-    type: row.type,
-    input: json(row.input),
-    output: json(row.output),
-    tokenCount: row.tokenCount,
-    costUsd: row.costUsd,
-    costSource: row.costSource,
-    pricedModel: row.pricedModel,
-    durationMs: row.durationMs,
-    status: row.status,
-    statusMessage: row.statusMessage,
-    startedAt: iso(row.startedAt),
-    endedAt: isoOrNull(row.endedAt),
-    metadata: json(row.metadata),
   };
 }
 
