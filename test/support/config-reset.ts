@@ -35,11 +35,11 @@ Object.defineProperty(process, 'env', {
 });
 
 const { stubEnv, unstubAllEnvs } = vi;
-vi.stubEnv = (...args: Parameters<typeof stubEnv>) => {
-  const result = stubEnv(...args);
+vi.stubEnv = ((name: string, value: string | boolean | undefined) => {
+  const result = (stubEnv as (name: string, value: string | boolean | undefined) => typeof vi)(name, value);
   resetConfig();
   return result;
-};
+}) as typeof stubEnv;
 vi.unstubAllEnvs = () => {
   const result = unstubAllEnvs();
   resetConfig();
