@@ -8,12 +8,14 @@ import { migrate, readMigrations } from '@/lib/db/migrate';
 import { openPglite } from '@/lib/db/pglite';
 import { pgliteExecutor, pgPoolExecutor } from '@/lib/db/executor';
 import { copySql, setChildCountColumns, type Table } from './rows';
+import { isSql, type Sql } from '@/lib/db/sql';
 
 const CHILD_COUNTS_PROBE = `SELECT count(*)::int AS n FROM information_schema.columns
   WHERE table_name = 'Trace' AND column_name IN ('decisionPointCount', 'spanCount', 'eventCount')`;
 
 export interface RawConn {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** A statement built with lib/db/sql's tag, or a text and its parameters. */
+  query<T = Record<string, unknown>>(sql: Sql | string, params?: unknown[]): Promise<T[]>;
   copy(table: Table, data: Buffer): Promise<void>;
 }
 
@@ -43,8 +45,8 @@ class CopyFromMemory extends PgQuery {
 
 function pgConn(client: pg.Client): RawConn {
   return {
-    async query<T>(sql: string, params: unknown[] = []) {
-      return (await client.query(sql, params)).rows as T[];
+    async query<T>(sql: Sql | string, params: unknown[] = []) {
+      return (isSql(sql) ? await client.query(sql.text, sql.values) : await client.query(sql, params)).rows as T[];
     },
     copy(table, data) {
       return new Promise<void>((resolve, reject) => {
@@ -95,8 +97,8 @@ export async function openPostgresRaw(url: string, options: { migrate?: boolean 
 
 function pgliteConn(db: PGlite): RawConn {
   return {
-    async query<T>(sql: string, params: unknown[] = []) {
-      return (await db.query(sql, params)).rows as T[];
+    async query<T>(sql: Sql | string, params: unknown[] = []) {
+      return (isSql(sql) ? await db.query(sql.text, sql.values) : await db.query(sql, params)).rows as T[];
     },
     async copy(table, data) {
       await db.query(`${copySql(table).replace('FROM STDIN', "FROM '/dev/blob'")}`, [], {
