@@ -3,9 +3,8 @@ import type { Actor } from '@/lib/core/access/decide';
 import { Logo } from './Logo';
 import { SignOutButton } from './SignOutButton';
 
-/** The bar on every page of the app: where to go, and who is signed in. */
-export function AppHeader({ actor }: { actor: Actor }) {
-  const isAdmin = actor.kind === 'user' && actor.role === 'admin';
+/** The bar on every page of the app: where to go, and who is signed in; `admin` (decided by the layout) shows Settings. */
+export function AppHeader({ actor, admin: isAdmin }: { actor: Actor; admin: boolean }) {
   return (
     <header className="border-b border-border bg-surface">
       {/* Below sm the nav takes a row of its own (scrolling sideways inside itself if it must): the page never does. */}

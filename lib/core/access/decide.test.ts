@@ -2,7 +2,7 @@
 // error it gives. A change of rule shows up here as a changed row.
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/core/errors';
-import { actorKey, decide, decideAny, describeActor, mayDeleteTraces, type Credential, type Principal } from './decide';
+import { actorKey, allows, decide, decideAny, describeActor, mayDeleteTraces, type Credential, type Principal } from './decide';
 import type { Scope } from './scopes';
 
 const readKey: Credential = { kind: 'key', identity: { keyId: 'k1', keyName: 'reader', scopes: ['read'] } };
@@ -95,6 +95,8 @@ describe('decide', () => {
     } else {
       expect(decide(principal, scope).kind).toBe(outcome);
     }
+    // allows() is the same row without the error: what pages show (the admin's Settings link).
+    expect(allows(principal, scope)).toBe(typeof outcome !== 'number');
   });
 
   it('covers every scope in each mode for the credentials a request can carry', () => {

@@ -124,6 +124,16 @@ export function decideAny(principal: Principal, scopes: readonly [Scope, ...Scop
   throw first;
 }
 
+/** Whether the principal has the scope: decide's answer without its error (what a page shows or offers). */
+export function allows(principal: Principal, scope: Scope): boolean {
+  try {
+    decide(principal, scope);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether the viewer offers deleting to this actor: admins only (open mode deletes through the API, with a key). */
 export function mayDeleteTraces(actor: Actor): boolean {
   return actor.kind === 'user' && actor.role === 'admin';

@@ -1,7 +1,7 @@
 // The admin check of the settings pages: each page checks for itself (Next renders a page
 // without its layout on client-side navigation), through the page context, and reads
 // through verbs that check the admin scope again.
-import type { Actor } from '@/lib/core/access/decide';
+import { allows, type Actor } from '@/lib/core/access/decide';
 import type { ServiceContext } from '@/lib/core/context';
 import { pageContext } from '@/lib/transports/pages/context';
 
@@ -11,7 +11,7 @@ export type SettingsAccess =
 
 export async function settingsAccess(path: string): Promise<SettingsAccess> {
   const { ctx, actor } = await pageContext(path);
-  if (actor.kind === 'user' && actor.role === 'admin') return { ctx, admin: actor };
+  if (actor.kind === 'user' && allows(ctx.principal, 'admin')) return { ctx, admin: actor };
   if (actor.kind === 'user') return { denied: 'viewer', email: actor.email };
   // Open mode (pages never see a key): there is no one to be an admin.
   return { denied: 'open' };
