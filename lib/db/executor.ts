@@ -1,6 +1,6 @@
-// A minimal raw-SQL handle over either driver, for the work Prisma cannot do:
-// multi-statement migration scripts, advisory locks, the drift check, and large text
-// handed over as bytes.
+// The one database handle every verb uses, over either driver (PGlite or node-postgres):
+// statements built with lib/db/sql's tag, one transaction API, multi-statement scripts
+// (migrations) and large text handed over as bytes.
 import { protocol, type PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import { isSql, type Sql } from './sql';

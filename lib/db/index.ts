@@ -1,5 +1,6 @@
-// Builds the one Prisma client of this process, for embedded PGlite or PostgreSQL
-// depending on DATABASE_URL (see lib/db/url.ts). It is cached on globalThis, in
+// The one database of this process, embedded PGlite or PostgreSQL depending on
+// DATABASE_URL (see lib/db/url.ts): its SqlExecutor for every statement, and a Prisma
+// client for Better Auth's adapter and the drift test. It is cached on globalThis, in
 // production too: Next bundles pages and route handlers into separate module graphs,
 // and two PGlite instances on one data directory would corrupt it.
 import 'server-only';
@@ -7,7 +8,6 @@ import { openDatabase, type Database } from './open';
 import { getDatabaseUrl } from '@/lib/core/config';
 
 export type { Database } from './open';
-export type Db = Database['prisma'];
 
 const globalForDb = globalThis as unknown as { crossroadsDb?: Promise<Database> };
 

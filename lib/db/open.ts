@@ -11,8 +11,9 @@ import { raw } from './sql';
 
 export interface Database {
   kind: 'pglite' | 'postgres';
+  /** Better Auth's adapter (lib/features/access/auth.ts) and tests of the schema; the app's own SQL goes through `sql`. */
   prisma: PrismaClient;
-  /** Raw SQL on the same database (migrations, health, drift checks, bulk paths). */
+  /** Every statement of the app, built with lib/db/sql's tag (lib/db/executor.ts). */
   sql: SqlExecutor;
   close(): Promise<void>;
 }
