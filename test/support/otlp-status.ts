@@ -1,4 +1,4 @@
-// Reads an OTLP google.rpc.Status body in either encoding (lib/transports/otlp/response.ts writes them;
+// Reads an OTLP google.rpc.Status body in either encoding (lib/transports/otlp/encode.ts writes them;
 // the proto declares message as bytes so that invalid UTF-8 cannot fail an encode).
 import { RpcStatus } from '@/lib/transports/otlp/proto';
 

@@ -5,7 +5,7 @@ import 'server-only';
 import { requireAnyScope, type ServiceContext } from '@/lib/core/context';
 import { requestContext } from '@/lib/features/access';
 import { errorAnswer, ruleScopes, type AccessRule } from '@/lib/transports/http/respond';
-import { exportLogsResponse, exportResponse, grpcCodeForHttpStatus, statusBody } from './response';
+import { exportLogsResponse, exportResponse, grpcCodeForHttpStatus, statusBody } from './encode';
 import { otlpFormat, type OtlpFormat, type OtlpLogsReceipt, type OtlpReceipt } from './receive';
 
 function answer(body: Uint8Array | string, contentType: string, status: number, headers: Record<string, string> = {}): Response {

@@ -1,6 +1,6 @@
 import { JsonLogsSerializer, JsonTraceSerializer, ProtobufLogsSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { describe, expect, it } from 'vitest';
-import { GRPC_CODE_BY_HTTP_STATUS, exportLogsResponse, exportResponse, grpcCodeForHttpStatus, statusBody } from './response';
+import { GRPC_CODE_BY_HTTP_STATUS, exportLogsResponse, exportResponse, grpcCodeForHttpStatus, statusBody } from './encode';
 
 const bytes = (body: Uint8Array | string) => {
   expect(body).toBeInstanceOf(Uint8Array);
