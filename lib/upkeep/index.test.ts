@@ -116,7 +116,8 @@ describe.each(testDatabases())('housekeeping on $name', ({ open }) => {
     // Once it has (the clock set back), the next tick indexes.
     await runSearchIndex({ now: Date.now() - SEARCH_INDEX_INTERVAL_MS });
     await idleTrace(10);
-    expect(await runSearchIndexIfDue()).toMatchObject({ drained: true });
+    // The timer's run (two sessions on PostgreSQL: either may end its turn first) goes on until the queue is empty.
+    expect(await runSearchIndexIfDue()).toMatchObject({ traces: 1 });
     expect(await queued()).toBe(0);
     await expectSearchWordsExact(db, { drained: true });
   });
