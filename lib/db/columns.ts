@@ -72,7 +72,8 @@ export const DECISION_POINT_TABLE = {
     ['timestamp', 'timestamptz'],
   ],
   payloads: ['chosen', 'alternatives', 'contextSnapshot'],
-} as const satisfies TableColumns;
+  api: ['id', 'traceId', 'type', 'reasoning', 'chosen', 'alternatives', 'contextSnapshot', 'durationMs', 'costUsd', 'parentSpanId', ['timestamp', 'date'], 'inferred'],
+} as const satisfies TableColumns & { api: readonly ApiField[] };
 
 export const EVENT_TABLE = {
   table: 'Event',
@@ -85,7 +86,8 @@ export const EVENT_TABLE = {
     ['timestamp', 'timestamptz'],
   ],
   payloads: ['metadata'],
-} as const satisfies TableColumns;
+  api: ['id', 'traceId', 'spanId', 'type', 'name', 'metadata', ['timestamp', 'date']],
+} as const satisfies TableColumns & { api: readonly ApiField[] };
 
 export const TRACE_TABLE = {
   table: 'Trace',
@@ -107,7 +109,24 @@ export const TRACE_TABLE = {
     ['eventCount', 'int4'],
   ],
   payloads: ['metadata'],
-} as const satisfies TableColumns;
+  // A trace as the API shows it (its fields before the children), in this order.
+  api: [
+    'id',
+    'name',
+    'sessionId',
+    'userId',
+    'status',
+    'tags',
+    'metadata',
+    'totalCost',
+    'totalTokens',
+    'totalDuration',
+    'unpricedCalls',
+    ['startedAt', 'date'],
+    ['endedAt', 'date'],
+    ['createdAt', 'date'],
+  ],
+} as const satisfies TableColumns & { api: readonly ApiField[] };
 
 /** A row's column values by name, as a table's registry spells them. */
 export type RowOf<T extends TableColumns> = { [K in T['columns'][number][0]]: unknown };

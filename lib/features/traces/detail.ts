@@ -18,7 +18,7 @@ import type { TraceDetail } from './types';
 import { isValidId } from '@/lib/features/ingest/shared';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import type { Database } from '@/lib/db';
-import { isoSql, jsonObjectSql, SPAN_TABLE } from '@/lib/db/columns';
+import { DECISION_POINT_TABLE, EVENT_TABLE, isoSql, jsonObjectSql, SPAN_TABLE, TRACE_TABLE } from '@/lib/db/columns';
 
 /** Empty, longer than 256 characters, or holding control characters: not an id we could have stored. */
 export function isValidTraceId(id: string): boolean {
@@ -28,38 +28,10 @@ export function isValidTraceId(id: string): boolean {
 export const iso = isoSql;
 const jsonObject = jsonObjectSql;
 
-export const TRACE_JSON = jsonObject('t', [
-  'id',
-  'name',
-  'sessionId',
-  'userId',
-  'status',
-  'tags',
-  'metadata',
-  'totalCost',
-  'totalTokens',
-  'totalDuration',
-  'unpricedCalls',
-  ['startedAt', 'date'],
-  ['endedAt', 'date'],
-  ['createdAt', 'date'],
-]);
-export const DECISION_JSON = jsonObject('c', [
-  'id',
-  'traceId',
-  'type',
-  'reasoning',
-  'chosen',
-  'alternatives',
-  'contextSnapshot',
-  'durationMs',
-  'costUsd',
-  'parentSpanId',
-  ['timestamp', 'date'],
-  'inferred',
-]);
+export const TRACE_JSON = jsonObject('t', TRACE_TABLE.api);
+export const DECISION_JSON = jsonObject('c', DECISION_POINT_TABLE.api);
 export const SPAN_JSON = jsonObject('c', SPAN_TABLE.api);
-export const EVENT_JSON = jsonObject('c', ['id', 'traceId', 'spanId', 'type', 'name', 'metadata', ['timestamp', 'date']]);
+export const EVENT_JSON = jsonObject('c', EVENT_TABLE.api);
 
 /** A JSON array of the trace's children, in the API's order (the aggregate sorts, so the order is guaranteed). */
 export const childArray = (table: string, json: string, orderBy: string) =>
