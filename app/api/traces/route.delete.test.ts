@@ -1,6 +1,6 @@
 // DELETE /api/traces/{id} and DELETE /api/traces?sessionId= through the real handlers:
 // answers, errors in the API's shape, who may (open mode included; the full credential
-// matrix is in lib/access/matrix.test.ts) and the log line naming who did it.
+// matrix is in test/access/matrix.test.ts) and the log line naming who did it.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { DELETE as deleteTrace, GET as getTrace } from '@/app/api/traces/[id]/route';
 import { DELETE as deleteSession, GET as listTraces, POST as ingest } from '@/app/api/traces/route';

@@ -2,7 +2,7 @@
 
 import { createContext, useContext, type ReactNode } from 'react';
 
-// Whether the person looking may delete traces (admins; lib/access/check.ts
+// Whether the person looking may delete traces (admins; lib/core/access/decide.ts
 // mayDeleteTraces), decided on the server by the app layout. It only hides the buttons:
 // the API checks every DELETE itself.
 const CanDeleteContext = createContext(false);
