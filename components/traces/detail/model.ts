@@ -91,6 +91,17 @@ function instantsOf(trace: TraceOutline): number[] {
   return out;
 }
 
+/** Each ended span's [start, end]: the axis never cuts a span from itself. */
+function spanRangesOf(trace: TraceOutline): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const s of trace.spans) {
+    const start = toMillis(s.startedAt);
+    const end = spanEnd(s);
+    if (start !== null && end !== null) out.push([start, end]);
+  }
+  return out;
+}
+
 export function buildModel(trace: TraceOutline): TraceModel {
   const tree = buildTraceTree(trace.spans, trace.decisionPoints);
   const window = computeWindow(trace);
@@ -100,7 +111,7 @@ export function buildModel(trace: TraceOutline): TraceModel {
     trace,
     tree,
     window,
-    focus: focusWindow(instantsOf(trace), window),
+    focus: focusWindow(instantsOf(trace), window, spanRangesOf(trace)),
     ticks: axisTicks(window.duration, 5),
     eventsBySpan: group(trace.events, (e) => e.spanId),
     decisionsBySpan: group(trace.decisionPoints, (d) => d.parentSpanId),

@@ -25,6 +25,17 @@ describe('focusWindow', () => {
     expect(focusWindow([...run, 24 * S], full(0, 24 * S)).after).toBe(0);
   });
 
+  it('never cuts a span from itself: one long span with a decision early in it keeps its end', () => {
+    // The README's first trace: an agent span of 2 s, a decision at 0.5 s.
+    const instants = [0, 500, 2000];
+    // Instants alone read the span's end as an outlier (the axis showed +0 to +500 ms of 2 s).
+    expect(focusWindow(instants, full(0, 2000))).toMatchObject({ after: 1 });
+    expect(focusWindow(instants, full(0, 2000), [[0, 2000]])).toMatchObject({ window: full(0, 2000), before: 0, after: 0 });
+    // A late event stays an outlier; a span that starts in the run pulls its own end in, not the event.
+    const late = focusWindow([0, 500, 2000, 2100, 60 * S], full(0, 60 * S), [[0, 2000], [500, 2100]]);
+    expect(late).toMatchObject({ window: { start: 0, end: 2100 }, before: 0, after: 1 });
+  });
+
   it('never leaves out most of a short trace', () => {
     expect(focusWindow([0, 12 * S], full(0, 12 * S)).after).toBe(0);
     expect(focusWindow([0, 1, 50 * S, 51 * S], full(0, 51 * S)).window.end).toBe(51 * S);

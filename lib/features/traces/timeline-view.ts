@@ -37,9 +37,12 @@ function windowOf(start: number, end: number): TimeWindow {
  * The axis's default range: the full window, less a few instants far before or after the
  * rest (up to MAX_OUTLIER_SHARE of them at each end, cut at the widest gap that is longer
  * than everything on the other side of it). `instants` are every time the trace shows:
- * span starts and ends, decision points, events. O(n log n).
+ * span starts and ends, decision points, events. A span is never cut from itself: the
+ * range keeps the whole of each span that starts or ends in it (`spans`: [start, end]),
+ * so a run of one long span and a decision early in it is not trimmed to the decision.
+ * O(n log n).
  */
-export function focusWindow(instants: readonly number[], full: TimeWindow): FocusWindow {
+export function focusWindow(instants: readonly number[], full: TimeWindow, spans: ReadonlyArray<readonly [number, number]> = []): FocusWindow {
   const points = instants.filter((t) => Number.isFinite(t)).sort((a, b) => a - b);
   const n = points.length;
   const maxTrim = Math.max(n >= 10 ? 2 : 1, Math.floor(n * MAX_OUTLIER_SHARE));
@@ -64,9 +67,24 @@ export function focusWindow(instants: readonly number[], full: TimeWindow): Focu
       if (core > 0 && gap > core * OUTLIER_GAP_RATIO) before = k;
     }
   }
-  const last = n - 1 - after;
   if (before === 0 && after === 0) return { window: full, before: 0, after: 0 };
-  return { window: windowOf(points[before], points[last]), before, after };
+  let [start, end] = [points[before], points[n - 1 - after]];
+  // Widening for one span may take in another's start or end: until nothing changes.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [s, e] of spans) {
+      if (!Number.isFinite(s) || !Number.isFinite(e)) continue;
+      const overlaps = (s >= start && s <= end) || (e >= start && e <= end);
+      if (overlaps && (s < start || e > end)) {
+        [start, end] = [Math.min(start, s), Math.max(end, e)];
+        changed = true;
+      }
+    }
+  }
+  before = points.filter((t) => t < start).length;
+  after = points.filter((t) => t > end).length;
+  if (before === 0 && after === 0) return { window: full, before: 0, after: 0 };
+  return { window: windowOf(start, end), before, after };
 }
 
 /** `view` moved and narrowed to lie within `bounds`, at least MIN_VIEW_MS wide (or all of bounds when narrower). */
