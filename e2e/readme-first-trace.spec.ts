@@ -29,10 +29,11 @@ test("the README's first trace is on the first page, tagged getting-started, and
   ]) {
     await page.setViewportSize({ width, height });
     await open(page, '/traces?tag=getting-started');
-    await expect(page.locator(`tbody a[href="/traces/${id}"]`).first()).toBeVisible();
+    await expect(page.locator(`a[href="/traces/${id}"]:visible`).first()).toBeVisible();
 
     await open(page, `/traces/${id}`);
     await expect(page.getByText('getting-started').first()).toBeVisible();
+    await expect(page.getByText('Ended').locator('..')).not.toContainText('—');
     // One 2 s agent span and a decision at 0.5 s: nothing is left off the axis.
     await expect(page.getByRole('treeitem').first()).toBeVisible();
     await expect(page.getByRole('button', { name: /Show all \(\d+ outliers? left out\)/ })).toHaveCount(0);
