@@ -89,6 +89,25 @@ export const EVENT_TABLE = {
   api: ['id', 'traceId', 'spanId', 'type', 'name', 'metadata', ['timestamp', 'date']],
 } as const satisfies TableColumns & { api: readonly ApiField[] };
 
+/** A trace's fields as the API shows them, in order: the detail's, the list's and the CSV's. */
+export const TRACE_API_FIELDS = [
+  'id',
+  'name',
+  'sessionId',
+  'userId',
+  'status',
+  'tags',
+  'metadata',
+  'totalCost',
+  'totalTokens',
+  'totalDuration',
+  'unpricedCalls',
+  'startedAt',
+  'endedAt',
+  'createdAt',
+] as const;
+const TRACE_DATE_FIELDS: ReadonlySet<string> = new Set(['startedAt', 'endedAt', 'createdAt']);
+
 export const TRACE_TABLE = {
   table: 'Trace',
   columns: [
@@ -110,22 +129,7 @@ export const TRACE_TABLE = {
   ],
   payloads: ['metadata'],
   // A trace as the API shows it (its fields before the children), in this order.
-  api: [
-    'id',
-    'name',
-    'sessionId',
-    'userId',
-    'status',
-    'tags',
-    'metadata',
-    'totalCost',
-    'totalTokens',
-    'totalDuration',
-    'unpricedCalls',
-    ['startedAt', 'date'],
-    ['endedAt', 'date'],
-    ['createdAt', 'date'],
-  ],
+  api: TRACE_API_FIELDS.map((name): ApiField => (TRACE_DATE_FIELDS.has(name) ? [name, 'date'] : name)),
 } as const satisfies TableColumns & { api: readonly ApiField[] };
 
 /** A row's column values by name, as a table's registry spells them. */

@@ -4,28 +4,11 @@
 import { type Trace } from '@/lib/generated/prisma/client';
 import { toTraceRecord } from '@/lib/features/traces/shared';
 import type { TraceListItem } from '@/lib/features/traces/shared';
+import { TRACE_API_FIELDS } from '@/lib/db/columns';
 import { raw } from '@/lib/db/sql';
 
 /** The list never loads children or payloads: the row and its stored child counts. */
-export const LIST_COLUMN_NAMES = [
-  'id',
-  'name',
-  'sessionId',
-  'userId',
-  'status',
-  'tags',
-  'metadata',
-  'totalCost',
-  'totalTokens',
-  'totalDuration',
-  'unpricedCalls',
-  'startedAt',
-  'endedAt',
-  'createdAt',
-  'decisionPointCount',
-  'spanCount',
-  'eventCount',
-] as const;
+export const LIST_COLUMN_NAMES = [...TRACE_API_FIELDS, 'decisionPointCount', 'spanCount', 'eventCount'] as const;
 
 /** The list's columns of "Trace" aliased `t`. */
 export const LIST_COLUMNS = raw(LIST_COLUMN_NAMES.map((c) => `t."${c}"`).join(', '));

@@ -44,7 +44,6 @@ const lockSessionsSql = (sessionIds: string[]) => sql`
 SELECT u.s AS "sessionId" FROM unnest(${sessionIds}::text[]) AS u(s)
   CROSS JOIN LATERAL (SELECT 1 FROM "Trace" t WHERE t."sessionId" = u.s LIMIT 1 FOR KEY SHARE) x`;
 
-const upsertScores = (rows: string, anyAuthor: boolean): Sql => upsertScoresSql(rows, { anyAuthor });
 const RETURNING_SCORE = sql` RETURNING ${raw(scoreJsonSql('"Score"'))}::text AS score`;
 
 const pairKey = (traceId: string, id: string) => `${traceId}\u0000${id}`;
@@ -131,6 +130,6 @@ async function write(ctx: ServiceContext, scores: readonly ScoreInput[], writer:
   return ctx.db.sql.transaction(async (tx) => {
     await lockTargets(tx, scores);
     await checkRewrites(tx, scores, { authorKey: writer.authorKey, anyAuthor, rule: REWRITE_RULE }, true);
-    return tx.query<{ score: string }>(sql`${upsertScores(rows, anyAuthor)}${returning}`);
+    return tx.query<{ score: string }>(sql`${upsertScoresSql(rows, { anyAuthor })}${returning}`);
   });
 }

@@ -3,10 +3,10 @@
 // id breaking ties). Used by the SOAP adapter's SPAN, DECISION and EVENT objects.
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
-import { join, raw, sql, type Sql } from '@/lib/db/sql';
+import { join, sql, type Sql } from '@/lib/db/sql';
 import type { DecisionPoint, Event } from '@/lib/generated/prisma/client';
 import { toDecisionPointRecord, toEventRecord } from './serialize';
-import { SPAN_JSON } from './detail';
+import { SPAN_JSON_SQL } from './detail';
 import {
   DECISION_TYPES,
   EVENT_TYPES,
@@ -22,9 +22,6 @@ import {
 } from './types';
 import { isValidId } from '@/lib/features/ingest/shared';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
-
-// A span as the API shows it, built by the database from the column registry's field list.
-const SPAN_JSON_SQL = raw(SPAN_JSON);
 
 /** Upper bound of one child query, whatever the caller asks for. */
 export const MAX_CHILD_QUERY = 1000;

@@ -18,20 +18,18 @@ import type { TraceDetail } from './types';
 import { isValidId } from '@/lib/features/ingest/shared';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import type { Database } from '@/lib/db';
-import { DECISION_POINT_TABLE, EVENT_TABLE, isoSql, jsonObjectSql, SPAN_TABLE, TRACE_TABLE } from '@/lib/db/columns';
+import { DECISION_POINT_TABLE, EVENT_TABLE, jsonObjectSql, SPAN_TABLE, TRACE_TABLE } from '@/lib/db/columns';
 
 /** Empty, longer than 256 characters, or holding control characters: not an id we could have stored. */
 export function isValidTraceId(id: string): boolean {
   return isValidId(id);
 }
 
-export const iso = isoSql;
-const jsonObject = jsonObjectSql;
 
-export const TRACE_JSON = jsonObject('t', TRACE_TABLE.api);
-export const DECISION_JSON = jsonObject('c', DECISION_POINT_TABLE.api);
-export const SPAN_JSON = jsonObject('c', SPAN_TABLE.api);
-export const EVENT_JSON = jsonObject('c', EVENT_TABLE.api);
+export const TRACE_JSON = jsonObjectSql('t', TRACE_TABLE.api);
+export const DECISION_JSON = jsonObjectSql('c', DECISION_POINT_TABLE.api);
+export const SPAN_JSON = jsonObjectSql('c', SPAN_TABLE.api);
+export const EVENT_JSON = jsonObjectSql('c', EVENT_TABLE.api);
 
 /** A JSON array of the trace's children, in the API's order (the aggregate sorts, so the order is guaranteed). */
 export const childArray = (table: string, json: string, orderBy: string) =>
@@ -39,7 +37,7 @@ export const childArray = (table: string, json: string, orderBy: string) =>
 
 // The fixed parts of the statements below, built once.
 const TRACE_JSON_SQL = raw(TRACE_JSON);
-const SPAN_JSON_SQL = raw(SPAN_JSON);
+export const SPAN_JSON_SQL = raw(SPAN_JSON);
 const DECISION_ARRAY_SQL = raw(childArray('DecisionPoint', DECISION_JSON, 'timestamp'));
 const EVENT_ARRAY_SQL = raw(childArray('Event', EVENT_JSON, 'timestamp'));
 const SPAN_ARRAY_SQL = raw(childArray('Span', SPAN_JSON, 'startedAt'));

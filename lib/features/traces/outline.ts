@@ -8,7 +8,8 @@ import { AppError } from '@/lib/core/errors';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import { attachScores, scoresOfTraces } from '@/lib/features/scores';
 import { SPAN_CALL_ID_KEYS } from './decision-outcome';
-import { DECISION_JSON, EVENT_JSON, TRACE_JSON, childArray, iso, traceJsonText } from './detail';
+import { isoSql } from '@/lib/db/columns';
+import { DECISION_JSON, EVENT_JSON, TRACE_JSON, childArray, traceJsonText } from './detail';
 import { MODEL_KEYS } from './span-model';
 import { OUTLINE_FORMATS, SPAN_COLUMNS, spansFromColumns, spansToColumns, type ColumnarOutline, type OutlineFormat } from './outline-columns';
 import type { TraceOutline } from './types';
@@ -44,8 +45,8 @@ const SPAN_FIELD_SQL: Record<(typeof SPAN_COLUMNS)[number], string> = {
   durationMs: 'c."durationMs"',
   status: 'c."status"',
   statusMessage: `left(c."statusMessage", ${OUTLINE_STATUS_MESSAGE_CHARS})`,
-  startedAt: iso('c."startedAt"'),
-  endedAt: iso('c."endedAt"'),
+  startedAt: isoSql('c."startedAt"'),
+  endedAt: isoSql('c."endedAt"'),
   model: MODEL_SQL,
   toolCallId: CALL_ID_SQL,
 };

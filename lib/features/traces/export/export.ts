@@ -9,6 +9,7 @@ import { requireScope, type ServiceContext } from '@/lib/core/context';
 import { parseTraceFilters, TRACE_FILTER_NAMES } from '@/lib/features/query';
 import type { TraceFilterParams, TraceListItem } from '@/lib/features/traces/types';
 import { detailBatches, listRowBatches, type BatchOptions } from './batches';
+import { TRACE_API_FIELDS } from '@/lib/db/columns';
 
 export const EXPORT_FORMATS = ['ndjson', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -56,23 +57,7 @@ export function exportFilename(params: ExportParams, now: Date = new Date()): st
  * The CSV's columns: the list row's fields in the API's order. Nested values (tags,
  * metadata, _count) are their JSON text; null is an empty cell.
  */
-export const CSV_COLUMNS = [
-  'id',
-  'name',
-  'sessionId',
-  'userId',
-  'status',
-  'tags',
-  'metadata',
-  'totalCost',
-  'totalTokens',
-  'totalDuration',
-  'unpricedCalls',
-  'startedAt',
-  'endedAt',
-  'createdAt',
-  '_count',
-] as const satisfies readonly (keyof TraceListItem)[];
+export const CSV_COLUMNS = [...TRACE_API_FIELDS, '_count'] as const satisfies readonly (keyof TraceListItem)[];
 // A field added to the list row but not to the CSV fails to compile here. `matches`
 // (where a `q` search found its text) belongs to a page of search results, not to the
 // trace: the export leaves it out, and the previews and models, which the list reads from
