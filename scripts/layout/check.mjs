@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildGraph, findCycles } from './graph.mjs';
+import { buildGraph, findCycles, withoutComments } from './graph.mjs';
 
 const isTest = (file) => /\.test\.tsx?$/.test(file) || file.startsWith('test/') || file.startsWith('e2e/');
 
@@ -71,13 +71,10 @@ export function checkLayout(root, dirs = ['lib', 'app', 'components', 'scripts',
   const libOnly = (f) => f.startsWith('lib/') && !isTest(f);
   for (const cycle of findCycles(graph, libOnly)) problems.push(`import circle: ${cycle.join(' -> ')}`);
   for (const file of graph.keys()) {
-    if (isTest(file) || !/^(lib|app|components)\//.test(file) || file.startsWith('lib/core/')) continue;
-    const code = readFileSync(path.join(root, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-    if (/\bprocess\.env\b/.test(code)) problems.push(`${file}: reads process.env (only lib/core reads configuration)`);
-  }
-  for (const file of graph.keys()) {
-    if (isTest(file) || !file.startsWith('lib/') || file.startsWith('lib/generated/') || file === 'lib/db/executor.ts') continue;
-    const code = readFileSync(path.join(root, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    if (isTest(file) || !/^(lib|app|components)\//.test(file)) continue;
+    const code = withoutComments(readFileSync(path.join(root, file), 'utf8'));
+    if (!file.startsWith('lib/core/') && /\bprocess\.env\b/.test(code)) problems.push(`${file}: reads process.env (only lib/core reads configuration)`);
+    if (!file.startsWith('lib/') || file.startsWith('lib/generated/') || file === 'lib/db/executor.ts') continue;
     if (/\.(query|queryBytes)(<[^(]*>)?\(\s*['"`]/.test(code) || /\.(query|queryBytes)(<[^(]*>)?\([^()]*(\([^()]*\))?[^()]*,\s*\[/.test(code)) {
       problems.push(`${file}: SQL as text and parameters (build it with sql\`...\` from lib/db/sql)`);
     }

@@ -30,10 +30,15 @@ export function listSources(root, dirs) {
 
 const SPECIFIER = /(?:^|[\s;])(?:import|export)\s+(type\s+)?(?:[^'"`;]*?\sfrom\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\bvi\.mock\(\s*['"]([^'"]+)['"]/g;
 
+/** The source without its block comments and whole-line comments. */
+export function withoutComments(text) {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+}
+
 /** The specifiers a source names, with whether the import is type-only (erased at build). */
 export function importsOf(text) {
   const found = [];
-  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const code = withoutComments(text);
   for (const m of code.matchAll(SPECIFIER)) {
     const spec = m[2] ?? m[3] ?? m[4];
     found.push({ spec, typeOnly: Boolean(m[1]), index: m.index });

@@ -31,12 +31,12 @@ export interface OtlpLogsReceipt {
   errorMessage: string;
 }
 
-/** Summarises rejections as "3 spans rejected: 2 invalid trace id (...); 1 ...". */
-export function rejectionMessage(rejected: SpanRejection[]): string {
+/** Summarises rejections as "3 spans rejected: 2 invalid trace id (...); 1 ..." ('' when none). */
+export function rejectionMessage(rejected: SpanRejection[], what = 'span'): string {
   const total = rejected.reduce((n, r) => n + r.count, 0);
   if (total === 0) return '';
   const reasons = rejected.map((r) => `${r.count} ${r.reason}`).join('; ');
-  return `${total} span${total === 1 ? '' : 's'} rejected: ${reasons}`;
+  return `${total} ${what}${total === 1 ? '' : 's'} rejected: ${reasons}`;
 }
 
 /** Maps and stores one request's decoded spans; throws AppError for a request refused whole. */
@@ -75,11 +75,9 @@ export async function storeOtlpLogs(ctx: ServiceContext, records: OtlpLogRecord[
   const planned = planLogRecords(records);
   const stored = await storeLogEvents(ctx.db.sql, planned, limits);
   const rejected = [...planned.rejected, ...stored.rejected];
-  const total = rejected.reduce((n, r) => n + r.count, 0);
-  const reasons = rejected.map((r) => `${r.count} ${r.reason}`).join('; ');
   return {
     acceptedLogRecords: stored.acceptedLogRecords,
-    rejectedLogRecords: total,
-    errorMessage: total === 0 ? '' : `${total} log record${total === 1 ? '' : 's'} rejected: ${reasons}`,
+    rejectedLogRecords: rejected.reduce((n, r) => n + r.count, 0),
+    errorMessage: rejectionMessage(rejected, 'log record'),
   };
 }
