@@ -76,7 +76,7 @@ export class ByteBudget {
 const globalForBudgets = globalThis as unknown as { crossroadsBudgets?: Map<string, ByteBudget> };
 
 /**
- * The process-wide budget of that name, one per process like the database (lib/db.ts:
+ * The process-wide budget of that name, one per process like the database (lib/db:
  * Next bundles routes into separate module graphs); a new one when the capacity changes.
  */
 export function processBudget(name: string, capacity: number): ByteBudget {

@@ -106,7 +106,7 @@ function parseOtlpConfig(): OtlpConfig {
 
 /**
  * RETENTION_DAYS: traces whose startedAt is older than this many days are deleted by
- * housekeeping (lib/upkeep.ts). Unset or empty: keep everything.
+ * the upkeep (lib/upkeep). Unset or empty: keep everything.
  */
 function parseRetentionDays(): number | undefined {
   const raw = process.env.RETENTION_DAYS;

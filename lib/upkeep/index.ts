@@ -41,9 +41,9 @@ export const RETENTION_INTERVAL_MS = 10 * 60_000;
  *   (250 ms in 2 s), so ingest keeps its rate;
  * - otherwise the timer's run (a long-running server) goes on until the queue is empty,
  *   catching up, with SEARCH_INDEX_IDLE_SESSIONS sessions on PostgreSQL (the extra ones
- *   only start, and only go on, while no ingest is in progress); a run after a request
- *   stops after SEARCH_INDEX_BUDGET_MS (serverless hosts cap and bill the time after the
- *   answer);
+ *   only start, and only go on, while no ingest is in progress); a cron call's run stops
+ *   after CRON_SEARCH_INDEX_BUDGET_MS (serverless hosts cap a function's time), and a run
+ *   given no budget after SEARCH_INDEX_BUDGET_MS;
  * - but once the oldest queued trace waited SEARCH_INDEX_MAX_LAG_MS, a run's first session
  *   no longer yields to ingest: under ingest that never pauses, search lags by about a
  *   minute at most before indexing takes its whole share, instead of falling further

@@ -2,7 +2,7 @@
 import 'server-only';
 import { parseInsightsParams as parseInsightsQuery } from './params';
 import type { InsightsParams } from './types';
-export { compactInsights, compactInsightsDue } from './compact';
+export { compactInsights } from './compact';
 export { decisionInsights, parseDecisionParams } from './decisions';
 export { overviewInsights, parseOverviewParams } from './overview';
 export { parseInsightsParams } from './params';

@@ -1,6 +1,6 @@
 // Storing the paths of the traces the triggers marked (paths_compact(), migration
 // trace_paths). Reads are exact without it (they compute marked traces' paths); it keeps
-// the marks few so that reads stay fast: with the insights compaction (lib/upkeep.ts)
+// the marks few so that reads stay fast: with the insights compaction (lib/upkeep)
 // and before each paths read. One session at a time: a concurrent caller gets -1 and moves on.
 import 'server-only';
 import { requireScope, type ServiceContext } from '@/lib/core/context';

@@ -3,9 +3,8 @@
 // rewrites their words ("SearchDoc") in batches, after the write, not in it. Searches stay complete whatever it
 // has reached: queued traces are tested row by row (search-sql.ts).
 //
-// It runs in two ways (lib/upkeep.ts): on a timer in a long-running server, and
-// after API requests once its interval has passed (serverless hosts run code only on
-// requests). Several sessions can index at once (migration search_index_slots): the queue
+// It runs in two ways (lib/upkeep): on a timer in a long-running server, and with each
+// call of GET /api/upkeep by a platform's cron (serverless hosts run no timer). Several sessions can index at once (migration search_index_slots): the queue
 // is split into SEARCH_INDEX_SLOTS partitions by trace id, each with its own try-lock, so
 // concurrent callers take different partitions, never the same trace, and return at once
 // when every partition with work is taken.
