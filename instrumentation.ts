@@ -5,7 +5,7 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   // First, so that every request from here on carries its socket address (the sign-in throttle's per-address count).
-  const { recordSocketAddresses } = await import('./lib/features/access');
+  const { recordSocketAddresses } = await import('./lib/core/client-address');
   recordSocketAddresses();
   // Also first: a path segment that is not valid percent-encoding would make Next's router answer a bare 500.
   const { repairRequestPaths } = await import('./lib/transports/http/request-path');
@@ -13,7 +13,7 @@ export async function register(): Promise<void> {
   const { validateConfigOrStop } = await import('./lib/core/startup');
   validateConfigOrStop();
   const { getAccessConfig, getRetentionDays } = await import('./lib/core/config');
-  const { configuredProtected } = await import('./lib/features/access');
+  const { configuredProtected } = await import('./lib/core/access/configured');
   if (configuredProtected()) {
     if (getAccessConfig().adminEmail) {
       const { getAuth } = await import('./lib/features/access');

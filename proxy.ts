@@ -7,7 +7,7 @@
 // database (no variable set) is guarded by the pages' and routes' own contexts.
 import { getSessionCookie } from 'better-auth/cookies';
 import { NextResponse, type NextRequest } from 'next/server';
-import { configuredProtected } from '@/lib/features/access';
+import { configuredProtected } from '@/lib/core/access/configured';
 import { REQUEST_PATH_HEADER, signInPath } from '@/lib/transports/pages/sign-in';
 
 /** Pages anyone may see. */

@@ -202,7 +202,7 @@ export interface TrustedProxy {
 /**
  * TRUSTED_PROXIES: the proxies in front of this server whose X-Forwarded-For is believed,
  * comma-separated, each an IPv4 or IPv6 address or a CIDR range. Unset: the client is the
- * socket's address (lib/features/access/client-address.ts).
+ * socket's address (lib/core/client-address.ts).
  */
 function parseTrustedProxies(): TrustedProxy[] {
   return (process.env.TRUSTED_PROXIES ?? '')

@@ -4,7 +4,7 @@
 // nothing, unless the socket is a proxy listed in TRUSTED_PROXIES.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
-import { PEER_HEADER, recordSocketAddresses } from '@/lib/features/access/client-address';
+import { PEER_HEADER, recordSocketAddresses } from '@/lib/core/client-address';
 import { testDatabases } from '@/test/support/databases';
 import { makeUser, accessSuite } from '@/test/support/access';
 import { serveRoutes, type RouteServer } from '@/test/support/route-server';

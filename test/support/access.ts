@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { POST as authPost } from '@/app/api/auth/[...all]/route';
 import type { Database } from '@/lib/db/open';
 import { createApiKey } from '@/lib/features/access/api-keys';
-import { PEER_HEADER, peerHeaderValue } from '@/lib/features/access/client-address';
+import { PEER_HEADER, peerHeaderValue } from '@/lib/core/client-address';
 import { getDatabase, useDatabase } from '@/lib/db';
 import { contextAs } from './context';
 import { getAuth, resetAuth } from '@/lib/features/access/auth';
@@ -72,7 +72,7 @@ export function accessSuite(open: () => Promise<Database>, quiet: ConsoleLevel[]
 
 export const ORIGIN = 'http://crossroads.test:3000';
 
-/** Headers that make a request come from this socket address, as the server notes it (lib/features/access/client-address.ts). */
+/** Headers that make a request come from this socket address, as the server notes it (lib/core/client-address.ts). */
 export function peer(address: string): Record<string, string> {
   return { [PEER_HEADER]: peerHeaderValue(address) };
 }

@@ -2,9 +2,7 @@
 import 'server-only';
 export { type ApiKeyRecord, createApiKey, listApiKeys, parseNewApiKey, revokeApiKey } from './api-keys';
 export { AUTH_BASE_PATH, getAuth, OIDC_PROVIDER_ID } from './auth';
-export { configuredProtected } from './configured';
 export { accessMode, type AccessMode } from './mode';
 export { resolvePrincipal, sessionIdentity, type Transport } from './principal';
 export { addUser, deleteUser, listUsers, parseNewUser, setUserRole, type UserRecord } from './users';
 export { requestContext } from './request-context';
-export { recordSocketAddresses } from './client-address';

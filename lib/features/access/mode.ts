@@ -4,12 +4,10 @@
 import 'server-only';
 import { getDatabase, type Database } from '@/lib/db';
 import { sql } from '@/lib/db/sql';
-import { configuredProtected } from './configured';
-
-export { configuredProtected };
-
-export type { AccessMode } from '@/lib/core/access/decide';
+import { configuredProtected } from '@/lib/core/access/configured';
 import type { AccessMode } from '@/lib/core/access/decide';
+
+export type { AccessMode };
 
 // "open" is re-checked every OPEN_RECHECK_MS (an admin may have created the first user in
 // another instance); "protected" is final per database.

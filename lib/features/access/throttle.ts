@@ -13,7 +13,7 @@ import { getTrustedProxies } from '@/lib/core/config';
 import { AppError, isAppError } from '@/lib/core/errors';
 import type { SqlExecutor } from '@/lib/db/executor';
 import { sql } from '@/lib/db/sql';
-import { clientAddress } from './client-address';
+import { clientAddress } from '@/lib/core/client-address';
 
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 /** Failures allowed per window: per account (an email), per address (a client IP). */

@@ -1,6 +1,7 @@
 // GET /api/health: a real round-trip to the database, cheap enough to poll every second.
 import 'server-only';
-import { accessMode, configuredProtected, type AccessMode } from '@/lib/features/access';
+import { configuredProtected } from '@/lib/core/access/configured';
+import { accessMode, type AccessMode } from '@/lib/features/access';
 import { APP_VERSION } from '@/lib/core/config';
 import { getDatabase } from '@/lib/db';
 import { sql } from '@/lib/db/sql';
