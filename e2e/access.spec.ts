@@ -428,13 +428,54 @@ test('the open-mode server shows its banner and needs no sign-in', async ({ brow
     await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
 
     await page.goto('/settings/api-keys');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Settings need an admin: set ADMIN_EMAIL/ADMIN_PASSWORD');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Open mode: nobody signs in yet');
     await page.goto('/sign-in');
     await expect(page.getByRole('heading', { name: 'No sign-in needed' })).toBeVisible();
     await expect(page.getByLabel('Password')).toHaveCount(0);
 
     const api = await context.request.get('/api/traces');
     expect(api.status()).toBe(200);
+  } finally {
+    await context.close();
+  }
+});
+
+test("in open mode the laptop's user is the admin: Settings show, score configs are set up without signing in, users and keys say how protection starts", async ({ browser }) => {
+  const context = await signedOutContext(browser, OPEN_BASE);
+  try {
+    const page = await context.newPage();
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const width of [1440, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto('/traces');
+        const nav = page.getByRole('navigation', { name: 'Main' });
+        await expect(nav.getByRole('link', { name: 'Scores' })).toBeVisible();
+        await nav.getByRole('link', { name: 'Users' }).click();
+        await expect(page).toHaveURL(`${OPEN_BASE}/settings/users`);
+        const explained = page.getByTestId('open-mode-settings');
+        await expect(explained.getByRole('heading', { level: 1 })).toHaveText('Open mode: nobody signs in yet');
+        await expect(explained).toContainText('ADMIN_EMAIL');
+        await expect(page.getByText('403', { exact: true })).toHaveCount(0);
+        await page.screenshot({ path: shotPath(`open-settings-users-${width}-${scheme}`) });
+        await explained.getByRole('link', { name: 'score configs' }).click();
+        await expect(page).toHaveURL(`${OPEN_BASE}/settings/scores`);
+        await expect(page.getByRole('form', { name: 'New score config' })).toBeVisible();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        await page.screenshot({ path: shotPath(`open-settings-scores-${width}-${scheme}`), fullPage: true });
+      }
+    }
+    const name = `laptop-${runId()}`.slice(0, 60);
+    const form = page.getByRole('form', { name: 'New score config' });
+    await form.getByLabel('Name').fill(name);
+    await form.getByLabel('Data type').selectOption('BOOLEAN');
+    await form.getByRole('button', { name: 'Create config' }).click();
+    await expect(page.getByTestId('score-config').filter({ hasText: name })).toContainText('BOOLEAN');
+    await page.reload();
+    await expect(page.getByTestId('score-config').filter({ hasText: name })).toBeVisible();
+    // ...and the server is still open: configuring made nobody an admin.
+    const health = await (await context.request.get('/api/health')).json();
+    expect(health.mode).toBe('open');
   } finally {
     await context.close();
   }

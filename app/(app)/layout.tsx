@@ -12,11 +12,13 @@ import { pageContext } from '@/lib/transports/pages/context';
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const { ctx, actor } = await pageContext();
   const admin = allows(ctx.principal, 'admin');
+  // Settings show to admins, and in open mode, whose visitor configures the server.
+  const settings = allows(ctx.principal, 'configure');
   const firstRun: FirstRunInfo = { mode: actor.kind === 'open' ? 'open' : 'protected', admin, demo: admin ? 'session' : actor.kind === 'open' ? 'open' : null };
   return (
     <>
       {actor.kind === 'open' && <OpenModeBanner />}
-      <AppHeader actor={actor} admin={admin} />
+      <AppHeader actor={actor} settings={settings} />
       <main id="main" className="mx-auto max-w-[1600px] px-4 py-5 xl:px-6">
         <CanDeleteProvider allowed={mayDeleteTraces(actor)}>
           <FirstRunProvider info={firstRun}>{children}</FirstRunProvider>

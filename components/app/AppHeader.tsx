@@ -3,8 +3,8 @@ import type { Actor } from '@/lib/core/access/decide';
 import { Logo } from './Logo';
 import { SignOutButton } from './SignOutButton';
 
-/** The bar on every page of the app: where to go, and who is signed in; `admin` (decided by the layout) shows Settings. */
-export function AppHeader({ actor, admin: isAdmin }: { actor: Actor; admin: boolean }) {
+/** The bar on every page of the app: where to go, and who is signed in; `settings` (decided by the layout) shows the settings pages. */
+export function AppHeader({ actor, settings }: { actor: Actor; settings: boolean }) {
   return (
     <header className="border-b border-border bg-surface">
       {/* Below sm the nav takes a row of its own (scrolling sideways inside itself if it must): the page never does. */}
@@ -26,7 +26,7 @@ export function AppHeader({ actor, admin: isAdmin }: { actor: Actor; admin: bool
           <HoverPrefetchLink href="/review" className="rounded px-2 py-1 text-muted hover:text-fg">
             Review
           </HoverPrefetchLink>
-          {isAdmin && (
+          {settings && (
             <>
               <HoverPrefetchLink href="/settings/users" className="rounded px-2 py-1 text-muted hover:text-fg">
                 Users

@@ -4,6 +4,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GET as listKeysRoute } from '@/app/api/api-keys/route';
 import { GET as healthRoute } from '@/app/api/health/route';
+import { PATCH as updateConfigRoute, DELETE as deleteConfigRoute } from '@/app/api/score-configs/[id]/route';
+import { GET as listConfigsRoute, POST as createConfigRoute } from '@/app/api/score-configs/route';
 import { POST as otlpRoute } from '@/app/api/otel/v1/traces/route';
 import { GET as detailRoute } from '@/app/api/traces/[id]/route';
 import { GET as listRoute, POST as ingestRoute } from '@/app/api/traces/route';
@@ -71,6 +73,21 @@ describe.each(testDatabases())('open mode, and how it ends, on $name', ({ open }
     expect(await db.prisma.user.count()).toBe(0);
     await expectError(await listUsersRoute(get('/api/users', bearer('anything'))), 401, INVALID);
     await expectError(await listKeysRoute(get('/api/api-keys', bearer('anything'))), 401, INVALID);
+  });
+
+  it("the laptop's user configures scores (no key needed, and the server stays open), but still makes no admin", async () => {
+    const name = uid('open-config').slice(0, 60);
+    const created = await createConfigRoute(send('POST', '/api/score-configs', {}, { name, dataType: 'BOOLEAN' }));
+    expect(created.status).toBe(201);
+    const config = (await created.json()) as { id: string };
+    const updated = await updateConfigRoute(send('PATCH', `/api/score-configs/${config.id}`, {}, { description: 'set up on a laptop' }), params(config.id));
+    expect(updated.status).toBe(200);
+    const listed = (await (await listConfigsRoute(get('/api/score-configs', {}))).json()) as { configs: Array<{ name: string; description: string }> };
+    expect(listed.configs.find((c) => c.name === name)?.description).toBe('set up on a laptop');
+    expect((await deleteConfigRoute(new Request(`${ORIGIN}/api/score-configs/${config.id}`, { method: 'DELETE' }), params(config.id))).status).toBe(200);
+    resetAccessMode();
+    expect((await anonymousRead()).status).toBe(200);
+    await expectError(await listUsersRoute(get('/api/users', {})), 401, MISSING);
   });
 
   it('a person in the database (no variable set) protects the server', async () => {

@@ -10,7 +10,7 @@ export const runtime = 'nodejs';
 export const GET = route({ scope: 'read', basic: true }, async (_req, _params, ctx) => json({ configs: await listScoreConfigs(ctx) }));
 
 // POST /api/score-configs - add a config (admins)
-export const POST = route({ scope: 'admin' }, async (req, _params, ctx) => {
+export const POST = route({ scope: 'configure' }, async (req, _params, ctx) => {
   const text = await readBodyText(req, getLimits().maxBodyBytes);
   return json(await createScoreConfig(ctx, parseConfigBody(text)), 201);
 });

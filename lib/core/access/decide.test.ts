@@ -30,6 +30,9 @@ const TABLE: Array<[Principal['mode'], string, Credential, boolean, Scope, Outco
   ['open', 'unknown key', unknownKey, false, 'ingest', 'open'],
   ['open', 'unknown key', unknownKey, false, 'delete', 'open'],
   ['open', 'unknown key', unknownKey, false, 'admin', 401, 'Invalid API key'],
+  // ...but the laptop's user configures how runs are judged.
+  ['open', 'none', none, false, 'configure', 'open'],
+  ['open', 'unknown key', unknownKey, false, 'configure', 'open'],
   ['open', 'malformed header', malformed, false, 'read', 401, 'Missing API key'],
   ['open', 'malformed header', malformed, false, 'ingest', 401, 'Missing API key'],
   // SOAP authenticates by key only, in open mode too.
@@ -54,6 +57,10 @@ const TABLE: Array<[Principal['mode'], string, Credential, boolean, Scope, Outco
   ['protected', 'admin session', admin, false, 'read', 'user'],
   ['protected', 'admin session', admin, false, 'delete', 'user'],
   ['protected', 'admin session', admin, false, 'admin', 'user'],
+  ['protected', 'admin session', admin, false, 'configure', 'user'],
+  ['protected', 'viewer session', viewer, false, 'configure', 403, 'This needs the admin role'],
+  ['protected', 'every key scope', allKey, false, 'configure', 403, 'API key lacks the admin scope'],
+  ['protected', 'none', none, false, 'configure', 401, MISSING],
   // People never ingest: a request for ingest authenticates by key, a cookie does not count.
   ['protected', 'admin session', admin, false, 'ingest', 401, MISSING],
   ['protected', 'viewer session', viewer, false, 'read', 'user'],
@@ -101,7 +108,7 @@ describe('decide', () => {
 
   it('covers every scope in each mode for the credentials a request can carry', () => {
     for (const mode of ['open', 'protected'] as const) {
-      for (const scope of ['read', 'ingest', 'delete', 'admin', 'annotate'] as const) {
+      for (const scope of ['read', 'ingest', 'delete', 'admin', 'annotate', 'configure'] as const) {
         expect(TABLE.some(([m, , c, , s]) => m === mode && s === scope && c === none), `${mode} ${scope} none`).toBe(true);
       }
     }

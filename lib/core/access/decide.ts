@@ -7,7 +7,8 @@
 // The rules:
 // - Open mode (nothing configured, no user or key stored): reads need nothing; writes
 //   (ingest, and delete) name any non-empty key, as the seed contract says of
-//   POST /api/traces; nobody is an admin. SOAP calls always name a key.
+//   POST /api/traces; nobody manages users or keys, but whoever reaches the server sets up
+//   score configs (configure), as the laptop's user is its admin. SOAP calls always name a key.
 // - Protected mode: a key this server knows, with the scope; or a live session (people
 //   read, admins also delete and administer; people never ingest).
 // - Annotating (writing scores) is reading's counterpart for people: any signed-in
@@ -92,19 +93,20 @@ export function decide(principal: Principal, scope: Scope): Actor {
 }
 
 function allowKey(identity: KeyIdentity, scope: Scope): Actor {
-  // A key writes scores as it writes traces.
-  const needed = scope === 'annotate' ? 'ingest' : scope;
+  // A key writes scores as it writes traces; configuring is an admin's, which no key is.
+  const needed = scope === 'annotate' ? 'ingest' : scope === 'configure' ? 'admin' : scope;
   if (needed !== 'admin' && identity.scopes.includes(needed)) return { kind: 'key', ...identity };
   throw new AppError('FORBIDDEN', `API key lacks the ${needed} scope`);
 }
 
 function allowUser(identity: UserIdentity, scope: Scope): Actor {
-  if (scope === 'read' || scope === 'annotate' || ((scope === 'admin' || scope === 'delete') && identity.role === 'admin')) {
+  const adminOnly = scope === 'admin' || scope === 'delete' || scope === 'configure';
+  if (scope === 'read' || scope === 'annotate' || (adminOnly && identity.role === 'admin')) {
     return { kind: 'user', ...identity };
   }
   throw new AppError(
     'FORBIDDEN',
-    scope === 'admin' || scope === 'delete' ? 'This needs the admin role' : `Signed-in users cannot ${scope}; use an API key`,
+    adminOnly ? 'This needs the admin role' : `Signed-in users cannot ${scope}; use an API key`,
   );
 }
 

@@ -6,6 +6,9 @@
 // - admin:  managing users and API keys (people with the admin role only)
 // - annotate: writing scores (POST /api/scores): every signed-in person, keys with
 //           ingest; in open mode anyone, as reads
+// - configure: setting up how the server judges (score configs): admins; in open mode
+//           anyone, since the laptop's user is the admin there. Unlike admin it never
+//           touches users or keys, so it cannot end open mode or make the first admin.
 export const KEY_SCOPES = ['ingest', 'read', 'delete'] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
 
@@ -15,7 +18,7 @@ export type KeyScope = (typeof KEY_SCOPES)[number];
  * ingest keys in the environment never gained the power to erase data by an upgrade.
  */
 export const CONFIGURED_KEY_SCOPES: readonly KeyScope[] = ['ingest', 'read'];
-export type Scope = KeyScope | 'admin' | 'annotate';
+export type Scope = KeyScope | 'admin' | 'annotate' | 'configure';
 
 export const ROLES = ['admin', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];

@@ -1,19 +1,23 @@
-// The admin check of the settings pages: each page checks for itself (Next renders a page
+// The access check of the settings pages: each page checks for itself (Next renders a page
 // without its layout on client-side navigation), through the page context, and reads
-// through verbs that check the admin scope again.
+// through verbs that check the scope again.
 import { allows, type Actor } from '@/lib/core/access/decide';
+import type { Scope } from '@/lib/core/access/scopes';
 import type { ServiceContext } from '@/lib/core/context';
 import { pageContext } from '@/lib/transports/pages/context';
 
 export type SettingsAccess =
-  | { ctx: ServiceContext; admin: Extract<Actor, { kind: 'user' }> }
+  | { ctx: ServiceContext; actor: Actor }
   | { denied: 'open' | 'viewer'; email?: string };
 
-export async function settingsAccess(path: string): Promise<SettingsAccess> {
+/**
+ * Whether the page's visitor has `scope` (admin: users and keys; configure: score configs).
+ * In open mode the visitor configures but has no users or keys to manage: 'open'.
+ */
+export async function settingsAccess(path: string, scope: Extract<Scope, 'admin' | 'configure'> = 'admin'): Promise<SettingsAccess> {
   const { ctx, actor } = await pageContext(path);
-  if (actor.kind === 'user' && allows(ctx.principal, 'admin')) return { ctx, admin: actor };
+  if (allows(ctx.principal, scope)) return { ctx, actor };
   if (actor.kind === 'user') return { denied: 'viewer', email: actor.email };
-  // Open mode (pages never see a key): there is no one to be an admin.
   return { denied: 'open' };
 }
 

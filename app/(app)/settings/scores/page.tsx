@@ -9,11 +9,11 @@ import { settingsAccess } from '../_lib/admin';
 
 export const metadata: Metadata = { title: 'Score configs' };
 
-// GET /settings/scores - what a score of a name must be: list, create, edit, delete (admins only)
+// GET /settings/scores - what a score of a name must be: list, create, edit, delete (admins; anyone in open mode)
 export default async function ScoreConfigsPage() {
   // Never prerendered: the build must not open the database.
   await connection();
-  const access = await settingsAccess('/settings/scores');
+  const access = await settingsAccess('/settings/scores', 'configure');
   if ('denied' in access) return <SettingsDenied reason={access.denied} email={access.email} />;
 
   const queryClient = new QueryClient();

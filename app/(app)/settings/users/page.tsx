@@ -15,12 +15,14 @@ export default async function UsersPage() {
   await connection();
   const access = await settingsAccess('/settings/users');
   if ('denied' in access) return <SettingsDenied reason={access.denied} email={access.email} />;
+  // The admin scope is a signed-in admin's (never open mode's): this only narrows the type.
+  if (access.actor.kind !== 'user') return <SettingsDenied reason="open" />;
 
   const queryClient = new QueryClient();
   queryClient.setQueryData(settingsQueries.users().queryKey, await listUsers(access.ctx));
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <UsersView currentUserId={access.admin.userId} serverNow={requestTime()} />
+      <UsersView currentUserId={access.actor.userId} serverNow={requestTime()} />
     </HydrationBoundary>
   );
 }

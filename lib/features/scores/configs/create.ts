@@ -10,7 +10,7 @@ import { isUniqueViolation } from '@/lib/db/errors';
 
 /** Creates a config (admins); CONFLICT when its name has one already. */
 export async function createScoreConfig(ctx: ServiceContext, input: ScoreConfigInput): Promise<ScoreConfigRecord> {
-  requireScope(ctx, 'admin');
+  requireScope(ctx, 'configure');
   try {
     const [row] = await ctx.db.sql.query<ScoreConfigRecord>(sql`
       INSERT INTO "ScoreConfig" ("id", "name", "dataType", "categories", "min", "max", "description")

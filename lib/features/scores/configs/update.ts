@@ -13,7 +13,7 @@ import { checkConfig, type ScoreConfigInput } from './validate';
  * stored are left as they are: a config rules the writes that come after it.
  */
 export async function updateScoreConfig(ctx: ServiceContext, id: string, patch: Partial<ScoreConfigInput>): Promise<ScoreConfigRecord> {
-  requireScope(ctx, 'admin');
+  requireScope(ctx, 'configure');
   if (!isValidId(id)) throw new AppError('VALIDATION', 'Invalid score config ID');
   return ctx.db.sql.transaction(async (tx) => {
     const [stored] = await tx.query<ScoreConfigRecord>(sql`SELECT ${raw(CONFIG_COLUMNS)} FROM "ScoreConfig" WHERE "id" = ${id}`);
