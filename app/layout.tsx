@@ -18,7 +18,8 @@ export const viewport: Viewport = {
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    // next-themes sets data-theme on <html> before React hydrates: the attribute differs by design.
+    <html lang="en" suppressHydrationWarning>
       <head>
         {/* public/favicon.ico, for browsers without SVG icons; 32x32 so the others still prefer app/icon.svg. */}
         <link rel="icon" href="/favicon.ico" sizes="32x32" />

@@ -3,6 +3,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { isRetryable } from '@/lib/client/traces';
+import { ThemeProvider } from '@/components/app/ThemeProvider';
 
 function makeQueryClient(): QueryClient {
   return new QueryClient({
@@ -23,5 +24,9 @@ function makeQueryClient(): QueryClient {
 export function Providers({ children }: { children: ReactNode }) {
   // One client per browser tab (and per server render), never shared between requests.
   const [queryClient] = useState(makeQueryClient);
-  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  return (
+    <ThemeProvider>
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    </ThemeProvider>
+  );
 }

@@ -2,6 +2,7 @@ import { HoverPrefetchLink } from '@/components/ui/HoverPrefetchLink';
 import type { Actor } from '@/lib/core/access/decide';
 import { Logo } from './Logo';
 import { SignOutButton } from './SignOutButton';
+import { ThemeSwitch } from './ThemeSwitch';
 
 /** The bar on every page of the app: where to go, and who is signed in; `settings` (decided by the layout) shows the settings pages. */
 export function AppHeader({ actor, settings }: { actor: Actor; settings: boolean }) {
@@ -40,15 +41,18 @@ export function AppHeader({ actor, settings }: { actor: Actor; settings: boolean
             </>
           )}
         </nav>
-        {actor.kind === 'user' && (
-          <div className="ml-auto flex min-w-0 items-center gap-3" data-testid="account">
-            <span className="min-w-0 truncate text-muted">
-              <span className="hidden sm:inline">Signed in as </span>
-              <span className="font-medium text-fg">{actor.email}</span> <span className="text-xs">({actor.role})</span>
-            </span>
-            <SignOutButton />
-          </div>
-        )}
+        <div className="ml-auto flex min-w-0 items-center gap-3">
+          <ThemeSwitch />
+          {actor.kind === 'user' && (
+            <div className="flex min-w-0 items-center gap-3" data-testid="account">
+              <span className="min-w-0 truncate text-muted">
+                <span className="hidden sm:inline">Signed in as </span>
+                <span className="font-medium text-fg">{actor.email}</span> <span className="text-xs">({actor.role})</span>
+              </span>
+              <SignOutButton />
+            </div>
+          )}
+        </div>
       </div>
     </header>
   );

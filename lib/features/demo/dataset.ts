@@ -158,16 +158,138 @@ const assistantCall = (text: string | null, call: { id: string; name: string; ar
 
 const tools = (names: string[]): Json => names.map((name) => ({ type: 'function', function: { name } }));
 
-const QUESTIONS = {
-  billing: ['I was charged twice for order #{n}.', 'Can I get a refund for order #{n}? It arrived broken.', 'Why is my invoice for #{n} higher than the quote?'],
-  technical: ['The app crashes when I upload a photo.', 'I cannot log in since the update.', 'Export to CSV gives me an empty file.'],
-  account: ['How do I change the email on my account?', 'Please delete my account and data.', 'Can I add a second user to my plan?'],
-} as const;
-type Route = keyof typeof QUESTIONS;
+/**
+ * One support conversation: what the customer opens with, what the lookup finds, the
+ * agent's answer, the questions that follow (with their answers), and how a billing
+ * conversation ends when the customer wants their money back.
+ */
+interface SupportCase {
+  opening: string;
+  found: Json;
+  answer: string;
+  followUps: ReadonlyArray<{ question: string; answer: string }>;
+  refund?: { ask: string; done: string };
+}
+
+const CASES: Record<Route, SupportCase[]> = {
+  billing: [
+    {
+      opening: 'I was charged twice for order #{n}.',
+      found: { order: '#{n}', charges: [{ amount: '$49.00', at: 'Mon 09:14' }, { amount: '$49.00', at: 'Mon 09:15' }], status: 'delivered' },
+      answer: 'Sorry about that! I can see two charges of $49.00 for order #{n}, a minute apart: the second one duplicates the first. I can refund it to the card you paid with.',
+      followUps: [
+        { question: 'How long would a refund take?', answer: 'Refunds reach your card in 3-5 business days, and you get an email the moment we send one.' },
+        { question: 'Will the duplicate show as pending until then?', answer: 'It may show as pending for a day or two; once it is refunded it disappears instead of showing as a separate credit.' },
+        { question: 'Can you make sure this does not happen on my next order?', answer: 'The payment page was submitted twice. I have noted it on your account, and a fix for double submissions ships this week.' },
+      ],
+      refund: { ask: 'Yes please, refund the duplicate charge.', done: 'Done: $49.00 is on its way back to your card. It usually shows within 3-5 business days; a confirmation email is on its way.' },
+    },
+    {
+      opening: 'Order #{n} arrived broken: the handle of one mug snapped off.',
+      found: { order: '#{n}', items: ['Stoneware mug x2'], delivered: 'Tuesday', total: '$36.00' },
+      answer: 'Sorry to hear that! Order #{n} (two stoneware mugs, delivered Tuesday) is within the 30-day window, so you can have a replacement or your money back, and there is no need to send the broken one back.',
+      followUps: [
+        { question: 'Do you have the mug in blue instead?', answer: 'Yes, the stoneware mug comes in blue and it is in stock: I can send a blue one as the replacement at no extra cost.' },
+        { question: 'Should I return the broken one anyway?', answer: 'No need. If you would rather, reply "label" and I will email you a prepaid return label.' },
+        { question: 'Is the rest of the order covered too?', answer: 'Every order ships insured: if anything else turns up damaged within 30 days, we sort it out the same way.' },
+      ],
+      refund: { ask: 'I would rather have a refund for the broken mug, please.', done: 'Done: $18.00 for the broken mug is refunded to your original payment method (3-5 business days). Keep the mug.' },
+    },
+    {
+      opening: 'Why is my invoice for #{n} higher than the quote?',
+      found: { order: '#{n}', quoted: '$120.00', invoiced: '$138.00', extra: [{ line: 'Express shipping', amount: '$18.00' }] },
+      answer: 'The invoice is $18.00 above the quote because express shipping was added at checkout; the quote was for standard shipping.',
+      followUps: [
+        { question: 'When was express added? I do not remember choosing it.', answer: 'On the delivery step at checkout: it is pre-selected for orders over $100, which we know is easy to miss.' },
+        { question: 'Does express at least mean it arrives tomorrow?', answer: 'Yes: express orders placed before 2 pm ship the same day and arrive the next business day.' },
+        { question: 'Can I get a corrected invoice for my records?', answer: 'Of course: a corrected invoice goes to the email address on file as soon as anything on the order changes.' },
+      ],
+      refund: { ask: 'I never wanted express shipping. Please refund the $18.', done: 'Done: the $18.00 express shipping charge is refunded, and a corrected invoice is on its way to your inbox.' },
+    },
+  ],
+  technical: [
+    {
+      opening: 'The app crashes when I upload a photo.',
+      found: { found: 2, article: 'Uploading photos larger than 20 MB', summary: 'Photos over 20 MB close version 5.2 of the app; 5.2.1 fixes it.' },
+      answer: 'Thanks for reporting it! Photos over 20 MB make version 5.2 of the app close; version 5.2.1, out today, fixes it, so updating from the app store should sort it out.',
+      followUps: [
+        { question: 'I updated, but a 25 MB photo still fails.', answer: 'Version 5.2.1 shrinks large photos before uploading, which can take up to a minute at 25 MB. If it still closes, tell me whether the photo is HEIC or JPEG and we will look into it.' },
+        { question: 'Is there a size limit at all?', answer: 'Each photo can be up to 50 MB; anything larger is refused with a message instead of a crash.' },
+        { question: 'Can I upload from the website in the meantime?', answer: 'Yes, the website is not affected: go to Library > Upload and drag the photo in.' },
+      ],
+    },
+    {
+      opening: 'I cannot log in since the update.',
+      found: { found: 1, article: 'Signing in after the 5.2 update', summary: 'The update signs everyone out once; passwords saved for the old version are not offered.' },
+      answer: 'The update signs everyone out once, and the app cannot see passwords saved for the old version. Type your password once (or use "Forgot password") and it is remembered again.',
+      followUps: [
+        { question: 'The reset email never arrives.', answer: 'Reset emails come from no-reply@acme.example and can take up to 10 minutes, so please check your spam folder. I can also send one to the other address on file.' },
+        { question: 'Now it says my account is locked.', answer: 'After five failed attempts an account locks for 15 minutes to keep it safe; after that, the new password works.' },
+        { question: 'Does this affect two-factor authentication?', answer: 'No, two-factor stays on: after your password the app asks for the code as before.' },
+      ],
+    },
+    {
+      opening: 'Export to CSV gives me an empty file.',
+      found: { found: 3, article: 'Exporting reports to CSV', summary: 'An export holds what the report shows; a date range without data exports headers only.' },
+      answer: 'An export holds what the report currently shows, so a date range without data gives a file with headers only. Check the date range at the top of the report and export again.',
+      followUps: [
+        { question: 'The range is all of last month and the report shows data.', answer: 'Then it is the known issue with reports over 10,000 rows: the export times out and leaves an empty file. Two half-month exports work until the fix ships next week.' },
+        { question: 'Can the export arrive by email every week?', answer: 'Yes: on the report choose Export > Schedule and pick daily, weekly or monthly; the CSV arrives as an attachment.' },
+        { question: 'Excel shows everything in one column.', answer: 'The file uses commas: in Excel open it through Data > From Text/CSV and pick "Comma" to get the columns.' },
+      ],
+    },
+  ],
+  account: [
+    {
+      opening: 'How do I change the email on my account?',
+      found: { found: 1, article: 'Changing your email address', summary: 'Settings > Account > Email; a confirmation link goes to the new address.' },
+      answer: 'Go to Settings > Account > Email and enter the new address. We send a confirmation link there, and the change takes effect once you click it.',
+      followUps: [
+        { question: 'The confirmation link says it has expired.', answer: 'Links are valid for 24 hours: request a new one from the same page, and the old one stops working.' },
+        { question: 'Will my order history move to the new email?', answer: 'Yes, everything stays on your account; only the address we write to changes.' },
+        { question: 'Can I use the old email for a second account?', answer: 'Yes, once the change is confirmed the old address is free to use for another account.' },
+      ],
+    },
+    {
+      opening: 'Please delete my account and data.',
+      found: { found: 2, article: 'Deleting your account', summary: 'Settings > Privacy > Delete account; data is erased within 30 days; open orders must be delivered first.' },
+      answer: 'You can do it under Settings > Privacy > Delete account. Everything is erased within 30 days, and any open order needs to be delivered first.',
+      followUps: [
+        { question: 'One order is still in transit. Do I have to wait?', answer: 'Yes, until it is delivered (tracking says Thursday); after that the delete button becomes available.' },
+        { question: 'Can I download my data first?', answer: 'Yes: Settings > Privacy > Download my data prepares a ZIP of your orders, addresses and messages within an hour.' },
+        { question: 'Will you keep my invoices?', answer: 'Invoices are kept for 10 years because tax law requires it; everything else is erased.' },
+      ],
+    },
+    {
+      opening: 'Can I add a second user to my plan?',
+      found: { found: 2, article: 'Team members on Plus and Pro', summary: 'Plus includes 3 seats, Pro 10; invite from Settings > Team.' },
+      answer: 'Yes: your Plus plan includes 3 seats and you use one. Invite them from Settings > Team with their email address.',
+      followUps: [
+        { question: 'Can they see my payment details?', answer: 'No: team members see orders and reports, never payment methods or invoices unless you make them an owner.' },
+        { question: 'What if I need a fourth seat later?', answer: 'Plus stops at 3 seats; Pro has 10 for $12 more a month, prorated from the day you switch.' },
+        { question: 'Do invitations expire?', answer: 'Invitations are valid for 7 days, and you can resend one from Settings > Team at any time.' },
+      ],
+    },
+  ],
+};
+type Route = 'billing' | 'technical' | 'account';
 const ROUTES: Route[] = ['billing', 'technical', 'account'];
 
+/** A support conversation under way: its case, its order number, and what was said so far. */
+interface SupportConversation {
+  route: Route;
+  supportCase: SupportCase;
+  order: number;
+  history: Json[];
+}
+
 function fill(text: string, n: number): string {
-  return text.replace('{n}', String(n));
+  return text.replaceAll('{n}', String(n));
+}
+
+/** A case's lookup result with its order number filled in. */
+function filled(value: Json, n: number): Json {
+  return JSON.parse(fill(JSON.stringify(value), n)) as Json;
 }
 
 /** Route confidences that sum to 1, the chosen one highest. */
@@ -179,10 +301,20 @@ function confidences(rnd: () => number, chosen: Route): Record<Route, number> {
   return { [chosen]: round(top), [others[0]]: round(split), [others[1]]: round(1 - top - split) } as Record<Route, number>;
 }
 
-/** One turn of the support agent: intent, routing with confidences, a tool, a reply; refunds fail and escalate. */
-function supportTurn(run: Run, n: number, route: Route, wantsRefund: boolean): Status {
+/**
+ * One turn of the support agent: intent, routing with confidences, a tool, a reply that
+ * follows from what was said before; refunds fail and escalate.
+ */
+function supportTurn(run: Run, n: number, chat: SupportConversation, wantsRefund: boolean): Status {
   const { rnd } = run;
-  const question = fill(QUESTIONS[route][Math.floor(rnd() * 3)], 4100 + n);
+  const { route, supportCase } = chat;
+  // A draw that once picked the question: kept so every later draw, and so the demo's
+  // figures that tests and docs pin, stay as they are.
+  rnd();
+  const question = fill(
+    n === 0 ? supportCase.opening : wantsRefund && supportCase.refund ? supportCase.refund.ask : supportCase.followUps[Math.min(n, supportCase.followUps.length) - 1].question,
+    chat.order,
+  );
   run.span({ id: 'agent', name: 'support-agent', type: 'AGENT', ms: 0, input: { message: question } });
   const root = run.spans[0];
   const system = { role: 'system', content: 'You are Acme’s support agent. Be brief and friendly. Use tools to look things up.' };
@@ -206,11 +338,12 @@ function supportTurn(run: Run, n: number, route: Route, wantsRefund: boolean): S
 
   // The fork: a refund goes to the payments API, which often fails; everything else looks things up.
   const tool = wantsRefund ? 'issue_refund' : route === 'billing' ? 'lookup_order' : 'search_help_center';
-  const args: Json = tool === 'search_help_center' ? { query: question.slice(0, 40) } : { order: `#${4100 + n}` };
+  const args: Json = tool === 'search_help_center' ? { query: question.slice(0, 40) } : { order: `#${chat.order}` };
   const callId = `call_${n}_${tool}`;
   const offered = ['lookup_order', 'issue_refund', 'search_help_center'];
-  run.llm('plan', 'agent', 'choose next step', 'gpt-4o', [system, { role: 'user', content: question }], assistantCall(null, { id: callId, name: tool, args }), {
-    input: { messages: [system, { role: 'user', content: question }], tools: tools(offered) },
+  const asked: Json[] = [system, ...chat.history, { role: 'user', content: question }];
+  run.llm('plan', 'agent', 'choose next step', 'gpt-4o', asked, assistantCall(null, { id: callId, name: tool, args }), {
+    input: { messages: asked, tools: tools(offered) },
   });
   run.decide({
     id: 'pick-tool',
@@ -222,7 +355,7 @@ function supportTurn(run: Run, n: number, route: Route, wantsRefund: boolean): S
     contextSnapshot: { toolCallId: callId },
   });
   const fails = wantsRefund && rnd() < 0.75;
-  const toolSpan = run.tool('tool', 'agent', tool, args, tool === 'issue_refund' ? { refunded: true } : { found: 1, summary: 'Order shipped on Monday.' }, callId, fails ? 'payments-api: 502 Bad Gateway' : undefined);
+  const toolSpan = run.tool('tool', 'agent', tool, args, tool === 'issue_refund' ? { refunded: true, order: `#${chat.order}` } : filled(supportCase.found, chat.order), callId, fails ? 'payments-api: 502 Bad Gateway' : undefined);
 
   if (fails) {
     run.event({ id: 'tool-error', spanId: toolSpan.id, type: 'ERROR', name: 'payments-api failed', metadata: { status: 502 } });
@@ -241,12 +374,16 @@ function supportTurn(run: Run, n: number, route: Route, wantsRefund: boolean): S
     root.status = 'ERROR';
     root.statusMessage = 'Refund could not be issued; escalated to a person.';
   } else {
-    const answer = tool === 'issue_refund' ? 'Done: your refund is on its way (3-5 business days).' : 'Thanks for waiting! Here is what I found: your order shipped on Monday.';
-    run.llm('reply', 'agent', 'write reply', 'claude-sonnet-4-5', [system, { role: 'user', content: question }, assistantCall(null, { id: callId, name: tool, args }), { role: 'tool', tool_call_id: callId, content: JSON.stringify(toolSpan.output) }], {
+    const answer = fill(
+      tool === 'issue_refund' && supportCase.refund ? supportCase.refund.done : n === 0 ? supportCase.answer : supportCase.followUps[Math.min(n, supportCase.followUps.length) - 1].answer,
+      chat.order,
+    );
+    run.llm('reply', 'agent', 'write reply', 'claude-sonnet-4-5', [...asked, assistantCall(null, { id: callId, name: tool, args }), { role: 'tool', tool_call_id: callId, content: JSON.stringify(toolSpan.output) }], {
       role: 'assistant',
       content: answer,
     });
     root.output = { message: answer };
+    chat.history.push({ role: 'user', content: question }, { role: 'assistant', content: answer });
   }
   root.durationMs = run.t;
   root.endedAt = run.at(run.t);
@@ -328,10 +465,11 @@ export function demoTraces(now: number): DemoTrace[] {
     const route = ROUTES[s % 3];
     const sessionId = `${DEMO_ID_PREFIX}support-${s + 1}`;
     const start = nextStart();
+    const chat: SupportConversation = { route, supportCase: CASES[route][Math.floor(s / 3) % CASES[route].length], order: 4101 + s * 7, history: [] };
     for (let turn = 0; turn < turns; turn++) {
       const run = new Run(start + turn * 90_000, rnd);
       const wantsRefund = route === 'billing' && turn === turns - 1 && rnd() < 0.8;
-      const status = supportTurn(run, turn, route, wantsRefund);
+      const status = supportTurn(run, turn, chat, wantsRefund);
       if (turn === turns - 1) {
         const up = status === 'COMPLETED' && rnd() < 0.85;
         run.event({ id: 'feedback', type: 'USER_FEEDBACK', name: up ? 'thumbs up' : 'thumbs down', metadata: { score: up ? 1 : 0, comment: up ? 'Quick and clear, thanks!' : 'Still waiting for my money.' } }, run.t + 20_000);

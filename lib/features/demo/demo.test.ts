@@ -48,6 +48,28 @@ describe('the demo data set', () => {
     expect(traces.some((t) => t.events.some((e) => e.type === 'USER_FEEDBACK'))).toBe(true);
   });
 
+  it('reads like real support conversations: each turn follows the one before, answers differ, and a later turn is asked with the conversation so far', () => {
+    const support = traces.filter((t) => t.sessionId).sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+    const answers = support.map((t) => (t.spans[0].output as { message?: string } | undefined)?.message).filter((m): m is string => !!m);
+    // No stock sentence: nearly every answer is its own (a few cases recur across sessions).
+    expect(new Set(answers).size).toBeGreaterThan(answers.length * 0.6);
+    const bySession = new Map<string, typeof support>();
+    for (const t of support) bySession.set(t.sessionId!, [...(bySession.get(t.sessionId!) ?? []), t]);
+    for (const [session, turns] of bySession) {
+      const questions = turns.map((t) => (t.spans[0].input as { message: string }).message);
+      expect(new Set(questions).size, session).toBe(questions.length);
+      // The order a customer names is the one the agent looks up and answers about.
+      const order = questions[0].match(/#(\d+)/)?.[1];
+      if (order) expect(JSON.stringify(turns[0].spans.find((s) => s.type === 'TOOL_CALL')?.input)).toContain(order);
+      const lastPlan = turns.at(-1)!.spans.find((s) => s.name === 'choose next step')!;
+      const said = (lastPlan.input as { messages: Array<{ role: string; content: string | null }> }).messages.filter((m) => m.role !== 'system');
+      // Every earlier completed turn's question and answer come before the last question.
+      const earlier = turns.slice(0, -1).filter((t) => t.status === 'COMPLETED').length;
+      expect(said.length, session).toBe(earlier * 2 + 1);
+      expect(said.at(-1)?.content).toBe(questions.at(-1));
+    }
+  });
+
   it('has every kind of decision a reader looks for, routing with confidences, and priced model calls with chat messages', () => {
     const decisions = traces.flatMap((t) => t.decisionPoints);
     for (const type of ['TOOL_SELECTION', 'ROUTING', 'ESCALATION', 'RETRY', 'PLANNING', 'MEMORY_RETRIEVAL']) {
