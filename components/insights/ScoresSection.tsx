@@ -142,6 +142,7 @@ function ScorePanel({ series: s, data, req }: { series: ScoreSeries; data: Score
       yFormat={(v) => formatShare(v)}
       yDomain={[0, 1]}
       rightFormat={formatCompact}
+      rightInteger
       series={series}
     />
   );

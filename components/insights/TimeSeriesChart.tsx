@@ -7,6 +7,7 @@ import { Bar, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, 
 import type { OverviewBucket } from '@/lib/features/insights/shared';
 import { Skeleton } from '@/components/ui/states';
 import { useHydrated, useTimeZone } from '@/components/ui/time';
+import { axisMax, countTicks } from './ticks';
 import { AXIS_TICK, bucketTick, bucketTitle, GRID_STROKE, startsDay, TOOLTIP_STYLE } from './theme';
 
 export interface SeriesRow {
@@ -49,10 +50,13 @@ export function TimeSeriesChart({
   rightFormat,
   yDomain,
   integer = false,
+  rightInteger = false,
 }: {
   title: string;
   /** The figures are counts: no fractional ticks. */
   integer?: boolean;
+  /** The right axis' figures are counts. */
+  rightInteger?: boolean;
   /** The window's figure(s), shown beside the title. */
   headline?: ReactNode;
   /** What the chart shows, in a sentence (read by screen readers instead of the SVG). */
@@ -74,6 +78,8 @@ export function TimeSeriesChart({
   const headingId = useId();
   const data = rows.map((r) => ({ start: r.start, ...r.values }));
   const lineOnly = series.every((s) => s.kind === 'line');
+  const leftTicks = integer ? countTicks(axisMax(rows, series.filter((s) => s.axis !== 'right'))) : undefined;
+  const rightTicks = rightInteger ? countTicks(axisMax(rows, series.filter((s) => s.axis === 'right'))) : undefined;
   // Hours over several days: one tick per day, at midnight, labelled with the date.
   const midnights = bucket === 'hour' && rows.length > 48 ? rows.filter((r) => startsDay(r.start, zone)).map((r) => r.start) : [];
   const dayTicks = midnights.length > 1 ? midnights : undefined;
@@ -144,9 +150,29 @@ export function TimeSeriesChart({
                 interval={dayTicks ? 0 : 'preserveEnd'}
                 minTickGap={24}
               />
-              <YAxis tick={AXIS_TICK} tickLine={false} axisLine={false} width={56} tickFormatter={yFormat} allowDecimals={!integer} domain={yDomain} />
+              <YAxis
+                tick={AXIS_TICK}
+                tickLine={false}
+                axisLine={false}
+                width={56}
+                tickFormatter={yFormat}
+                allowDecimals={!integer}
+                ticks={leftTicks}
+                domain={leftTicks ? [0, leftTicks.at(-1)!] : yDomain}
+              />
               {hasRight && (
-                <YAxis yAxisId="right" orientation="right" tick={AXIS_TICK} tickLine={false} axisLine={false} width={44} tickFormatter={rightFormat ?? yFormat} />
+                <YAxis
+                  yAxisId="right"
+                  orientation="right"
+                  tick={AXIS_TICK}
+                  tickLine={false}
+                  axisLine={false}
+                  width={44}
+                  tickFormatter={rightFormat ?? yFormat}
+                  allowDecimals={!rightInteger}
+                  ticks={rightTicks}
+                  domain={rightTicks ? [0, rightTicks.at(-1)!] : undefined}
+                />
               )}
               <Tooltip
                 contentStyle={TOOLTIP_STYLE}

@@ -16,7 +16,10 @@ const HEIGHT = 420;
 /** Narrower than this the bands and labels crowd: the figure scrolls inside its frame instead. */
 const MIN_WIDTH = 720;
 const NODE_WIDTH = 12;
-const MARGIN = { top: 8, right: 96, bottom: 8, left: 8 };
+const MARGIN = { top: 8, bottom: 8, left: 8 };
+/** Room right of the outcomes for their labels: a generous width per character of 12 px text, so none is cut. */
+const LABEL_CHAR_PX = 7.5;
+const LABEL_GAP = 6;
 
 // Band colours are an HSL hue from the error share; the lightness follows the colour scheme.
 const BAND_VARS = '[--flow-l:42%] [--flow-a:0.55] dark:[--flow-l:62%] dark:[--flow-a:0.6]';
@@ -30,6 +33,11 @@ function nodeTitle(n: FlowNode): string {
   if (n.kind === 'outcome') return statusLabel(n.status!);
   if (n.kind === 'start') return n.steps.length ? stepText(n.steps[0]) : 'Start';
   return stepText(n.steps[0]);
+}
+
+/** An outcome's label: its status and how many traces ended so, e.g. "Completed (55)". */
+function outcomeLabel(n: FlowNode, traces: number): string {
+  return `${statusLabel(n.status!)} (${traces})`;
 }
 
 function nodeSubtitle(n: FlowNode): string | null {
@@ -79,6 +87,17 @@ export function FlowDiagram({ data, req }: { data: PathInsights; req: Window }) 
   const width = Math.max(MIN_WIDTH, frameWidth);
   const [active, setActive] = useState<{ index: number; x: number; y: number } | null>(null);
 
+  // The outcomes' labels sit right of their nodes: the margin fits the longest.
+  const rightMargin = useMemo(() => {
+    const outcomeTraces = new Map<string, number>();
+    for (const link of flow.links) {
+      const target = flow.nodes.find((n) => n.id === link.target);
+      if (target?.kind === 'outcome') outcomeTraces.set(target.id, (outcomeTraces.get(target.id) ?? 0) + link.value);
+    }
+    const longest = Math.max(0, ...flow.nodes.filter((n) => n.kind === 'outcome').map((n) => outcomeLabel(n, outcomeTraces.get(n.id) ?? 0).length));
+    return Math.ceil(longest * LABEL_CHAR_PX) + LABEL_GAP + 8;
+  }, [flow]);
+
   const layout = useMemo(() => {
     if (flow.links.length === 0) return null;
     const graph = sankey<FlowNode, FlowLink>()
@@ -88,10 +107,10 @@ export function FlowDiagram({ data, req }: { data: PathInsights; req: Window }) 
       .nodePadding(14)
       .extent([
         [MARGIN.left, MARGIN.top],
-        [width - MARGIN.right, HEIGHT - MARGIN.bottom],
+        [width - rightMargin, HEIGHT - MARGIN.bottom],
       ]);
     return graph({ nodes: flow.nodes.map((n) => ({ ...n })), links: flow.links.map((l) => ({ ...l })) });
-  }, [flow, width]);
+  }, [flow, width, rightMargin]);
 
   if (!layout) {
     return (
@@ -171,15 +190,14 @@ export function FlowDiagram({ data, req }: { data: PathInsights; req: Window }) 
               const outcome = n.kind === 'outcome';
               const fill = outcome ? bandColor(n.status === 'ERROR' ? 1 : n.status === 'COMPLETED' ? 0 : null) : 'var(--c-muted)';
               const sub = nodeSubtitle(n);
-              const textX = outcome ? n.x1! + 6 : n.x0! + NODE_WIDTH + 4;
+              const textX = outcome ? n.x1! + LABEL_GAP : n.x0! + NODE_WIDTH + 4;
               return (
                 <g key={n.id} data-testid="flow-node">
                   <rect x={n.x0} y={n.y0} width={NODE_WIDTH} height={h} rx={2} style={{ fill }}>
                     <title>{n.steps.map(stepText).join(' → ') || nodeTitle(n)}</title>
                   </rect>
                   <text x={textX} y={(n.y0! + n.y1!) / 2} dy="-0.1em" fontSize={12} style={{ fill: 'var(--c-fg)' }} pointerEvents="none">
-                    {truncate(nodeTitle(n), 22)}
-                    {outcome && ` (${n.value})`}
+                    {outcome ? outcomeLabel(n, n.value ?? 0) : truncate(nodeTitle(n), 22)}
                   </text>
                   {sub && (
                     <text x={textX} y={(n.y0! + n.y1!) / 2} dy="1.1em" fontSize={11} style={{ fill: 'var(--c-muted)' }} pointerEvents="none">

@@ -126,7 +126,11 @@ export function ForksTable({ data, req }: { data: PathInsights; req: Window }) {
             {rows.map((f) => (
               <tr key={`${f.id}:${f.type}:${f.label}`} className="border-t border-border" data-fork={f.id} data-option={f.label}>
                 <td className={`${TD} min-w-[12rem]`}>
-                  {f.position === 0 ? <span className="text-muted">First decision</span> : <Steps steps={f.prefix} limit={4} />}
+                  {f.position === 0 ? (
+                    <span className="text-muted">{data.agents && data.agents.length > 1 ? 'First decision (any agent)' : 'First decision'}</span>
+                  ) : (
+                    <Steps steps={f.prefix} limit={4} />
+                  )}
                 </td>
                 <td className={TD}>
                   <span className="text-xs text-muted">{DECISION_LABEL[f.type]}</span>{' '}

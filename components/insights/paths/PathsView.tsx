@@ -12,6 +12,7 @@ import { windowTitle } from '../theme';
 import { useInsightsUrl } from '../useInsightsUrl';
 import { FlowDiagram } from './FlowDiagram';
 import { ForksTable, PathsTable } from './PathTables';
+import { AGENT_NAMES_SHOWN } from '@/lib/features/paths/shared';
 
 export function PathsView({ serverNow }: { serverNow: number }) {
   const { navigate, ...state } = useInsightsUrl();
@@ -56,6 +57,28 @@ export function PathsView({ serverNow }: { serverNow: number }) {
           {plural(data.totals.traces, 'trace')}, {data.totals.withDecisions} with decisions, along {plural(data.paths.length, 'path')};{' '}
           {plural(new Set(data.forks.map((f) => f.id)).size, 'fork')} where runs chose differently.
         </p>
+        {data.agents && data.agents.length > 1 && (
+          <div role="note" data-testid="paths-agents" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+            <p>
+              These paths mix {data.agents.length > AGENT_NAMES_SHOWN ? `more than ${AGENT_NAMES_SHOWN}` : data.agents.length} agents (trace
+              names): a fork compares the runs that reached it with the same steps so far, whichever agent made them, so the first
+              decision sets different agents&apos; choices side by side. Pick one agent for its own forks:
+            </p>
+            <ul className="mt-2 flex flex-wrap gap-2">
+              {data.agents.slice(0, AGENT_NAMES_SHOWN).map((name) => (
+                <li key={name}>
+                  <Link
+                    href={`/insights/paths${insightsQueryString({ ...state, filters: { ...state.filters, name } })}`}
+                    className="inline-block max-w-[16rem] truncate rounded-full border border-amber-400 bg-bg px-2.5 py-0.5 font-medium text-fg hover:underline dark:border-amber-600"
+                    title={name}
+                  >
+                    {name}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         <FlowDiagram data={data} req={shownReq} />
         <PathsTable data={data} req={shownReq} />
         <ForksTable data={data} req={shownReq} />

@@ -7,10 +7,12 @@ import { parseInsightsParams } from '@/lib/features/insights';
 import type { InsightsParams } from '@/lib/features/insights/shared';
 import type { FilterQuery } from '@/lib/features/query';
 import { compactPathsOnce } from './compact';
+import { AGENT_NAMES_SHOWN } from './agents';
 import { forkId } from './ids';
 import { storedTracesOfWindowSql, tracesOfWindowSql } from '@/lib/features/query';
 import { errorShare, forksOf, pathText, type Outcomes, type Step } from './steps';
-import { sql } from '@/lib/db/sql';
+import { sql, type Sql } from '@/lib/db/sql';
+import { traceWhereSql } from '@/lib/features/query';
 
 /** The decision review score that judges a choice (see docs/api.md, Scores). */
 export const DECISION_CORRECT = 'decision.correct';
@@ -46,7 +48,16 @@ export interface PathInsights {
   totals: { traces: number; withDecisions: number };
   paths: FleetPath[];
   forks: FleetFork[];
+  /**
+   * Without a name filter, the trace names (agents) of the window, sorted, at most
+   * AGENT_NAMES_SHOWN + 1 (more than that: "and more"); null when a name was asked for.
+   * More than one means a fork may compare different agents' choices.
+   */
+  agents: string[] | null;
 }
+
+/** Distinct names a skip scan walks before it gives up (names unique per run would be a walk of the table). */
+const NAME_SCAN_LIMIT = 2000;
 
 /** The insights window and trace filters (name, tag, sessionId, status), as the other insights calls. */
 export function parsePathParams(query: FilterQuery, now: Date = new Date()): InsightsParams {
@@ -128,10 +139,39 @@ export async function pathInsights(ctx: ServiceContext, params: InsightsParams):
     from,
     to,
     name: params.name ?? null,
+    agents: params.name === undefined ? await agentsOfWindow(db, params) : null,
     totals: { traces: total, withDecisions: rows.filter((r) => r.steps.length > 0).reduce((n, r) => n + r.traces, 0) },
     paths,
     forks,
   };
+}
+
+/**
+ * The window's trace names: with only a window and status, a skip scan of the stored
+ * rows' (name, startedAt) index, one probe per distinct name; with a tag or session,
+ * from the matching traces themselves.
+ */
+async function agentsOfWindow(db: ServiceContext['db']['sql'], params: InsightsParams): Promise<string[]> {
+  const { from, to, status } = params;
+  const limit = AGENT_NAMES_SHOWN + 1;
+  let query: Sql;
+  if (params.tag?.length || params.sessionId !== undefined) {
+    query = sql`SELECT DISTINCT t."name" FROM "Trace" t ${traceWhereSql(params)} ORDER BY 1 LIMIT ${limit}`;
+  } else {
+    const statusSql = status ? sql` AND tp."status" = ${status}::"RunStatus"` : sql``;
+    query = sql`
+      WITH RECURSIVE names (name, n) AS (
+        (SELECT tp."name", 1 FROM "TracePath" tp ORDER BY tp."name" LIMIT 1)
+        UNION ALL
+        SELECT (SELECT tp."name" FROM "TracePath" tp WHERE tp."name" > names.name ORDER BY tp."name" LIMIT 1), names.n + 1
+          FROM names WHERE names.name IS NOT NULL AND names.n < ${NAME_SCAN_LIMIT}
+      )
+      SELECT names.name FROM names
+       WHERE names.name IS NOT NULL
+         AND EXISTS (SELECT 1 FROM "TracePath" tp WHERE tp."name" = names.name AND tp."startedAt" >= ${new Date(from)} AND tp."startedAt" < ${new Date(to)}${statusSql})
+       ORDER BY 1 LIMIT ${limit}`;
+  }
+  return (await db.query<{ name: string }>(query)).map((r) => r.name);
 }
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

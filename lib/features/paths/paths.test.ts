@@ -160,6 +160,16 @@ describe.each(testDatabases())('decision paths on $name', (target) => {
     expect(forks[0].prefix).toEqual([ROUTE]);
   });
 
+  it("names the window's agents when no name was asked for, so a fork across agents can say so", async () => {
+    expect((await fleet(`name=${NAME}`)).agents).toBeNull();
+    expect((await fleet('')).agents).toEqual([NAME, `${NAME}-ties`].sort());
+    // A status narrows them (the ties trace completed; only NAME's runs include errors).
+    expect((await fleet('status=ERROR')).agents).toEqual([NAME]);
+    // A window holding none of them names none.
+    const empty = await pathInsights(ctx(), parsePathParams(new URLSearchParams(`from=${iso(-7_200_000)}&to=${iso(-3_600_000)}`)));
+    expect(empty.agents).toEqual([]);
+  });
+
   it('lists exactly a path’s traces, or a fork’s, through the trace list filters', async () => {
     expect(await listed(`path=${pathId(kbPath)}`)).toEqual([...ids.kb].sort());
     expect(await listed(`path=${pathId([])}&name=${NAME}`)).toEqual([...ids.none].sort());
