@@ -5,3 +5,4 @@ export { successfulMatch, SUCCESS_CANDIDATES, type SuccessfulMatch } from './com
 export { pathReviews, REVIEWED_TRACES_READ, type PathReviews } from './reviews';
 export { branchReviewsOf, judgedRightShareOf, type BranchReview } from './branch-reviews';
 export { compactPaths, compactPathsOnce } from './compact';
+export { pathFilterLabels, type PathFilterLabels } from './describe';

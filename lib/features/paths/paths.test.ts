@@ -14,6 +14,7 @@ import { testDatabases, truncateAll } from '@/test/support/databases';
 import { makeTrace, uid } from '@/test/support/fixtures';
 import { asKey } from '@/test/support/scores';
 import { forkId, pathId } from './ids';
+import { pathFilterLabels } from './describe';
 import { parsePathParams, pathInsights } from './fleet';
 import { pathOf, type PathDecision, type Step } from './steps';
 
@@ -168,6 +169,13 @@ describe.each(testDatabases())('decision paths on $name', (target) => {
     // A window holding none of them names none.
     const empty = await pathInsights(ctx(), parsePathParams(new URLSearchParams(`from=${iso(-7_200_000)}&to=${iso(-3_600_000)}`)));
     expect(empty.agents).toEqual([]);
+  });
+
+  it('puts a path or fork id of the list filters into words, for the drill-down chips', async () => {
+    expect(await pathFilterLabels(ctx(), { path: pathId(sql2Path), fork: forkId([ROUTE]) })).toEqual({ path: 'billing → sql ×2', fork: 'after billing' });
+    expect(await pathFilterLabels(ctx(), { path: pathId([]), fork: forkId([]) })).toEqual({ path: 'no decisions', fork: 'first decision' });
+    // Unknown or malformed ids get no words (the chip then shows the id).
+    expect(await pathFilterLabels(ctx(), { path: 'f'.repeat(32), fork: 'not-an-id' })).toEqual({});
   });
 
   it('lists exactly a path’s traces, or a fork’s, through the trace list filters', async () => {
