@@ -44,6 +44,24 @@ test.describe('open mode, empty', () => {
     await expect(page.getByTestId('decision-card').filter({ hasText: 'Escalation' })).toHaveCount(1);
     await expect(page.getByTestId('decision-outcome').first()).toContainText('Error');
 
+    // The support conversations read like real ones: four turns, each question and answer its own.
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const width of [1440, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await open(page, '/sessions/demo-support-11');
+        const turns = page.getByTestId('session-turn');
+        await expect(turns).toHaveCount(4);
+        await expect(turns.nth(0)).toContainText('The app crashes when I upload a photo.');
+        await expect(turns.nth(1)).toContainText('I updated, but a 25 MB photo still fails.');
+        const texts = await turns.allInnerTexts();
+        expect(new Set(texts).size).toBe(4);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        await page.screenshot({ path: shotPath(`demo-conversation-${width}-${scheme}`), fullPage: true });
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
+
     await open(page, '/traces');
     await page.getByTestId('demo-banner').getByRole('button', { name: 'Remove demo data' }).click();
     await expect(page.getByTestId('empty-traces')).toBeVisible();

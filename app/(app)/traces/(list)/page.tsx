@@ -5,6 +5,8 @@ import { connection } from 'next/server';
 import { pageContext } from '@/lib/transports/pages/context';
 import { readListState, traceQueries } from '@/lib/client/traces';
 import { listTraces } from '@/lib/features/traces';
+import { pathFilterLabels } from '@/lib/features/paths';
+import { PathLabelsProvider, type PathLabels } from '@/components/traces/list/PathLabels';
 import { TraceListView } from '@/components/traces/list/TraceListView';
 import { requestOrigin, requestTime, toSearchParams } from '../_lib/request';
 
@@ -25,9 +27,17 @@ export default async function TracesPage({ searchParams }: { searchParams: Searc
   if (state.problem === null) {
     queryClient.setQueryData(traceQueries.list(state.params).queryKey, await listTraces(ctx, state.params, { previews: true }));
   }
+  // A drill-down's path or fork id, in words for its chip.
+  const { path, fork } = state.problem === null ? state.params : {};
+  const words = await pathFilterLabels(ctx, { path, fork });
+  const labels: PathLabels = {};
+  if (path && words.path) labels[path] = words.path;
+  if (fork && words.fork) labels[fork] = words.fork;
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <TraceListView serverNow={requestTime()} origin={requestOrigin(await headers())} />
+      <PathLabelsProvider labels={labels}>
+        <TraceListView serverNow={requestTime()} origin={requestOrigin(await headers())} />
+      </PathLabelsProvider>
     </HydrationBoundary>
   );
 }
