@@ -1,6 +1,8 @@
 // The validators every transport and feature share: what an id is, and what an ISO 8601
 // date-time is. One rule each, so a trace id or a "from" accepted in one place is accepted
 // in every other.
+import { AppError } from './errors';
+import type { JsonValue } from './json';
 import { FIELD_LIMITS } from './limits';
 
 // Control characters are refused in ids: they cannot be addressed in a URL path
@@ -48,4 +50,49 @@ export function parseIsoDateTime(value: string): Date | null {
   const date = new Date(Date.UTC(2000, month - 1, day, hour, minute, second, ms) - offsetMinutes * 60_000);
   date.setUTCFullYear(date.getUTCFullYear() - 2000 + year);
   return Number.isNaN(date.getTime()) ? null : date;
+}
+
+// PostgreSQL text and jsonb cannot hold U+0000, and jsonb refuses unpaired UTF-16
+// surrogates; refuse them with the field's name instead of a storage error.
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Throws a 400 naming `path` when the text cannot be stored. */
+export function checkStorableText(value: string, path: string): void {
+  if (UNSTORABLE.test(value)) throw new AppError('VALIDATION', `${path} contains a NUL character or an unpaired surrogate, which cannot be stored`);
+}
+
+/**
+ * Checks an any-JSON value (a payload) for storing: no unstorable text, nested at most
+ * FIELD_LIMITS.jsonDepth levels; iterative, so deep values never overflow the stack.
+ * Returns it, with undefined as null.
+ */
+export function checkStorableJson(value: unknown, path: string): JsonValue {
+  if (value === undefined) return null;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node === 'string') {
+      checkStorableText(node, path);
+    } else if (typeof node === 'object' && node !== null) {
+      if (depth > FIELD_LIMITS.jsonDepth) throw new AppError('VALIDATION', `${path} is nested deeper than ${FIELD_LIMITS.jsonDepth} levels`);
+      if (Array.isArray(node)) {
+        for (const item of node) stack.push([item, depth + 1]);
+      } else {
+        for (const [key, item] of Object.entries(node)) {
+          checkStorableText(key, path);
+          stack.push([item, depth + 1]);
+        }
+      }
+    }
+  }
+  return value as JsonValue;
+}
+
+/** A request body's JSON, or the 400 every JSON route gives for text that is not JSON. */
+export function parseJsonBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('VALIDATION', 'Invalid JSON in request body');
+  }
 }

@@ -22,6 +22,9 @@ import { DELETE as deleteSessionRoute, GET as listRoute, POST as ingestRoute } f
 import { DELETE as deleteUserRoute, PATCH as patchUserRoute } from '@/app/api/users/[id]/route';
 import { GET as listUsersRoute, POST as createUserRoute } from '@/app/api/users/route';
 import { DELETE as deleteViewRoute } from '@/app/api/views/[id]/route';
+import { GET as listItemsRoute, POST as addItemsRoute } from '@/app/api/datasets/[name]/items/route';
+import { DELETE as deleteDatasetRoute, GET as getDatasetRoute } from '@/app/api/datasets/[name]/route';
+import { GET as listDatasetsRoute, POST as createDatasetRoute } from '@/app/api/datasets/route';
 import { GET as listViewsRoute, POST as saveViewRoute } from '@/app/api/views/route';
 import { parseSaveViewBody, saveView } from '@/lib/features/views';
 import { contextAs } from '@/test/support/context';
@@ -41,10 +44,12 @@ const send = (method: string, url: string, headers: HeaderMap, body: unknown) =>
   new Request(`${ORIGIN}${url}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 
-type Victim = 'key' | 'user' | 'trace' | 'score' | 'config' | 'view';
+type Victim = 'key' | 'user' | 'trace' | 'score' | 'config' | 'view' | 'dataset';
 
 interface World {
   traceId: string;
+  /** A dataset every read finds. */
+  dataset: string;
   adminId: string;
   /** A key or a person nobody uses, changed or removed by the routes that manage them when allowed. */
   victims: Record<Victim, () => Promise<string>>;
@@ -235,6 +240,55 @@ const ROUTES: RouteCase[] = [
       expect(await w.state('trace', victim!)).toBeNull();
     },
   },
+  {
+    name: 'POST /api/datasets',
+    call: (h) => createDatasetRoute(send('POST', '/api/datasets', h, { name: uid('matrix-ds').slice(0, 90) })),
+    ok: async (res) => {
+      expect(res.status).toBe(201);
+      expect(await res.json()).toMatchObject({ dataset: { itemCount: 0 } });
+    },
+  },
+  {
+    name: 'GET /api/datasets',
+    call: (h) => listDatasetsRoute(get('/api/datasets', h)),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ datasets: expect.any(Array), page: 1 });
+    },
+  },
+  {
+    name: 'GET /api/datasets/{name}',
+    call: (h, w) => getDatasetRoute(get(`/api/datasets/${w.dataset}`, h), { params: Promise.resolve({ name: w.dataset }) }),
+    ok: async (res, w) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ dataset: { name: w.dataset } });
+    },
+  },
+  {
+    name: 'POST /api/datasets/{name}/items',
+    call: (h, w) => addItemsRoute(send('POST', `/api/datasets/${w.dataset}/items`, h, { items: [{ input: 'q' }] }), { params: Promise.resolve({ name: w.dataset }) }),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ success: true, count: 1 });
+    },
+  },
+  {
+    name: 'GET /api/datasets/{name}/items',
+    call: (h, w) => listItemsRoute(get(`/api/datasets/${w.dataset}/items`, h), { params: Promise.resolve({ name: w.dataset }) }),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ items: expect.any(Array), page: 1 });
+    },
+  },
+  {
+    name: 'DELETE /api/datasets/{name}',
+    victim: 'dataset',
+    call: (h, _w, victim) => deleteDatasetRoute(new Request(`${ORIGIN}/api/datasets/${victim}`, { method: 'DELETE', headers: h }), { params: Promise.resolve({ name: victim! }) }),
+    ok: async (res, w, victim) => {
+      expect(res.status).toBe(200);
+      expect(await w.state('dataset', victim!)).toBeNull();
+    },
+  },
 ];
 
 ROUTES.push(
@@ -356,6 +410,8 @@ const ADMIN_ROW: Expected[] = [[401, MISSING], [401, INVALID], LACKS('admin'), L
 // API_KEYS keys never delete: the scope is only ever granted to a key made with it.
 const DELETE_ROW: Expected[] = [[401, MISSING], [401, INVALID], LACKS('delete'), LACKS('delete'), 'ok', LACKS('delete'), [403, 'This needs the admin role'], 'ok'];
 
+// Datasets and experiments: keys that ingest, and admins.
+const CURATE_ROW: Expected[] = [[401, MISSING], [401, INVALID], 'ok', LACKS('ingest'), LACKS('ingest'), 'ok', [403, 'This needs the admin role'], 'ok'];
 // Keys write scores as they ingest; every signed-in person may annotate.
 const ANNOTATE_ROW: Expected[] = [[401, MISSING], [401, INVALID], 'ok', LACKS('ingest'), LACKS('ingest'), 'ok', 'ok', 'ok'];
 // The review queue hands out decisions (read) and holds them (annotate): a key needs both.
@@ -404,6 +460,12 @@ const EXPECTED: Record<string, Expected[]> = {
   'GET /api/views': READ_ROW,
   'POST /api/views': READ_ROW,
   'DELETE /api/views/{id}': READ_ROW,
+  'POST /api/datasets': CURATE_ROW,
+  'GET /api/datasets': READ_ROW,
+  'GET /api/datasets/{name}': READ_ROW,
+  'POST /api/datasets/{name}/items': CURATE_ROW,
+  'GET /api/datasets/{name}/items': READ_ROW,
+  'DELETE /api/datasets/{name}': DELETE_ROW,
 };
 
 const CELLS = ROUTES.flatMap((route) =>
@@ -456,8 +518,11 @@ describe.each(testDatabases())('access matrix on $name', ({ open }) => {
     const traceId = uid('matrix');
     const adminCookie = headers['admin session'];
     expect((await ingestRoute(send('POST', '/api/traces', bearer(ENV_KEY), { traces: [makeTrace({ id: traceId })] }))).status).toBe(200);
+    const dataset = uid('matrix-dataset').slice(0, 90);
+    expect((await createDatasetRoute(send('POST', '/api/datasets', bearer(ENV_KEY), { name: dataset }))).status).toBe(201);
     world = {
       traceId,
+      dataset,
       adminId: admin.id,
       victims: {
         key: async () => (await makeKey(['read'], admin.id)).id,
@@ -482,6 +547,11 @@ describe.each(testDatabases())('access matrix on $name', ({ open }) => {
           });
           return (await saveView(owner, parseSaveViewBody(JSON.stringify({ name: uid('victim') })))).view.id;
         },
+        dataset: async () => {
+          const name = uid('victim-ds').slice(0, 90);
+          expect((await createDatasetRoute(send('POST', '/api/datasets', bearer(ENV_KEY), { name }))).status).toBe(201);
+          return name;
+        },
         config: async () => {
           const res = await createConfigRoute(send('POST', '/api/score-configs', adminCookie, { name: uid('victim'), dataType: 'NUMERIC' }));
           expect(res.status).toBe(201);
@@ -502,6 +572,8 @@ describe.each(testDatabases())('access matrix on $name', ({ open }) => {
             return db.prisma.scoreConfig.findUnique({ where: { id }, select: { description: true } });
           case 'view':
             return db.prisma.savedView.findUnique({ where: { id }, select: { query: true } });
+          case 'dataset':
+            return db.prisma.dataset.findUnique({ where: { name: id }, select: { name: true } });
         }
       },
     };

@@ -33,6 +33,7 @@ const TABLE: Array<[Principal['mode'], string, Credential, boolean, Scope, Outco
   // ...but the laptop's user configures how runs are judged.
   ['open', 'none', none, false, 'configure', 'open'],
   ['open', 'unknown key', unknownKey, false, 'configure', 'open'],
+  ['open', 'none', none, false, 'curate', 'open'],
   ['open', 'malformed header', malformed, false, 'read', 401, 'Missing API key'],
   ['open', 'malformed header', malformed, false, 'ingest', 401, 'Missing API key'],
   // SOAP authenticates by key only, in open mode too.
@@ -61,6 +62,11 @@ const TABLE: Array<[Principal['mode'], string, Credential, boolean, Scope, Outco
   ['protected', 'viewer session', viewer, false, 'configure', 403, 'This needs the admin role'],
   ['protected', 'every key scope', allKey, false, 'configure', 403, 'API key lacks the admin scope'],
   ['protected', 'none', none, false, 'configure', 401, MISSING],
+  // Datasets and experiments: written by keys with ingest and by admins.
+  ['protected', 'read key', readKey, false, 'curate', 403, 'API key lacks the ingest scope'],
+  ['protected', 'every key scope', allKey, false, 'curate', 'key'],
+  ['protected', 'admin session', admin, false, 'curate', 'user'],
+  ['protected', 'viewer session', viewer, false, 'curate', 403, 'This needs the admin role'],
   // People never ingest: a request for ingest authenticates by key, a cookie does not count.
   ['protected', 'admin session', admin, false, 'ingest', 401, MISSING],
   ['protected', 'viewer session', viewer, false, 'read', 'user'],
@@ -108,7 +114,7 @@ describe('decide', () => {
 
   it('covers every scope in each mode for the credentials a request can carry', () => {
     for (const mode of ['open', 'protected'] as const) {
-      for (const scope of ['read', 'ingest', 'delete', 'admin', 'annotate', 'configure'] as const) {
+      for (const scope of ['read', 'ingest', 'delete', 'admin', 'annotate', 'configure', 'curate'] as const) {
         expect(TABLE.some(([m, , c, , s]) => m === mode && s === scope && c === none), `${mode} ${scope} none`).toBe(true);
       }
     }

@@ -93,14 +93,14 @@ export function decide(principal: Principal, scope: Scope): Actor {
 }
 
 function allowKey(identity: KeyIdentity, scope: Scope): Actor {
-  // A key writes scores as it writes traces; configuring is an admin's, which no key is.
-  const needed = scope === 'annotate' ? 'ingest' : scope === 'configure' ? 'admin' : scope;
+  // A key writes scores, datasets and experiments as it writes traces; configuring is an admin's, which no key is.
+  const needed = scope === 'annotate' || scope === 'curate' ? 'ingest' : scope === 'configure' ? 'admin' : scope;
   if (needed !== 'admin' && identity.scopes.includes(needed)) return { kind: 'key', ...identity };
   throw new AppError('FORBIDDEN', `API key lacks the ${needed} scope`);
 }
 
 function allowUser(identity: UserIdentity, scope: Scope): Actor {
-  const adminOnly = scope === 'admin' || scope === 'delete' || scope === 'configure';
+  const adminOnly = scope === 'admin' || scope === 'delete' || scope === 'configure' || scope === 'curate';
   if (scope === 'read' || scope === 'annotate' || (adminOnly && identity.role === 'admin')) {
     return { kind: 'user', ...identity };
   }

@@ -9,6 +9,8 @@
 // - configure: setting up how the server judges (score configs): admins; in open mode
 //           anyone, since the laptop's user is the admin there. Unlike admin it never
 //           touches users or keys, so it cannot end open mode or make the first admin.
+// - curate: writing datasets and experiments (their items, runs): keys with ingest, people
+//           with the admin role; in open mode anyone, as the laptop's user is its admin
 export const KEY_SCOPES = ['ingest', 'read', 'delete'] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
 
@@ -18,7 +20,7 @@ export type KeyScope = (typeof KEY_SCOPES)[number];
  * ingest keys in the environment never gained the power to erase data by an upgrade.
  */
 export const CONFIGURED_KEY_SCOPES: readonly KeyScope[] = ['ingest', 'read'];
-export type Scope = KeyScope | 'admin' | 'annotate' | 'configure';
+export type Scope = KeyScope | 'admin' | 'annotate' | 'configure' | 'curate';
 
 export const ROLES = ['admin', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];

@@ -5,7 +5,7 @@
 // field types, lengths, dates, duplicate ids) come after the spec's checks of the
 // same object, so they never change which error a spec-level case gets.
 import { AppError } from '@/lib/core/errors';
-import { CONTROL_CHARS, isValidId, parseIsoDateTime } from '@/lib/core/validate';
+import { checkStorableText, CONTROL_CHARS, isValidId, parseIsoDateTime, checkStorableJson } from '@/lib/core/validate';
 import type { Limits } from '@/lib/core/config';
 import { usageFromMetadata } from '@/lib/features/pricing/shared';
 import type { ModelUsage } from '@/lib/features/pricing/shared';
@@ -136,39 +136,13 @@ function optionalNumber(obj: Obj, field: string, path: string, kind: NumberKind)
   return value;
 }
 
-// PostgreSQL text and jsonb cannot hold U+0000, and jsonb refuses unpaired UTF-16
-// surrogates; refuse them here with the field's name instead of a storage error.
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-function checkText(value: string, path: string): void {
-  if (UNSTORABLE.test(value)) fail(`${path} contains a NUL character or an unpaired surrogate, which cannot be stored`);
-}
+const checkText = checkStorableText;
 
 /** Checks one any-JSON value (a payload); returns it, with undefined as null. */
 type PayloadCheck = (value: unknown, path: string) => JsonValue;
 
 /** Checks an any-JSON value iteratively (deep values must not overflow the stack). */
-const walkJson: PayloadCheck = (value, path) => {
-  if (value === undefined) return null;
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (typeof node === 'string') {
-      checkText(node, path);
-    } else if (typeof node === 'object' && node !== null) {
-      if (depth > FIELD_LIMITS.jsonDepth) fail(`${path} is nested deeper than ${FIELD_LIMITS.jsonDepth} levels`);
-      if (Array.isArray(node)) {
-        for (const item of node) stack.push([item, depth + 1]);
-      } else {
-        for (const [key, item] of Object.entries(node)) {
-          checkText(key, path);
-          stack.push([item, depth + 1]);
-        }
-      }
-    }
-  }
-  return value as JsonValue;
-};
+const walkJson: PayloadCheck = checkStorableJson;
 
 /** For payloads already proven storable by their request text (see parseIngestBody). */
 const provenJson: PayloadCheck = (value) => (value === undefined ? null : (value as JsonValue));
