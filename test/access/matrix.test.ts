@@ -25,6 +25,10 @@ import { DELETE as deleteViewRoute } from '@/app/api/views/[id]/route';
 import { GET as listItemsRoute, POST as addItemsRoute } from '@/app/api/datasets/[name]/items/route';
 import { DELETE as deleteDatasetRoute, GET as getDatasetRoute } from '@/app/api/datasets/[name]/route';
 import { GET as listDatasetsRoute, POST as createDatasetRoute } from '@/app/api/datasets/route';
+import { GET as compareExperimentsRoute } from '@/app/api/experiments/compare/route';
+import { GET as getExperimentRoute } from '@/app/api/experiments/[id]/route';
+import { POST as linkRunsRoute } from '@/app/api/experiments/[id]/runs/route';
+import { GET as listExperimentsRoute, POST as createExperimentRoute } from '@/app/api/experiments/route';
 import { GET as listViewsRoute, POST as saveViewRoute } from '@/app/api/views/route';
 import { parseSaveViewBody, saveView } from '@/lib/features/views';
 import { contextAs } from '@/test/support/context';
@@ -48,8 +52,9 @@ type Victim = 'key' | 'user' | 'trace' | 'score' | 'config' | 'view' | 'dataset'
 
 interface World {
   traceId: string;
-  /** A dataset every read finds. */
+  /** A dataset every read finds, with an item "item-1" and two experiments. */
   dataset: string;
+  experiments: [string, string];
   adminId: string;
   /** A key or a person nobody uses, changed or removed by the routes that manage them when allowed. */
   victims: Record<Victim, () => Promise<string>>;
@@ -289,6 +294,46 @@ const ROUTES: RouteCase[] = [
       expect(await w.state('dataset', victim!)).toBeNull();
     },
   },
+  {
+    name: 'POST /api/experiments',
+    call: (h, w) => createExperimentRoute(send('POST', '/api/experiments', h, { dataset: w.dataset, name: uid('matrix-exp') })),
+    ok: async (res) => {
+      expect(res.status).toBe(201);
+      expect(await res.json()).toMatchObject({ experiment: { id: expect.any(String) } });
+    },
+  },
+  {
+    name: 'GET /api/experiments?dataset=',
+    call: (h, w) => listExperimentsRoute(get(`/api/experiments?dataset=${w.dataset}`, h)),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ experiments: expect.any(Array) });
+    },
+  },
+  {
+    name: 'GET /api/experiments/{id}',
+    call: (h, w) => getExperimentRoute(get(`/api/experiments/${w.experiments[0]}`, h), params(w.experiments[0])),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ summary: { items: expect.any(Number) } });
+    },
+  },
+  {
+    name: 'POST /api/experiments/{id}/runs',
+    call: (h, w) => linkRunsRoute(send('POST', `/api/experiments/${w.experiments[0]}/runs`, h, { runs: [{ itemId: 'item-1', traceId: w.traceId }] }), params(w.experiments[0])),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ success: true, count: 1 });
+    },
+  },
+  {
+    name: 'GET /api/experiments/compare',
+    call: (h, w) => compareExperimentsRoute(get(`/api/experiments/compare?ids=${w.experiments.join(',')}`, h)),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ experiments: expect.any(Array), items: expect.any(Array) });
+    },
+  },
 ];
 
 ROUTES.push(
@@ -466,6 +511,11 @@ const EXPECTED: Record<string, Expected[]> = {
   'POST /api/datasets/{name}/items': CURATE_ROW,
   'GET /api/datasets/{name}/items': READ_ROW,
   'DELETE /api/datasets/{name}': DELETE_ROW,
+  'POST /api/experiments': CURATE_ROW,
+  'GET /api/experiments?dataset=': READ_ROW,
+  'GET /api/experiments/{id}': READ_ROW,
+  'POST /api/experiments/{id}/runs': CURATE_ROW,
+  'GET /api/experiments/compare': READ_ROW,
 };
 
 const CELLS = ROUTES.flatMap((route) =>
@@ -520,9 +570,18 @@ describe.each(testDatabases())('access matrix on $name', ({ open }) => {
     expect((await ingestRoute(send('POST', '/api/traces', bearer(ENV_KEY), { traces: [makeTrace({ id: traceId })] }))).status).toBe(200);
     const dataset = uid('matrix-dataset').slice(0, 90);
     expect((await createDatasetRoute(send('POST', '/api/datasets', bearer(ENV_KEY), { name: dataset }))).status).toBe(201);
+    const items = await addItemsRoute(send('POST', `/api/datasets/${dataset}/items`, bearer(ENV_KEY), { items: [{ id: 'item-1', input: 'q' }] }), { params: Promise.resolve({ name: dataset }) });
+    expect(items.status).toBe(200);
+    const experiment = async (name: string) => {
+      const res = await createExperimentRoute(send('POST', '/api/experiments', bearer(ENV_KEY), { dataset, name }));
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { experiment: { id: string } }).experiment.id;
+    };
+    const experiments: [string, string] = [await experiment('a'), await experiment('b')];
     world = {
       traceId,
       dataset,
+      experiments,
       adminId: admin.id,
       victims: {
         key: async () => (await makeKey(['read'], admin.id)).id,

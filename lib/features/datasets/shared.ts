@@ -1,4 +1,4 @@
 // lib/features/datasets: what the browser may import too (types, limits, parsing of items).
 export { DATASET_LIMITS } from './limits';
 export type { Dataset, DatasetItem, DatasetItemInput, ExpectedDecision } from './types';
-export { parseItem } from './validate';
+export { checkDatasetName, parseItem } from './validate';

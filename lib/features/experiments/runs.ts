@@ -1,0 +1,46 @@
+// Run links: a trace that ran an item of the experiment's dataset, one per (item,
+// repetition); linking again replaces the trace. All or nothing per request.
+import 'server-only';
+import { requireScope, type ServiceContext } from '@/lib/core/context';
+import { AppError } from '@/lib/core/errors';
+import type { SqlExecutor } from '@/lib/db/executor';
+import { sql } from '@/lib/db/sql';
+import { experimentById } from './record';
+import type { RunLink } from './types';
+
+export interface ExperimentLink extends RunLink {
+  experimentId: string;
+}
+
+/** Stores the links (their experiments, items and traces already checked). */
+export async function storeRunLinks(tx: SqlExecutor, links: readonly ExperimentLink[]): Promise<void> {
+  if (links.length === 0) return;
+  await tx.query(sql`
+    INSERT INTO "ExperimentRun" ("experimentId", "itemId", "repetition", "traceId")
+    SELECT l."experimentId", l."itemId", l."repetition", l."traceId"
+      FROM json_to_recordset(${JSON.stringify(links)}::json) AS l("experimentId" text, "itemId" text, "repetition" int, "traceId" text)
+    ON CONFLICT ("experimentId", "itemId", "repetition") DO UPDATE SET "traceId" = excluded."traceId", "createdAt" = now()`);
+}
+
+/** The position of the first id not in `found`, or -1. */
+const firstMissing = (ids: readonly string[], found: ReadonlySet<string>) => ids.findIndex((id) => !found.has(id));
+
+/** POST /api/experiments/{id}/runs. */
+export async function linkRuns(ctx: ServiceContext, experimentId: string, runs: readonly RunLink[]): Promise<number> {
+  requireScope(ctx, 'curate');
+  return ctx.db.sql.transaction(async (tx) => {
+    const experiment = await experimentById(tx, experimentId);
+    const itemIds = runs.map((r) => r.itemId);
+    const items = await tx.query<{ id: string }>(sql`
+      SELECT i."id" FROM "DatasetItem" i WHERE i."datasetId" = ${experiment.datasetId} AND i."id" = ANY(${itemIds}::text[])`);
+    const noItem = firstMissing(itemIds, new Set(items.map((i) => i.id)));
+    if (noItem >= 0) throw new AppError('NOT_FOUND', `runs[${noItem}].itemId: item "${itemIds[noItem]}" not found in dataset "${experiment.dataset}"`);
+    const traceIds = runs.map((r) => r.traceId);
+    // FOR KEY SHARE: a trace deleted meanwhile waits for this link (and then takes it with it).
+    const traces = await tx.query<{ id: string }>(sql`SELECT t."id" FROM "Trace" t WHERE t."id" = ANY(${traceIds}::text[]) FOR KEY SHARE`);
+    const noTrace = firstMissing(traceIds, new Set(traces.map((t) => t.id)));
+    if (noTrace >= 0) throw new AppError('NOT_FOUND', `runs[${noTrace}].traceId: trace "${traceIds[noTrace]}" not found`);
+    await storeRunLinks(tx, runs.map((r) => ({ ...r, experimentId })));
+    return runs.length;
+  });
+}
