@@ -174,4 +174,29 @@ describe.each(testDatabases())('the experiments API on $name', ({ open }) => {
     expect(await compare(`ids=${ids.v1}`)).toEqual({ status: 400, body: { error: 'Invalid ids parameter: 2 to 5 distinct experiment ids, separated by commas' } });
     expect(await compare(`ids=${ids.v1},nope`)).toEqual({ status: 404, body: { error: 'Experiment "nope" not found' } });
   });
+
+  it("links a run from the trace itself (JSON experiment field): checked, all or nothing, replacing the item's earlier run", async () => {
+    const send = (traces: unknown[]) => post(ingestRoute, '/api/traces', { traces });
+    const a = run(t('json-a'), ['search'], 'COMPLETED', 'ok', 0.01, 1);
+    const b = run(t('json-b'), ['sql'], 'COMPLETED', 'ok', 0.01, 1);
+    // A wrong experiment anywhere in the batch: 404 naming it, and neither trace is stored.
+    expect(await answer(await send([{ ...a, experiment: { id: ids.v1, itemId: 'i3' } }, { ...b, experiment: { id: 'nope', itemId: 'i1' } }]))).toEqual({
+      status: 404,
+      body: { error: 'traces[1].experiment.id: experiment "nope" not found' },
+    });
+    expect(await answer(await send([{ ...b, experiment: { id: ids.v1, itemId: 'zz' } }]))).toEqual({
+      status: 404,
+      body: { error: `traces[0].experiment.itemId: item "zz" not found in the experiment's dataset` },
+    });
+    expect(await db.sql.query('SELECT 1 FROM "Trace" WHERE "id" = ANY($1)', [[t('json-a'), t('json-b')]])).toEqual([]);
+    expect(await answer(await send([{ ...a, experiment: { id: ids.v1, itemId: 'i3', repetition: 100 } }]))).toEqual({
+      status: 400,
+      body: { error: 'traces[0].experiment.repetition must be an integer from 0 to 99' },
+    });
+    expect((await answer(await send([{ ...a, experiment: { itemId: 'i3' } }]))).body).toEqual({ error: 'traces[0].experiment.id is required and must be a non-empty string' });
+    // Stored with the trace: v1's run of i3 is now this trace.
+    expect((await send([{ ...a, experiment: { id: ids.v1, itemId: 'i3' } }])).status).toBe(200);
+    const links = await db.sql.query<{ traceId: string }>('SELECT "traceId" FROM "ExperimentRun" WHERE "experimentId" = $1 AND "itemId" = $2', [ids.v1, 'i3']);
+    expect(links).toEqual([{ traceId: t('json-a') }]);
+  });
 });

@@ -22,6 +22,25 @@ export async function storeRunLinks(tx: SqlExecutor, links: readonly ExperimentL
     ON CONFLICT ("experimentId", "itemId", "repetition") DO UPDATE SET "traceId" = excluded."traceId", "createdAt" = now()`);
 }
 
+/**
+ * Checks the experiment runs a batch of traces names (`traces[i].experiment`): each
+ * experiment exists and has the item in its dataset; a 404 names the first that fails.
+ * Run inside the transaction that stores the traces and then the links.
+ */
+export async function checkTraceLinks(tx: SqlExecutor, links: ReadonlyArray<ExperimentLink & { path: string }>): Promise<void> {
+  if (links.length === 0) return;
+  const known = await tx.query<{ experimentId: string; itemId: string; found: boolean; experimentFound: boolean }>(sql`
+    SELECT l."experimentId", l."itemId", e."id" IS NOT NULL AS "experimentFound",
+           EXISTS (SELECT 1 FROM "DatasetItem" i WHERE i."datasetId" = e."datasetId" AND i."id" = l."itemId") AS found
+      FROM json_to_recordset(${JSON.stringify(links)}::json) AS l("experimentId" text, "itemId" text)
+      LEFT JOIN "Experiment" e ON e."id" = l."experimentId"`);
+  links.forEach((link, i) => {
+    const row = known[i];
+    if (!row.experimentFound) throw new AppError('NOT_FOUND', `${link.path}.id: experiment "${link.experimentId}" not found`);
+    if (!row.found) throw new AppError('NOT_FOUND', `${link.path}.itemId: item "${link.itemId}" not found in the experiment's dataset`);
+  });
+}
+
 /** The position of the first id not in `found`, or -1. */
 const firstMissing = (ids: readonly string[], found: ReadonlySet<string>) => ids.findIndex((id) => !found.has(id));
 

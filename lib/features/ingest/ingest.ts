@@ -39,6 +39,7 @@ import { feedbackScore } from '@/lib/features/scores/shared';
 import { scoreRow, upsertScoresSql, type ScoreRow } from '@/lib/features/scores';
 import { BATCH_REWRITE_RULE, checkRewrites } from '@/lib/features/scores';
 import { checkScoresFitConfigs } from '@/lib/features/scores/shared';
+import { checkTraceLinks, storeRunLinks, type ExperimentLink } from '@/lib/features/experiments';
 
 interface TableSpec extends TableColumns {
   /** The child array of a trace in the request (null: the trace itself). */
@@ -263,7 +264,14 @@ export async function ingestTraces(ctx: ServiceContext, batch: ValidatedBatch, o
       words: words && searchWordsJson(batch.traces, words, run),
     };
   });
-  return store(sql, batch.json, ranges, statements, batch.traces.length);
+  return store(sql, batch.json, ranges, statements, batch.traces.length, experimentLinks(batch.traces));
+}
+
+/** The experiment runs the batch's traces say they are, with where each was named. */
+function experimentLinks(traces: readonly TraceInput[]): Array<ExperimentLink & { path: string }> {
+  return traces.flatMap((t, i) =>
+    t.experiment ? [{ experimentId: t.experiment.id, itemId: t.experiment.itemId, repetition: t.experiment.repetition, traceId: t.id, path: `traces[${i}].experiment` }] : [],
+  );
 }
 
 async function store(
@@ -272,6 +280,7 @@ async function store(
   ranges: TraceRange[] | null,
   statements: Statement[],
   traces: number,
+  links: ReadonlyArray<ExperimentLink & { path: string }>,
 ): Promise<number> {
   const storeOnce = async (exec: SqlExecutor, json: string, statement: Statement, withWords: boolean) => {
     const { rows, words, run } = statement;
@@ -282,11 +291,15 @@ async function store(
     const expected = run.to - run.from;
     if (stored.length !== expected) throw new Error(`ingest statement reported ${stored.length} of ${expected} traces stored`);
   };
-  // Every statement from one text; several run in one transaction, so a failure in any stores nothing.
+  // Every statement from one text; several, or experiment run links after them, run in one
+  // transaction, so a failure in any stores nothing.
   const storeAll = async (json: string, jsonRanges: TraceRange[] | null, withWords: boolean) => {
-    if (statements.length === 1) return storeOnce(sql, json, statements[0], withWords);
+    if (statements.length === 1 && links.length === 0) return storeOnce(sql, json, statements[0], withWords);
     await sql.transaction(async (tx) => {
-      for (const statement of statements) await storeOnce(tx, runText(json, jsonRanges!, statement.run), statement, withWords);
+      await checkTraceLinks(tx, links);
+      if (statements.length === 1) await storeOnce(tx, json, statements[0], withWords);
+      else for (const statement of statements) await storeOnce(tx, runText(json, jsonRanges!, statement.run), statement, withWords);
+      await storeRunLinks(tx, links);
     });
   };
   try {

@@ -10,6 +10,7 @@ import type { Limits } from '@/lib/core/config';
 import { usageFromMetadata } from '@/lib/features/pricing/shared';
 import type { ModelUsage } from '@/lib/features/pricing/shared';
 import { SCORE_LIMITS } from '@/lib/features/scores/shared';
+import { EXPERIMENT_LIMITS } from '@/lib/features/experiments/shared';
 import { checkUniqueIds, validateScore, type ScoreInput } from '@/lib/features/scores/shared';
 import { nestingDepth } from './json-depth';
 import { FIELD_LIMITS, NUMBER_LIMITS, type NumberKind } from '@/lib/core/limits';
@@ -42,7 +43,15 @@ export type TraceInput = Dated<Omit<TraceRecord, 'createdAt' | 'unpricedCalls'>,
   events: EventInput[];
   /** Scores sent with the trace (optional `scores`), on it, its spans or its decision points. */
   scores: ScoreInput[];
+  /** The experiment run this trace is (optional `experiment`): checked against the database at ingest. */
+  experiment?: ExperimentRunInput;
 };
+
+export interface ExperimentRunInput {
+  id: string;
+  itemId: string;
+  repetition: number;
+}
 
 type Obj = Record<string, unknown>;
 
@@ -299,8 +308,27 @@ function validateTrace(
   checkUnique(trace.spans.map((s) => s.id), path, 'spans');
   checkUnique(trace.events.map((e) => e.id), path, 'events');
   trace.scores = validateTraceScores(raw.scores, trace, path);
+  const experiment = validateExperimentRun(raw.experiment, `${path}.experiment`);
+  if (experiment) trace.experiment = experiment;
   return trace;
 }
+
+/** A trace's optional `experiment`: {id, itemId, repetition?} (repetition 0 to 99, 0 when absent). */
+function validateExperimentRun(raw: unknown, path: string): ExperimentRunInput | null {
+  if (raw === undefined || raw === null) return null;
+  if (!isObject(raw)) fail(`${path} must be an object {"id", "itemId", "repetition"?}`);
+  const id = requireString(raw, 'id', path);
+  const itemId = requireString(raw, 'itemId', path);
+  checkId(id, `${path}.id`);
+  checkId(itemId, `${path}.itemId`);
+  const repetition = raw.repetition ?? 0;
+  if (typeof repetition !== 'number' || !Number.isInteger(repetition) || repetition < 0 || repetition > MAX_REPETITION) {
+    fail(`${path}.repetition must be an integer from 0 to ${MAX_REPETITION}`);
+  }
+  return { id, itemId, repetition };
+}
+
+const MAX_REPETITION = EXPERIMENT_LIMITS.maxRepetition;
 
 /** A trace's optional `scores`: each on the trace, or on one of its own spans or decision points. */
 function validateTraceScores(raw: unknown, trace: TraceInput, path: string): ScoreInput[] {
