@@ -5,6 +5,6 @@ export { compareExperiments, firstDifference } from './compare';
 export { createExperiment } from './create';
 export { matchDecisions, expectedSteps } from './decision-match';
 export { datasetExperiments, getExperiment } from './read';
-export { checkTraceLinks, linkRuns, storeRunLinks, type ExperimentLink } from './runs';
+export { checkTraceLinks, linkRuns, linkStoredRuns, storeRunLinks, type ExperimentLink } from './runs';
 export type { CompareItem, CompareRun, CreateExperimentInput, Experiment, ExperimentComparison, ExperimentSummary, PassCriterion, RunLink } from './types';
 export { EXPERIMENT_LIMITS, parseCompareIds, parseCreateExperimentBody, parseRunsBody, repetitionField } from './validate';

@@ -29,15 +29,44 @@ export async function storeRunLinks(tx: SqlExecutor, links: readonly ExperimentL
  */
 export async function checkTraceLinks(tx: SqlExecutor, links: ReadonlyArray<ExperimentLink & { path: string }>): Promise<void> {
   if (links.length === 0) return;
-  const known = await tx.query<{ experimentId: string; itemId: string; found: boolean; experimentFound: boolean }>(sql`
-    SELECT l."experimentId", l."itemId", e."id" IS NOT NULL AS "experimentFound",
-           EXISTS (SELECT 1 FROM "DatasetItem" i WHERE i."datasetId" = e."datasetId" AND i."id" = l."itemId") AS found
-      FROM json_to_recordset(${JSON.stringify(links)}::json) AS l("experimentId" text, "itemId" text)
-      LEFT JOIN "Experiment" e ON e."id" = l."experimentId"`);
+  const known = await tx.query<{ found: boolean; experimentFound: boolean }>(sql`
+    SELECT e."id" IS NOT NULL AS "experimentFound",
+           EXISTS (SELECT 1 FROM "DatasetItem" i WHERE i."datasetId" = e."datasetId" AND i."id" = l.v ->> 'itemId') AS found
+      FROM jsonb_array_elements(${JSON.stringify(links)}::jsonb) WITH ORDINALITY AS l(v, at)
+      LEFT JOIN "Experiment" e ON e."id" = l.v ->> 'experimentId'
+     ORDER BY l.at`);
   links.forEach((link, i) => {
     const row = known[i];
     if (!row.experimentFound) throw new AppError('NOT_FOUND', `${link.path}.id: experiment "${link.experimentId}" not found`);
     if (!row.found) throw new AppError('NOT_FOUND', `${link.path}.itemId: item "${link.itemId}" not found in the experiment's dataset`);
+  });
+}
+
+/**
+ * Stores the links whose trace, experiment and item exist (telemetry's own: nothing is
+ * refused for a link), and says why each other one was left out.
+ */
+export async function linkStoredRuns(db: SqlExecutor, links: readonly ExperimentLink[]): Promise<string[]> {
+  if (links.length === 0) return [];
+  return db.transaction(async (tx) => {
+    const known = await tx.query<{ experimentFound: boolean; itemFound: boolean; traceFound: boolean }>(sql`
+      SELECT e."id" IS NOT NULL AS "experimentFound",
+             EXISTS (SELECT 1 FROM "DatasetItem" i WHERE i."datasetId" = e."datasetId" AND i."id" = l.v ->> 'itemId') AS "itemFound",
+             EXISTS (SELECT 1 FROM "Trace" t WHERE t."id" = l.v ->> 'traceId') AS "traceFound"
+        FROM jsonb_array_elements(${JSON.stringify(links)}::jsonb) WITH ORDINALITY AS l(v, at)
+        LEFT JOIN "Experiment" e ON e."id" = l.v ->> 'experimentId'
+       ORDER BY l.at`);
+    const problems: string[] = [];
+    const good = links.filter((link, i) => {
+      const row = known[i];
+      if (!row.experimentFound) problems.push(`trace ${link.traceId}: experiment "${link.experimentId}" not found`);
+      else if (!row.itemFound) problems.push(`trace ${link.traceId}: item "${link.itemId}" not found in the experiment's dataset`);
+      return row.experimentFound && row.itemFound && row.traceFound;
+    });
+    // FOR KEY SHARE keeps the traces until the links are in (a delete then takes them along).
+    await tx.query(sql`SELECT 1 FROM "Trace" WHERE "id" = ANY(${good.map((l) => l.traceId)}::text[]) FOR KEY SHARE`);
+    await storeRunLinks(tx, good);
+    return problems;
   });
 }
 

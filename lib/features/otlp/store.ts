@@ -2,6 +2,8 @@
 // record where they cannot be stored, mapped to the domain's records and upserted. The
 // transport (lib/transports/otlp) decodes the wire form and answers the exporter.
 import 'server-only';
+import { linkStoredRuns } from '@/lib/features/experiments';
+import { experimentRunsOf } from './experiment-runs';
 import { AppError } from '@/lib/core/errors';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import { upsertSpanBatch } from '@/lib/features/ingest';
@@ -60,7 +62,12 @@ export async function storeOtlpSpans(ctx: ServiceContext, spans: OtlpSpan[], lim
   });
   const rejected = [...planned.rejected, ...stored.rejected];
   const rejectedSpans = rejected.reduce((n, r) => n + r.count, 0);
-  return { acceptedSpans: stored.acceptedSpans, rejectedSpans, errorMessage: rejectionMessage(rejected) };
+  // Experiment runs named by attributes are linked once their traces are stored; a link
+  // that cannot be made is reported, never a reason to refuse the spans.
+  const runs = experimentRunsOf(spans);
+  const linkProblems = [...runs.problems, ...(await linkStoredRuns(ctx.db.sql, runs.links))];
+  const errorMessage = [rejectionMessage(rejected), ...linkProblems.map((p) => `experiment run not linked: ${p}`)].filter(Boolean).join('; ');
+  return { acceptedSpans: stored.acceptedSpans, rejectedSpans, errorMessage };
 }
 
 /** Stores one request's decoded log records as events of the spans they name; throws AppError for a request refused whole. */

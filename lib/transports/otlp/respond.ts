@@ -15,10 +15,11 @@ function answer(body: Uint8Array | string, contentType: string, status: number, 
   });
 }
 
-/** 200 with partial_success when some spans were refused. */
+/** 200, with partial_success when some spans were refused or something sent was not used (a warning). */
 export function otlpSuccess(format: OtlpFormat, receipt: OtlpReceipt): Response {
   const partial =
-    receipt.rejectedSpans > 0 ? { rejectedSpans: receipt.rejectedSpans, errorMessage: receipt.errorMessage } : undefined;
+    // A message without rejections is a warning, as the OTLP spec lets partial_success carry.
+    receipt.rejectedSpans > 0 || receipt.errorMessage !== '' ? { rejectedSpans: receipt.rejectedSpans, errorMessage: receipt.errorMessage } : undefined;
   const { body, contentType } = exportResponse(format, partial);
   return answer(body, contentType, 200);
 }
