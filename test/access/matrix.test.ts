@@ -23,6 +23,7 @@ import { DELETE as deleteUserRoute, PATCH as patchUserRoute } from '@/app/api/us
 import { GET as listUsersRoute, POST as createUserRoute } from '@/app/api/users/route';
 import { DELETE as deleteViewRoute } from '@/app/api/views/[id]/route';
 import { GET as listItemsRoute, POST as addItemsRoute } from '@/app/api/datasets/[name]/items/route';
+import { POST as uploadItemsRoute } from '@/app/api/datasets/[name]/items/upload/route';
 import { DELETE as deleteDatasetRoute, GET as getDatasetRoute } from '@/app/api/datasets/[name]/route';
 import { GET as listDatasetsRoute, POST as createDatasetRoute } from '@/app/api/datasets/route';
 import { GET as compareExperimentsRoute } from '@/app/api/experiments/compare/route';
@@ -278,6 +279,15 @@ const ROUTES: RouteCase[] = [
     },
   },
   {
+    name: 'POST /api/datasets/{name}/items/upload',
+    call: (h, w) =>
+      uploadItemsRoute(send('POST', `/api/datasets/${w.dataset}/items/upload`, h, { format: 'csv', text: 'input,expectedOutput\nq,a\n' }), { params: Promise.resolve({ name: w.dataset }) }),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ success: true, count: 1 });
+    },
+  },
+  {
     name: 'GET /api/datasets/{name}/items',
     call: (h, w) => listItemsRoute(get(`/api/datasets/${w.dataset}/items`, h), { params: Promise.resolve({ name: w.dataset }) }),
     ok: async (res) => {
@@ -510,6 +520,7 @@ const EXPECTED: Record<string, Expected[]> = {
   'GET /api/datasets/{name}': READ_ROW,
   'POST /api/datasets/{name}/items': CURATE_ROW,
   'GET /api/datasets/{name}/items': READ_ROW,
+  'POST /api/datasets/{name}/items/upload': CURATE_ROW,
   'DELETE /api/datasets/{name}': DELETE_ROW,
   'POST /api/experiments': CURATE_ROW,
   'GET /api/experiments?dataset=': READ_ROW,

@@ -5,3 +5,4 @@ export { listItems, upsertItems, type DatasetItemPage } from './items';
 export { DATASET_LIMITS } from './limits';
 export type { CreateDatasetInput, Dataset, DatasetItem, DatasetItemInput, ExpectedDecision } from './types';
 export { checkDatasetName, parseCreateDatasetBody, parseItem, parseItemsBody } from './validate';
+export { parseUploadBody, type UploadFormat } from './upload';
