@@ -27,6 +27,9 @@ export function AppHeader({ actor, settings }: { actor: Actor; settings: boolean
           <HoverPrefetchLink href="/review" className="rounded px-2 py-1 text-muted hover:text-fg">
             Review
           </HoverPrefetchLink>
+          <HoverPrefetchLink href="/datasets" className="rounded px-2 py-1 text-muted hover:text-fg">
+            Datasets
+          </HoverPrefetchLink>
           {settings && (
             <>
               <HoverPrefetchLink href="/settings/users" className="rounded px-2 py-1 text-muted hover:text-fg">
