@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { HydrationMarker } from '@/components/ui/HydrationMarker';
 import { formatCost, formatDuration, plural } from '@/lib/core/format';
 import type { CompareRun, ExperimentComparison } from '@/lib/features/experiments/shared';
 import { StatusBadge } from '@/components/ui/badges';
@@ -61,6 +62,7 @@ export function CompareExperimentsView({ comparison, ids, onlyDifferent }: { com
   const toggle = `/experiments/compare?ids=${encodeURIComponent(ids)}${onlyDifferent ? '' : '&onlyDifferent=true'}`;
   return (
     <div className="flex flex-col gap-4">
+      <HydrationMarker view="experiments-compare" />
       <div>
         <Link href={`/datasets/${encodeURIComponent(base.experiment.dataset)}`} className="text-sm text-accent hover:underline">
           ← Dataset {base.experiment.dataset}

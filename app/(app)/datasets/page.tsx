@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { HydrationMarker } from '@/components/ui/HydrationMarker';
 import { connection } from 'next/server';
 import { allows } from '@/lib/core/access/decide';
 import { formatDateTime, plural } from '@/lib/core/format';
@@ -22,6 +23,7 @@ export default async function DatasetsPage({ searchParams }: { searchParams: Sea
   const page = await listDatasets(ctx, parsePageParams(toSearchParams(await searchParams)));
   return (
     <div className="flex flex-col gap-4">
+      <HydrationMarker view="datasets" />
       <div className="flex flex-wrap items-baseline gap-3">
         <h1 className="text-xl font-semibold tracking-tight">Datasets</h1>
         <p className="text-sm text-muted">Cases to run an agent version over, and the experiments that ran them.</p>

@@ -4,7 +4,7 @@ import { connection } from 'next/server';
 import { isAppError } from '@/lib/core/errors';
 import { pageContext } from '@/lib/transports/pages/context';
 import { listSessions, parseSessionListParams, type SessionList, type SessionListParams } from '@/lib/features/sessions';
-import { HydrationMarker } from '@/components/sessions/HydrationMarker';
+import { HydrationMarker } from '@/components/ui/HydrationMarker';
 import { SessionTable } from '@/components/sessions/SessionTable';
 import { requestTime, toSearchParams } from '../traces/_lib/request';
 

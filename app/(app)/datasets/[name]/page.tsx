@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { HydrationMarker } from '@/components/ui/HydrationMarker';
 import { connection } from 'next/server';
 import { allows } from '@/lib/core/access/decide';
 import { isAppError } from '@/lib/core/errors';
@@ -52,6 +53,7 @@ export default async function DatasetPage({ params, searchParams }: Props) {
   const curate = allows(ctx.principal, 'curate');
   return (
     <div className="flex flex-col gap-6">
+      <HydrationMarker view="dataset" />
       <div>
         <Link href="/datasets" className="text-sm text-accent hover:underline">
           ← All datasets

@@ -8,7 +8,7 @@ import { pageContext } from '@/lib/transports/pages/context';
 import { pageParam } from '@/lib/transports/pages/params';
 import { getSessionOrThrow, type SessionDetail } from '@/lib/features/sessions';
 import { sessionHref } from '@/lib/client/traces';
-import { HydrationMarker } from '@/components/sessions/HydrationMarker';
+import { HydrationMarker } from '@/components/ui/HydrationMarker';
 import { SessionConversation, SessionTotals } from '@/components/sessions/SessionConversation';
 import { CopyButton } from '@/components/ui/CopyButton';
 import { SessionScores } from '@/components/scores/SessionScores';
