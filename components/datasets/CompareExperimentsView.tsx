@@ -18,7 +18,7 @@ function Delta({ value, base, better }: { value: number | null; base: number | n
   const up = value > base;
   const good = up === (better === 'higher');
   return (
-    <span className={`ml-1 text-xs font-medium ${good ? 'text-green-800 dark:text-green-300' : 'text-red-800 dark:text-red-300'}`} data-delta={good ? 'better' : 'worse'}>
+    <span className={`relative ml-1 text-xs font-medium ${good ? 'text-green-800 dark:text-green-300' : 'text-red-800 dark:text-red-300'}`} data-delta={good ? 'better' : 'worse'}>
       {up ? '▲' : '▼'}
       <span className="sr-only">{good ? ' better' : ' worse'}</span>
     </span>

@@ -13,6 +13,8 @@ export function ExperimentsTable({ experiments }: { experiments: Array<{ experim
   const [picked, setPicked] = useState<string[]>(() => experiments.slice(0, 2).map((e) => e.experiment.id));
   const toggle = (id: string) => setPicked((now) => (now.includes(id) ? now.filter((p) => p !== id) : [...now, id]));
   const figures = experiments[0] ? summaryFigures(experiments[0].summary).map((f) => f.label) : [];
+  // Compared oldest first: the first is the baseline the others' deltas are against (the table lists newest first).
+  const compared = experiments.map((e) => e.experiment.id).filter((id) => picked.includes(id)).reverse();
   return (
     <div className="flex flex-col gap-2">
       <div className="overflow-x-auto rounded-lg border border-border">
@@ -60,7 +62,7 @@ export function ExperimentsTable({ experiments }: { experiments: Array<{ experim
       </div>
       <div className="flex items-center gap-3 text-sm">
         {picked.length >= 2 ? (
-          <Link href={`/experiments/compare?ids=${picked.map(encodeURIComponent).join(',')}`} className="font-medium text-accent hover:underline" data-testid="compare-experiments">
+          <Link href={`/experiments/compare?ids=${compared.map(encodeURIComponent).join(',')}`} className="font-medium text-accent hover:underline" data-testid="compare-experiments">
             Compare {picked.length} experiments item by item →
           </Link>
         ) : (
