@@ -56,8 +56,8 @@ export function CompareSpanTable({ rows }: { rows: SpanRow[] }) {
         </div>
         <div role="rowgroup" className="relative" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
-            const row = rows[item.index];
-            const diff = new Set(row.differs.split(' '));
+            const [name, occurrence, type, only, differs, status, duration, tokens, cost] = rows[item.index];
+            const diff = new Set(differs.split(' '));
             return (
               <div
                 key={item.key}
@@ -66,29 +66,29 @@ export function CompareSpanTable({ rows }: { rows: SpanRow[] }) {
                 data-testid="compare-span"
                 data-index={item.index}
                 data-last={item.index === rows.length - 1 || undefined}
-                data-differs={row.differs || undefined}
+                data-differs={differs || undefined}
                 className={`${COLUMNS} absolute inset-x-0 top-0 items-center border-t border-border`}
                 style={{ height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
               >
                 <span role="cell" className="flex min-w-0 items-center gap-1.5 px-2">
-                  <SpanTypeBadge type={row.type} />
-                  <span className="truncate" title={row.name}>
-                    {row.name}
+                  <SpanTypeBadge type={type} />
+                  <span className="truncate" title={name}>
+                    {name}
                   </span>
-                  {row.occurrence > 0 && <span className="text-xs text-muted">#{row.occurrence + 1}</span>}
-                  {row.only && <span className="shrink-0 text-xs text-muted">(only in {row.only})</span>}
+                  {occurrence > 0 && <span className="text-xs text-muted">#{occurrence + 1}</span>}
+                  {only && <span className="shrink-0 text-xs text-muted">(only in {only})</span>}
                 </span>
                 <span role="cell" className={`truncate px-2 ${mark(diff.has('status'))}`}>
-                  {row.status}
+                  {status}
                 </span>
                 <span role="cell" className={`truncate px-2 text-right tabular ${mark(diff.has('duration'))}`}>
-                  {row.duration}
+                  {duration}
                 </span>
                 <span role="cell" className={`truncate px-2 text-right tabular ${mark(diff.has('tokens'))}`}>
-                  {row.tokens}
+                  {tokens}
                 </span>
                 <span role="cell" className={`truncate px-2 text-right tabular ${mark(diff.has('cost'))}`}>
-                  {row.cost}
+                  {cost}
                 </span>
               </div>
             );

@@ -60,8 +60,8 @@ describe('spanRows and modelCallPairs', () => {
     const b = [span('b1', 'llm', 0, { type: 'LLM_CALL', tokenCount: 900, costUsd: 0.5 })];
     const pairs = alignSpans(a, b);
     expect(spanRows(pairs)).toEqual([
-      { name: 'llm', occurrence: 0, type: 'LLM_CALL', only: null, differs: 'tokens', status: 'Completed / Completed', duration: '10 ms / 10 ms', tokens: '1,200 / 900', cost: '$0.50 / $0.50' },
-      { name: 'search', occurrence: 0, type: 'TOOL_CALL', only: 'A', differs: 'missing', status: 'Error / —', duration: '10 ms / —', tokens: '— / —', cost: '— / —' },
+      ['llm', 0, 'LLM_CALL', '', 'tokens', 'Completed / Completed', '10 ms / 10 ms', '1,200 / 900', '$0.50 / $0.50'],
+      ['search', 0, 'TOOL_CALL', 'A', 'missing', 'Error / —', '10 ms / —', '— / —', '— / —'],
     ]);
     expect(modelCallPairs(pairs)).toEqual([{ name: 'llm', occurrence: 0, a: 'a1', b: 'b1' }]);
   });

@@ -84,38 +84,28 @@ export function spanDifferences(p: SpanPair): Array<'status' | 'duration' | 'tok
 
 /**
  * One row of the span table as the page sends it to the browser, written out already (a
- * 10,000-span comparison is that many rows; the browser draws only those in view). Each
- * figure is "A / B", "—" for a side without the span or the figure.
+ * 10,000-span comparison is that many rows, and the browser draws only those in view), as
+ * a tuple: the page carries thousands, and key names were 40% of their bytes. Each figure
+ * is "A / B", "—" for a side without the span or the figure; `only` is the run that alone
+ * has the span ("" when both do); `differs` is spanDifferences, space-separated.
  */
-export interface SpanRow {
-  name: string;
-  occurrence: number;
-  type: SpanType;
-  /** The run that alone has the span; null when both do. */
-  only: 'A' | 'B' | null;
-  /** spanDifferences, space-separated ("" when none). */
-  differs: string;
-  status: string;
-  duration: string;
-  tokens: string;
-  cost: string;
-}
+export type SpanRow = [name: string, occurrence: number, type: SpanType, only: '' | 'A' | 'B', differs: string, status: string, duration: string, tokens: string, cost: string];
 
 /** The span table's rows, in alignSpans' order. */
 export function spanRows(pairs: readonly SpanPair[]): SpanRow[] {
   return pairs.map((p) => {
     const both = (f: (s: ComparedSpan) => string | null) => `${(p.a && f(p.a)) ?? '—'} / ${(p.b && f(p.b)) ?? '—'}`;
-    return {
-      name: p.name,
-      occurrence: p.occurrence,
-      type: (p.a ?? p.b)!.type,
-      only: p.a && p.b ? null : p.a ? 'A' : 'B',
-      differs: spanDifferences(p).join(' '),
-      status: both((s) => statusLabel(s.status)),
-      duration: both((s) => formatDuration(elapsedMs(s))),
-      tokens: both((s) => formatTokens(s.tokenCount)),
-      cost: both((s) => formatCost(s.costUsd)),
-    };
+    return [
+      p.name,
+      p.occurrence,
+      (p.a ?? p.b)!.type,
+      p.a && p.b ? '' : p.a ? 'A' : 'B',
+      spanDifferences(p).join(' '),
+      both((s) => statusLabel(s.status)),
+      both((s) => formatDuration(elapsedMs(s))),
+      both((s) => formatTokens(s.tokenCount)),
+      both((s) => formatCost(s.costUsd)),
+    ];
   });
 }
 
