@@ -71,13 +71,15 @@ test.beforeAll(async ({ playwright }) => {
 
 const bothWidths = [1440, 390] as const;
 
-async function looks(page: Page, name: string, opts: { fullPage?: boolean } = {}) {
+async function looks(page: Page, name: string, opts: { fullPage?: boolean; part?: string } = {}) {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const width of bothWidths) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${name} ${width} ${scheme}: no sideways scroll`).toBe(true);
-      await page.screenshot({ path: shotPath(`${name}-${width}-${scheme}`), fullPage: opts.fullPage ?? false });
+      const path = shotPath(`${name}-${width}-${scheme}`);
+      if (opts.part) await page.locator(opts.part).screenshot({ path });
+      else await page.screenshot({ path, fullPage: opts.fullPage ?? false });
     }
     expect(await contrastProblems(page)).toEqual([]);
   }
@@ -130,14 +132,14 @@ test('compare of two 10,000-span runs draws only the rows in view, and scrolling
   const box = page.getByTestId('compare-spans-scroll');
   expect(Number(await page.getByTestId('compare-spans').getAttribute('aria-rowcount'))).toBeGreaterThan(11_500);
   await expect(page.locator('[data-testid="compare-span"][data-last]')).toHaveCount(0);
-  await looks(page, 'compare-big-top');
+  await looks(page, 'compare-big-top', { part: 'section[aria-labelledby="compare-spans"]' });
 
   await box.evaluate((el) => (el.scrollTop = el.scrollHeight));
   const last = page.locator('[data-testid="compare-span"][data-last]');
   await expect(last).toBeVisible();
   await expect(last).toContainText('(only in B)');
   expect(await rows.count()).toBeLessThan(100);
-  await looks(page, 'compare-big-end');
+  await looks(page, 'compare-big-end', { part: 'section[aria-labelledby="compare-spans"]' });
 
   // The model calls list the first 50 pairs, with more on request.
   await expect(page.getByTestId('compare-model')).toHaveCount(50);

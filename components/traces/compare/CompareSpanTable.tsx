@@ -13,7 +13,7 @@ const VISIBLE_ROWS = 18;
 
 const mark = (differs: boolean) => (differs ? 'font-semibold text-amber-900 dark:text-amber-200' : '');
 // Fixed column widths: the columns keep their place while rows scroll in and out.
-const COLUMNS = 'grid grid-cols-[minmax(12rem,1fr)_10.5rem_8.5rem_8.5rem_9rem]';
+const COLUMNS = 'grid grid-cols-[minmax(11rem,1fr)_12.5rem_9rem_9rem_9rem]';
 
 /**
  * Both runs' spans side by side, drawn only as far as they are in view (a comparison of
@@ -44,7 +44,7 @@ export function CompareSpanTable({ rows }: { rows: SpanRow[] }) {
       className="overflow-auto rounded-lg border border-border focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
       style={{ maxHeight: ROW_HEIGHT * (VISIBLE_ROWS + 1) + 2 }}
     >
-      <div role="table" aria-rowcount={rows.length + 1} className="min-w-[46rem] text-sm" data-testid="compare-spans">
+      <div role="table" aria-rowcount={rows.length + 1} className="min-w-[51rem] text-sm" data-testid="compare-spans">
         <div role="rowgroup" className="sticky top-0 z-10 bg-surface text-left text-xs text-muted">
           <div role="row" aria-rowindex={1} className={`${COLUMNS} items-center`} style={{ height: ROW_HEIGHT }}>
             <span role="columnheader" className="px-2 font-medium">Span</span>
