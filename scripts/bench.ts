@@ -1,6 +1,7 @@
 // npm run bench -- [--db pglite|postgres|both] [--scale tiny|small|full] [--traces 100000,1000000]
-//                  [--build] [--json FILE] [--only ingest,raw,list,detail,page,soap,mixed,otlp,export] [--seed N]
-//                  [--page-loads 10] (page: the 10,000-span trace's detail page in headless Chromium)
+//                  [--build] [--json FILE] [--only ingest,raw,list,detail,page,compare,soap,mixed,otlp,export] [--seed N]
+//                  [--page-loads 10] (page: the 10,000-span trace's detail page in headless Chromium;
+//                  compare: two 10,000-span traces' /traces/compare, as many cold loads)
 //                  [--batches 1,10,100] [--clients 1,4,16] [--ingest-seconds 15] [--read-clients 1,4] [--diagnose] [--profile] [--pin-db] (PostgreSQL on CPU 0, client and server on CPU 1)
 //                  [--otlp-spans 1000] [--otlp-paths otlp,json] [--server-node-args "--max-old-space-size=256"] [--dist-dir .next-bench]
 //                  [--only retention --retention-traces 1000000 --retention-shape list|full] (retention: PostgreSQL only)
@@ -23,6 +24,7 @@ import { markdownTable, resultsTable, verdictTable, verdicts, writeJson, type Ru
 import {
   DETAIL_INDEX_BASE,
   detailScenario,
+  compareTraceId,
   detailTraceId,
   ingestScenario,
   ingestTemplates,
@@ -47,6 +49,7 @@ import { pinTree, postmasterPid } from './bench/cpu';
 import { otlpScenario, otlpTable, type OtlpPath } from './bench/otlp';
 import { EXPORT_CASES, exportScenario, exportTable } from './bench/export';
 import { pageScenario, pageTable } from './bench/page';
+import { comparePageScenario, comparePageTable } from './bench/compare-page';
 import { buildOtlpRequests } from './bench/otlp-requests';
 import { retentionScenario, type RetentionShape } from './bench/retention';
 import { pathsCases, pathsScenario, seedPathsData } from './bench/paths';
@@ -116,7 +119,7 @@ const SCALES: Record<string, Scale> = {
   },
 };
 
-const GROUPS: Group[] = ['ingest', 'raw', 'list', 'detail', 'page', 'soap', 'mixed', 'otlp', 'export', 'retention', 'search', 'insights', 'paths'];
+const GROUPS: Group[] = ['ingest', 'raw', 'list', 'detail', 'page', 'compare', 'soap', 'mixed', 'otlp', 'export', 'retention', 'search', 'insights', 'paths'];
 /** Traces of the search data set (50 spans of 1-2 KB payloads each), by database and scale (--search-traces overrides). */
 const SEARCH_TRACES: Record<'postgres' | 'pglite', Record<string, number>> = {
   postgres: { tiny: 1_000, small: 20_000, full: 100_000 },
@@ -437,6 +440,20 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
       }
     };
     await seedDetailTraces(raw);
+    if (only.has('compare')) {
+      // The second run of the comparison: as many spans as the biggest detail trace, another run of the generator.
+      const spans = Math.max(...DETAIL_SPANS);
+      const r = await seedTraces(raw, {
+        seed: seed + 2,
+        from: DETAIL_INDEX_BASE + spans + 1,
+        to: DETAIL_INDEX_BASE + spans + 2,
+        shape: { ...FULL_SHAPE, spans },
+        population: 1_000_000,
+        idFor: () => compareTraceId(seed, spans),
+        chunk: 1,
+      });
+      seedStep(`compare trace, ${spans} spans`, r);
+    }
 
     log('generating ingest batches');
     const templates = new Map(scale.batches.map((b) => [b, ingestTemplates(seed + 1, b)]));
@@ -509,6 +526,13 @@ async function runDatabase(kind: 'pglite' | 'postgres', opts: Options, meta: Run
       const spans = Math.max(...DETAIL_SPANS);
       log(`page: /traces/{id} of the ${spans}-span trace in headless Chromium, ${scale.pageLoads} cold loads`);
       results.push(await pageScenario(ctx, { traceId: detailTraceId(seed, spans), spans, loads: scale.pageLoads, admin: BENCH_ADMIN, profileDir: opts.profile ? logDir : undefined }));
+    }
+
+    // ----- two 10,000-span runs compared in Chromium -----
+    if (only.has('compare')) {
+      const spans = Math.max(...DETAIL_SPANS);
+      log(`compare: /traces/compare of two ${spans}-span traces in headless Chromium, ${scale.pageLoads} cold loads`);
+      results.push(await comparePageScenario(ctx, { a: detailTraceId(seed, spans), b: compareTraceId(seed, spans), spans, loads: scale.pageLoads, admin: BENCH_ADMIN }));
     }
 
     // ----- ingest, and the raw baseline on the same PostgreSQL right after each -----
@@ -841,6 +865,11 @@ async function main() {
   if (results.some((r) => r.page)) {
     console.log('The trace detail page in headless Chromium (issue 25: interactive < 1.5 s, document < 512,000 bytes):');
     console.log(pageTable(results));
+    console.log('');
+  }
+  if (results.some((r) => r.comparePage)) {
+    console.log('Two 10,000-span runs compared in headless Chromium (issue 36: usable < 1.5 s):');
+    console.log(comparePageTable(results));
     console.log('');
   }
   if (results.some((r) => r.export)) {

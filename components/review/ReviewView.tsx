@@ -9,7 +9,8 @@ import { traceQueries } from '@/lib/client/traces';
 import { scoreRequests } from '@/lib/client/scores';
 import { DECISION_BETTER_OPTION, DECISION_CORRECT } from '@/lib/features/scores/shared';
 import { notChosenOptions } from '@/lib/features/traces/shared';
-import { DECISION_TYPES, RUN_STATUSES, type DecisionPointRecord, type SpanSummary } from '@/lib/features/traces/shared';
+import { conversationSource, type ConversationSource } from '@/lib/features/reviews/shared';
+import { DECISION_TYPES, RUN_STATUSES, type DecisionPointRecord } from '@/lib/features/traces/shared';
 import { summarizeJson } from '@/components/json/json';
 import { ChosenVsAlternatives, DecisionOutcome } from '@/components/traces/detail/DecisionCard';
 import { ChatPayload } from '@/components/traces/detail/chat/ChatPayload';
@@ -26,18 +27,6 @@ const keyButton =
 /** A keyboard key as shown on a button. */
 function Kbd({ children }: { children: string }) {
   return <kbd className="rounded border border-current/40 px-1 font-mono text-[11px] leading-4 opacity-80">{children}</kbd>;
-}
-
-/** The model call the agent had last before deciding: its input is the conversation so far. */
-function conversationOf(decision: DecisionPointRecord, spans: readonly SpanSummary[]): SpanSummary | null {
-  const parent = spans.find((s) => s.id === decision.parentSpanId);
-  if (parent?.type === 'LLM_CALL') return parent;
-  let best: SpanSummary | null = null;
-  for (const s of spans) {
-    if (s.type !== 'LLM_CALL' || s.startedAt > decision.timestamp) continue;
-    if (best === null || s.startedAt > best.startedAt) best = s;
-  }
-  return best;
 }
 
 /** Dates in the URL are what the API takes (ISO 8601); the date inputs show their day. */
@@ -132,19 +121,29 @@ function Progress({ data }: { data: ReviewNext }) {
   );
 }
 
-/** The model call's input and output, loaded with its payloads. */
-function Conversation({ traceId, span }: { traceId: string; span: SpanSummary }) {
+/**
+ * The conversation so far, loaded with its span's payloads: the last model call's input and
+ * output, or, when no model call precedes the decision, the run's input (its root span's).
+ */
+function Conversation({ traceId, source }: { traceId: string; source: ConversationSource }) {
+  const { span, kind } = source;
   const payloads = useQuery(traceQueries.span(traceId, span.id, span.status === 'RUNNING'));
+  const empty = kind === 'run-input' && payloads.data && (payloads.data.input === null || payloads.data.input === undefined);
   return (
     <>
-      <p className="text-xs text-muted">
-        From the model call <span className="font-medium text-fg">{span.name}</span>
+      <p className="text-xs text-muted" data-testid="conversation-source" data-kind={kind}>
+        {kind === 'model-call' ? 'From the model call ' : 'No model call before this decision: the run’s input, from its span '}
+        <span className="font-medium text-fg">{span.name}</span>
       </p>
       {payloads.data ? (
-        <>
-          <ChatPayload label="Input" value={payloads.data.input} side="input" />
-          <ChatPayload label="Output" value={payloads.data.output} side="output" />
-        </>
+        empty ? (
+          <p className="text-sm text-muted">The run has no input.</p>
+        ) : (
+          <>
+            <ChatPayload label="Input" value={payloads.data.input} side="input" />
+            {kind === 'model-call' && <ChatPayload label="Output" value={payloads.data.output} side="output" />}
+          </>
+        )
       ) : payloads.isError ? (
         <p role="alert" className="text-sm text-red-800 dark:text-red-200">
           Could not load the conversation: {payloads.error.message}
@@ -176,7 +175,7 @@ function ReviewItem({
   const [other, setOther] = useState('');
   const [comment, setComment] = useState('');
   const options = useMemo(() => notChosenOptions(decision), [decision]);
-  const conversation = useMemo(() => conversationOf(decision, model.trace.spans), [decision, model]);
+  const conversation = useMemo(() => conversationSource(decision, model.trace.spans), [decision, model]);
   const wrongPanel = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -345,9 +344,9 @@ function ReviewItem({
           The conversation so far
         </h3>
         {conversation ? (
-          <Conversation traceId={model.trace.id} span={conversation} />
+          <Conversation traceId={model.trace.id} source={conversation} />
         ) : (
-          <p className="text-sm text-muted">No model call before this decision.</p>
+          <p className="text-sm text-muted">No model call before this decision, and the run has no spans.</p>
         )}
       </section>
     </article>

@@ -60,9 +60,9 @@ const MARK_SCRIPT = `(() => {
 // The renderer's main-thread tasks, network and paint: enough to tell where a load's time goes.
 const TRACE_CATEGORIES = ['devtools.timeline', 'blink.user_timing', 'loading', 'netlog', 'v8.execute', 'disabled-by-default-devtools.timeline'];
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
-async function signedInState(browser: Browser, baseUrl: string, admin: { email: string; password: string }) {
+export async function signedInState(browser: Browser, baseUrl: string, admin: { email: string; password: string }) {
   const context = await browser.newContext({ baseURL: baseUrl });
   const page = await context.newPage();
   await page.goto('/sign-in');

@@ -2,6 +2,7 @@
 // the same tables directly) with a closed loop of concurrent clients, bounded in
 // requests and time, and returns one row of the report.
 import { cpuMeter, type CpuPerRequest } from './cpu';
+import type { ComparePageFigures } from './compare-page';
 import type { PageFigures } from './page';
 import { FULL_SHAPE, SEARCH_TERM, SESSION_SIZE, generateTrace, traceId, type TraceShape } from './generate';
 import type { HttpClient, RunResult, Task } from './http';
@@ -15,7 +16,7 @@ import { SOAP_HEADERS, queryEnvelope, readEnvelope, resultRows, resultStatus } f
 import os from 'node:os';
 import { summarize, type Summary } from './stats';
 
-export type Group = 'ingest' | 'raw' | 'list' | 'detail' | 'page' | 'soap' | 'mixed' | 'otlp' | 'export' | 'retention' | 'search' | 'insights' | 'paths';
+export type Group = 'ingest' | 'raw' | 'list' | 'detail' | 'page' | 'compare' | 'soap' | 'mixed' | 'otlp' | 'export' | 'retention' | 'search' | 'insights' | 'paths';
 
 export interface StatementStat {
   query: string;
@@ -50,6 +51,8 @@ export interface ScenarioResult {
   export?: ExportFigures;
   /** The detail page in Chromium (bench/page.ts). */
   page?: PageFigures;
+  /** The comparison of two big runs in Chromium (bench/compare-page.ts). */
+  comparePage?: ComparePageFigures;
 }
 
 export interface PgDiagnostics {
@@ -279,6 +282,11 @@ export const DETAIL_INDEX_BASE = 10_000_000;
 
 export function detailTraceId(seed: number, spans: number): string {
   return traceId(seed, DETAIL_INDEX_BASE + spans);
+}
+
+/** The run compared with the `spans`-span detail trace (the compare scenario's B). */
+export function compareTraceId(seed: number, spans: number): string {
+  return traceId(seed, DETAIL_INDEX_BASE + spans + 1);
 }
 
 export async function detailScenario(ctx: Ctx, spans: number, clients: number, bounds: Bounds): Promise<ScenarioResult> {

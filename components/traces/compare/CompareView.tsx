@@ -1,27 +1,29 @@
-import { diffLines } from 'diff';
 import Link from 'next/link';
 import { pathOf, type Step } from '@/lib/features/paths/shared';
 import { formatCost, formatDuration, formatTokens } from '@/lib/core/format';
 import { traceHref } from '@/lib/client/traces';
-import type { JsonValue, SpanRecord, TraceDetail } from '@/lib/features/traces/shared';
-import { DECISION_LABEL, SpanTypeBadge, StatusBadge, statusLabel } from '@/components/ui/badges';
-import { alignPaths, alignSpans, elapsedMs, spanDifferences, type SpanPair } from './align';
+import type { TraceOutline } from '@/lib/features/traces/shared';
+import { DECISION_LABEL, StatusBadge } from '@/components/ui/badges';
+import { alignPaths, alignSpans, elapsedMs, modelCallPairs, spanRows } from './align';
+import { CompareModelCalls } from './CompareModelCalls';
+import { CompareSpanTable } from './CompareSpanTable';
 
-/** Model-call payloads longer than this are diffed on their first part only (a diff is quadratic at worst). */
-const MAX_DIFF_CHARS = 20_000;
-
-function pathOfTrace(t: TraceDetail): Step[] {
+function pathOfTrace(t: TraceOutline): Step[] {
   const starts = new Map(t.spans.map((s) => [s.id, s.startedAt]));
   return pathOf(t.decisionPoints.map((d) => ({ ...d, parentStartedAt: d.parentSpanId ? starts.get(d.parentSpanId) ?? null : null })));
 }
 
 const stepText = (s: Step) => `${s.label}${s.repeats > 1 ? ` ×${s.repeats}` : ''}`;
 
-/** Two runs side by side: their paths aligned step by step from the first difference, then their spans and model calls. */
-export function CompareView({ a, b, picked }: { a: TraceDetail; b: TraceDetail; picked: boolean }) {
+/**
+ * Two runs side by side: their paths aligned step by step from the first difference, then
+ * their spans (the rows in view drawn by the browser) and model calls (payloads loaded
+ * when one is opened). Both runs come as outlines: their spans without payloads.
+ */
+export function CompareView({ a, b, picked }: { a: TraceOutline; b: TraceOutline; picked: boolean }) {
   const { rows, firstDifference } = alignPaths(pathOfTrace(a), pathOfTrace(b));
   const spans = alignSpans(a.spans, b.spans);
-  const models = spans.filter((p) => p.a?.type === 'LLM_CALL' && p.b?.type === 'LLM_CALL');
+  const models = modelCallPairs(spans);
   return (
     <div className="flex flex-col gap-6">
       <div>
@@ -90,24 +92,7 @@ export function CompareView({ a, b, picked }: { a: TraceDetail; b: TraceDetail; 
         <h2 id="compare-spans" className="text-base font-semibold">
           Spans, by name and position
         </h2>
-        <div className="overflow-x-auto rounded-lg border border-border">
-          <table className="w-full min-w-[40rem] text-sm" data-testid="compare-spans">
-            <thead className="bg-surface text-left text-xs text-muted">
-              <tr>
-                <th className="px-2 py-1.5 font-medium">Span</th>
-                <th className="px-2 py-1.5 font-medium">Status A / B</th>
-                <th className="px-2 py-1.5 text-right font-medium">Duration A / B</th>
-                <th className="px-2 py-1.5 text-right font-medium">Tokens A / B</th>
-                <th className="px-2 py-1.5 text-right font-medium">Cost A / B</th>
-              </tr>
-            </thead>
-            <tbody>
-              {spans.map((p) => (
-                <SpanRow key={`${p.name}\u001f${p.occurrence}`} pair={p} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CompareSpanTable rows={spanRows(spans)} />
       </section>
 
       {models.length > 0 && (
@@ -115,16 +100,7 @@ export function CompareView({ a, b, picked }: { a: TraceDetail; b: TraceDetail; 
           <h2 id="compare-models" className="text-base font-semibold">
             Model calls, input and output
           </h2>
-          {models.map((p) => (
-            <details key={`${p.name}\u001f${p.occurrence}`} className="rounded-lg border border-border bg-surface p-2" data-testid="compare-model">
-              <summary className="cursor-pointer text-sm font-medium">
-                {p.name}
-                {p.occurrence > 0 && ` #${p.occurrence + 1}`}
-              </summary>
-              <TextDiff title="Input" a={p.a!.input} b={p.b!.input} />
-              <TextDiff title="Output" a={p.a!.output} b={p.b!.output} />
-            </details>
-          ))}
+          <CompareModelCalls a={a.id} b={b.id} pairs={models} />
         </section>
       )}
     </div>
@@ -137,57 +113,5 @@ function StepCell({ step }: { step: Step | null }) {
     <span className="min-w-0 break-words">
       <span className="text-xs text-muted">{DECISION_LABEL[step.type]}</span> <code className="font-mono">{stepText(step)}</code>
     </span>
-  );
-}
-
-const mark = (differs: boolean) => (differs ? 'font-semibold text-amber-900 dark:text-amber-200' : '');
-
-function SpanRow({ pair }: { pair: SpanPair }) {
-  const diff = new Set(spanDifferences(pair));
-  const pick = <T,>(f: (s: SpanRecord) => T) => [pair.a ? f(pair.a) : null, pair.b ? f(pair.b) : null] as const;
-  const [sa, sb] = pick((s) => s.status);
-  const both = (x: string, y: string) => `${x} / ${y}`;
-  const type = (pair.a ?? pair.b)!.type;
-  return (
-    <tr className="border-t border-border" data-testid="compare-span" data-differs={[...diff].join(' ') || undefined}>
-      <td className="px-2 py-1.5">
-        <span className="flex items-center gap-1.5">
-          <SpanTypeBadge type={type} />
-          <span className="truncate">{pair.name}</span>
-          {pair.occurrence > 0 && <span className="text-xs text-muted">#{pair.occurrence + 1}</span>}
-          {diff.has('missing') && <span className="text-xs text-muted">(only in {pair.a ? 'A' : 'B'})</span>}
-        </span>
-      </td>
-      <td className={`px-2 py-1.5 ${mark(diff.has('status'))}`}>{both(sa ? statusLabel(sa) : '—', sb ? statusLabel(sb) : '—')}</td>
-      <td className={`px-2 py-1.5 text-right tabular ${mark(diff.has('duration'))}`}>{both(...(pick((s) => formatDuration(elapsedMs(s))).map((v) => v ?? '—') as [string, string]))}</td>
-      <td className={`px-2 py-1.5 text-right tabular ${mark(diff.has('tokens'))}`}>{both(...(pick((s) => formatTokens(s.tokenCount)).map((v) => v ?? '—') as [string, string]))}</td>
-      <td className={`px-2 py-1.5 text-right tabular ${mark(diff.has('cost'))}`}>{both(...(pick((s) => formatCost(s.costUsd)).map((v) => v ?? '—') as [string, string]))}</td>
-    </tr>
-  );
-}
-
-const text = (v: JsonValue) => (typeof v === 'string' ? v : JSON.stringify(v, null, 2) ?? '').slice(0, MAX_DIFF_CHARS);
-
-function TextDiff({ title, a, b }: { title: string; a: JsonValue; b: JsonValue }) {
-  const parts = diffLines(text(a), text(b));
-  const same = parts.every((p) => !p.added && !p.removed);
-  return (
-    <div className="mt-2">
-      <p className="text-xs font-medium text-muted">
-        {title}
-        {same && ' (the same)'}
-      </p>
-      <pre className="mt-1 max-h-80 overflow-auto rounded bg-bg p-2 font-mono text-xs whitespace-pre-wrap break-words" data-testid="text-diff">
-        {parts.map((p, i) => (
-          <span
-            key={i}
-            className={p.added ? 'bg-emerald-100 text-emerald-950 dark:bg-emerald-950 dark:text-emerald-100' : p.removed ? 'bg-red-100 text-red-950 line-through dark:bg-red-950 dark:text-red-100' : ''}
-          >
-            {p.added ? '+ ' : p.removed ? '- ' : ''}
-            {p.value}
-          </span>
-        ))}
-      </pre>
-    </div>
   );
 }

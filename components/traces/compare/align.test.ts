@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Step } from '@/lib/features/paths/steps';
 import type { SpanRecord } from '@/lib/features/traces/types';
-import { alignPaths, alignSpans, elapsedMs, spanDifferences } from './align';
+import { alignPaths, alignSpans, elapsedMs, modelCallPairs, spanDifferences, spanRows } from './align';
 
 const s = (label: string, repeats = 1): Step => ({ type: 'TOOL_SELECTION', label, repeats });
 
@@ -51,5 +51,18 @@ describe('alignSpans', () => {
     expect(elapsedMs(span('c', 'x', 0, { durationMs: null }))).toBeNull();
     const [pair] = alignSpans([ended], [span('b', 'x', 0, { durationMs: 5, endedAt: ended.endedAt })]);
     expect(spanDifferences(pair)).toEqual([]);
+  });
+});
+
+describe('spanRows and modelCallPairs', () => {
+  it('writes each pair as one row of "A / B" figures, marking the differing fields and the run that alone has a span', () => {
+    const a = [span('a1', 'llm', 0, { type: 'LLM_CALL', tokenCount: 1200, costUsd: 0.5 }), span('a2', 'search', 5, { status: 'ERROR' })];
+    const b = [span('b1', 'llm', 0, { type: 'LLM_CALL', tokenCount: 900, costUsd: 0.5 })];
+    const pairs = alignSpans(a, b);
+    expect(spanRows(pairs)).toEqual([
+      ['llm', 0, 'LLM_CALL', '', 'tokens', 'Completed / Completed', '10 ms / 10 ms', '1,200 / 900', '$0.50 / $0.50'],
+      ['search', 0, 'TOOL_CALL', 'A', 'missing', 'Error / —', '10 ms / —', '— / —', '— / —'],
+    ]);
+    expect(modelCallPairs(pairs)).toEqual([{ name: 'llm', occurrence: 0, a: 'a1', b: 'b1' }]);
   });
 });

@@ -21,6 +21,7 @@
 // below COPY, is in docs/benchmarks.md.
 import 'server-only';
 import { AppError } from '@/lib/core/errors';
+import { clampNumber } from '@/lib/core/limits';
 import { spanCost } from '@/lib/features/pricing';
 import type { CustomPrice } from '@/lib/features/pricing/shared';
 import type { SqlExecutor } from '@/lib/db/executor';
@@ -125,8 +126,13 @@ function rowsJson(traces: readonly TraceInput[], prices: readonly CustomPrice[])
     const traceId = t.id;
     // The trace's cost is the client's totalCost when sent; else, when a span's cost was
     // computed here, the sum of its spans' costs (each model call once), as OTLP keeps it.
+    // Its tokens likewise: the client's totalTokens, else the sum of its spans' token
+    // counts (each model call once), null when no span has one. A JSON trace is stored
+    // whole by one request (its id again is a conflict, OTLP spans for it are refused),
+    // so the sum is final.
     let spanCosts = 0;
     let computed = false;
+    let spanTokens: number | null = null;
     let unpricedCalls = 0;
     t.decisionPoints.forEach((d, j) =>
       rows.DecisionPoint.push({
@@ -147,6 +153,7 @@ function rowsJson(traces: readonly TraceInput[], prices: readonly CustomPrice[])
       if (cost.counted && cost.costUsd !== null) spanCosts += cost.costUsd;
       if (cost.costSource === 'catalog' || cost.costSource === 'custom') computed = true;
       if (cost.unpriced) unpricedCalls++;
+      if (cost.counted && s.tokenCount !== null) spanTokens = (spanTokens ?? 0) + s.tokenCount;
       rows.Span.push({ i, j, ...spanRow(traceId, s, cost) });
     });
     t.events.forEach((e, j) =>
@@ -161,7 +168,7 @@ function rowsJson(traces: readonly TraceInput[], prices: readonly CustomPrice[])
       status: t.status,
       tags: t.tags,
       totalCost: t.totalCost ?? (computed ? spanCosts : null),
-      totalTokens: t.totalTokens,
+      totalTokens: t.totalTokens ?? (spanTokens === null ? null : clampNumber(spanTokens, 'tokens')),
       totalDuration: t.totalDuration,
       unpricedCalls,
       startedAt: iso(t.startedAt),

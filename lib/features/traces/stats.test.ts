@@ -48,7 +48,8 @@ describe.each(testDatabases())('traceStats on $name', (target) => {
       completedCount: 1,
       errorCount: 1,
       totalCost: 0.75,
-      totalTokens: 150,
+      // The running trace sent no total: its model call's 1,500 tokens, summed at ingest.
+      totalTokens: 1650,
       avgDuration: 2000,
     });
     const all = await traceStats(testContext(database));

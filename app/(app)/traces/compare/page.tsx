@@ -6,8 +6,8 @@ import type { ServiceContext } from '@/lib/core/context';
 import { isAppError } from '@/lib/core/errors';
 import { pageContext } from '@/lib/transports/pages/context';
 import { successfulMatch } from '@/lib/features/paths';
-import { getTraceOrThrow } from '@/lib/features/traces';
-import type { TraceDetail } from '@/lib/features/traces/shared';
+import { getTraceOutlineOrThrow } from '@/lib/features/traces';
+import type { TraceOutline } from '@/lib/features/traces/shared';
 import { CompareView } from '@/components/traces/compare/CompareView';
 
 export const metadata: Metadata = { title: 'Compare runs' };
@@ -29,7 +29,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
   return <CompareView a={loaded.a} b={loaded.b} picked={loaded.picked} />;
 }
 
-type Loaded = { a: TraceDetail; b: TraceDetail; picked: boolean } | { problem: { title: string; message: string; back?: string } };
+type Loaded = { a: TraceOutline; b: TraceOutline; picked: boolean } | { problem: { title: string; message: string; back?: string } };
 
 async function load(ctx: ServiceContext, a: string, b: string | undefined): Promise<Loaded> {
   try {
@@ -40,7 +40,8 @@ async function load(ctx: ServiceContext, a: string, b: string | undefined): Prom
       b = match.traceId;
       picked = true;
     }
-    const [left, right] = await Promise.all([getTraceOrThrow(ctx, a), getTraceOrThrow(ctx, b)]);
+    // Outlines: the spans without their payloads (a model call's are read when it is opened).
+    const [left, right] = await Promise.all([getTraceOutlineOrThrow(ctx, a), getTraceOutlineOrThrow(ctx, b)]);
     return { a: left, b: right, picked };
   } catch (err) {
     if (isAppError(err) && err.code === 'NOT_FOUND') notFound();
