@@ -12,6 +12,15 @@ import { DECISION_TYPES, JUDGED_VALUES, RUN_STATUSES, TIME_RANGE_KEYS, type Deci
 
 export type ListFilterKey = keyof TraceFilterParams;
 
+/** How the relative time ranges (`range`) read. */
+export const TIME_RANGE_LABELS: Record<TimeRange, string> = {
+  '15m': 'Last 15 minutes',
+  '1h': 'Last hour',
+  '24h': 'Last 24 hours',
+  '7d': 'Last 7 days',
+  '30d': 'Last 30 days',
+};
+
 /** What filters are read from: the URL's query (useSearchParams, or URLSearchParams on the server). */
 export type ReadableQuery = Pick<URLSearchParams, 'get' | 'getAll' | 'keys'>;
 

@@ -1,12 +1,16 @@
 'use client';
 
 import { humanizeEnum } from '@/lib/core/format';
-import { activeListFilters, LIST_FILTERS, withListFilters } from '@/lib/client/list-filters';
+import { activeListFilters, LIST_FILTERS, TIME_RANGE_LABELS, withListFilters } from '@/lib/client/list-filters';
+import type { TimeRange } from '@/lib/features/traces/shared';
 import type { ListParams } from '@/lib/features/traces/shared';
 import { DateTime } from '@/components/ui/time';
 import type { ListNavigate } from './useListUrl';
 
 /**
+ * The time range (a relative `range` or from/to) shows here too, above the list, so the
+ * window a view reads is never only inside the Filters panel.
+ *
  * The filters set by a link (an insights drill-down, a shared URL) that the filter bar has
  * no control for, as chips that each remove their filter (or one of its values). Driven by
  * LIST_FILTERS: a new filter shows here without a change to this file.
@@ -24,7 +28,8 @@ export function ActiveFilters({
     <ul aria-label="Other filters" className="-mt-1 flex flex-wrap items-center gap-2">
       {chips.map((chip) => {
         const field = LIST_FILTERS[chip.key];
-        const shown = field.show === 'enum' ? humanizeEnum(chip.value) : chip.value;
+        const shown =
+          field.show === 'enum' ? humanizeEnum(chip.value) : field.show === 'range' ? (TIME_RANGE_LABELS[chip.value as TimeRange] ?? chip.value) : chip.value;
         return (
           <li
             key={chip.id}
