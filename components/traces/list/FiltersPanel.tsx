@@ -5,7 +5,7 @@ import { humanizeEnum } from '@/lib/core/format';
 import { parseScoreCondition } from '@/lib/features/scores/shared';
 import { TIME_RANGE_LABELS } from '@/lib/client/list-filters';
 import { DECISION_TYPES, TIME_RANGE_KEYS, type DecisionType, type ListParams, type TimeRange, type TraceFilterParams } from '@/lib/features/traces/shared';
-import { SuggestionList, useSuggesting } from './Suggestions';
+import { SuggestionList, useSuggesting } from '@/components/ui/Suggestions';
 import { Popover } from './Popover';
 import { changeFilters, type ListNavigate } from './useListUrl';
 

@@ -5,7 +5,7 @@ import { RUN_STATUSES, type ListParams, type RunStatus, type SuggestField } from
 import { statusLabel } from '@/components/ui/badges';
 import { hasListFilters } from '@/lib/client/list-filters';
 import { FiltersPanel } from './FiltersPanel';
-import { SuggestionList } from './Suggestions';
+import { SuggestionList } from '@/components/ui/Suggestions';
 import { changeFilters, clearFilters, type ListNavigate } from './useListUrl';
 
 const DEBOUNCE_MS = 300;
