@@ -210,11 +210,16 @@ function fieldOf(key: ListFilterKey): ListFilterField<unknown> {
   return LIST_FILTERS[key] as ListFilterField<unknown>;
 }
 
-/** Reads every filter from the URL. Problems are sentences for the reader. */
+/**
+ * Reads every filter from the URL but `range`, which the pages sharing this table read in
+ * their own way (the list: readListRange; insights: its own presets). Problems are
+ * sentences for the reader.
+ */
 export function readListFilters(query: ReadableQuery): { filters: TraceFilterParams; problems: string[] } {
   const filters: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const key of LIST_FILTER_KEYS) {
+    if (key === 'range') continue;
     const read = fieldOf(key).read(query);
     if (read === null) continue;
     if ('value' in read) filters[key] = read.value;
@@ -222,8 +227,16 @@ export function readListFilters(query: ReadableQuery): { filters: TraceFilterPar
   }
   const f = filters as TraceFilterParams;
   if (f.from && f.to && f.from > f.to) problems.push('From must not be after To.');
-  if (f.range && (f.from || f.to)) problems.push('A time range (range) cannot be combined with From or To.');
   return { filters: f, problems };
+}
+
+/** The list's relative time range (`range=1h`), which cannot go with from or to. */
+export function readListRange(query: ReadableQuery, filters: TraceFilterParams): { range?: TimeRange; problem?: string } {
+  const read = LIST_FILTERS.range.read(query);
+  if (read === null) return {};
+  if ('problem' in read) return { problem: read.problem };
+  if (filters.from || filters.to) return { problem: 'A time range (range) cannot be combined with From or To.' };
+  return { range: read.value };
 }
 
 function isSet(value: unknown): boolean {

@@ -4,7 +4,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { scoreSortName, SORT_FIELDS, SORT_ORDERS, type ListSort, type SearchMatch, type ListParams, type SortField, type SortOrder, type SpanRecord, type SuggestField, type TraceList, type TraceSearchResult } from '@/lib/features/traces/shared';
 import { outlineFromColumns, type ColumnarOutline } from '@/lib/features/traces/shared';
-import { listFilterKey, readListFilters, writeListFilters, type ReadableQuery } from './list-filters';
+import { listFilterKey, readListFilters, readListRange, writeListFilters, type ReadableQuery } from './list-filters';
 
 /** How often lists and traces that are still RUNNING refresh themselves. */
 export const LIVE_REFRESH_MS = 5_000;
@@ -106,6 +106,9 @@ export function readListState(query: ReadableParams): ListUrlState {
   const filters = readListFilters(query);
   Object.assign(params, filters.filters);
   problems.push(...filters.problems);
+  const range = readListRange(query, filters.filters);
+  if (range.range) params.range = range.range;
+  if (range.problem) problems.push(range.problem);
 
   return { params, problem: problems.length ? problems.join(' ') : null };
 }
