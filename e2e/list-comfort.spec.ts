@@ -125,7 +125,6 @@ test.describe('at 1440 × 900', () => {
   for (const scheme of ['light', 'dark'] as const) {
     test(`previews get room, columns resize and are remembered, session ids are cut in the middle (${scheme})`, async ({ page }) => {
       await page.emulateMedia({ colorScheme: scheme });
-      await page.addInitScript(() => window.localStorage.removeItem('crossroads.list.widths'));
       await open(page, `/traces?search=${C}`);
       const firstIn = page.locator('tbody tr').first().locator('[data-previews] > span').first();
       await expect(firstIn).toContainText(INPUT.slice(0, 20));
@@ -176,7 +175,6 @@ test.describe('at 1440 × 900', () => {
 
     test(`compact rows show more than 10 rows at 1440 × 900, remembered (${scheme})`, async ({ page }) => {
       await page.emulateMedia({ colorScheme: scheme });
-      await page.addInitScript(() => window.localStorage.removeItem('crossroads.list.density'));
       await open(page, `/traces?search=${C}`);
       const inView = () =>
         page.locator('tbody tr').evaluateAll((rows) => rows.filter((r) => r.getBoundingClientRect().bottom <= window.innerHeight).length);

@@ -47,8 +47,8 @@ export function SessionTable({ list, params, serverNow }: { list: SessionList; p
                 </td>
                 <td className="max-w-[10rem] px-3 py-2">
                   {s.userId ? (
-                    <Link href={sessionListHref({ ...params, page: 1, userId: s.userId })} className="block truncate text-accent hover:underline" title={`Only the sessions of ${s.userId}`}>
-                      {s.userId}
+                    <Link href={sessionListHref({ ...params, page: 1, userId: s.userId })} aria-label={s.userId} className="block min-w-0 text-accent hover:underline">
+                      <MiddleEllipsis text={s.userId} title={`Only the sessions of ${s.userId}`} />
                     </Link>
                   ) : (
                     <span className="text-muted">—</span>

@@ -396,7 +396,7 @@ function PanelForm({ params, navigate, close }: { params: ListParams; navigate: 
  */
 export function FiltersPanel({ params, navigate }: { params: ListParams; navigate: ListNavigate }) {
   return (
-    <Popover label="Filters" badge={panelFilterCount(params)} panelLabel="More filters" width="sm:w-[22rem]" title="Tags, time, duration, cost, errors, user, metadata, decisions, reviews, scores">
+    <Popover label="Filters" align="auto" badge={panelFilterCount(params)} panelLabel="More filters" width="sm:w-[22rem]" title="Tags, time, duration, cost, errors, user, metadata, decisions, reviews, scores">
       {(close) => <PanelForm params={params} navigate={navigate} close={close} />}
     </Popover>
   );

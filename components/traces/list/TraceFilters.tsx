@@ -114,7 +114,7 @@ function SearchBox({ params, navigate }: { params: ListParams; navigate: ListNav
   const commit = (text: string, history: 'push' | 'replace', nextMode: SearchMode = mode) =>
     navigate(changeFilters(nextMode === 'names' ? { search: text, q: undefined } : { q: text, search: undefined }), history);
   return (
-    <div className="flex w-96 max-w-full min-w-0 flex-col gap-1">
+    <div className="flex w-72 max-w-full min-w-0 flex-col gap-1">
       <div className="flex items-center justify-between gap-2">
         <label htmlFor="filter-search" className="text-xs font-medium text-muted">
           Search

@@ -105,7 +105,7 @@ export const LIST_COLUMNS: ListColumn[] = [
   {
     key: 'session',
     label: 'Session',
-    width: 'w-[108px]',
+    width: 'w-[140px]',
     byDefault: true,
     // Cut in the middle, whole on hover: ids often differ only at the end.
     cell: (t, { onSession }) =>
@@ -150,7 +150,7 @@ export const LIST_COLUMNS: ListColumn[] = [
         none
       ),
   },
-  { key: 'tags', label: 'Tags', width: 'w-[120px] xl:w-[190px]', byDefault: true, cell: (t, { onTag }) => <Tags tags={t.tags} onTag={onTag} /> },
+  { key: 'tags', label: 'Tags', width: 'w-[120px] xl:w-[160px]', byDefault: true, cell: (t, { onTag }) => <Tags tags={t.tags} onTag={onTag} /> },
   {
     key: 'started',
     label: 'Started',
