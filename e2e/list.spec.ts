@@ -214,7 +214,7 @@ test.describe('every filter in the page', () => {
 
     const cases: Array<[string, () => Promise<void>, RegExp, string[]]> = [
       ['tag', () => panel.getByLabel('Tags (all of them)').fill(VIP), new RegExp(`tag=${VIP}`), [`${V}-chat`]],
-      ['last 24 hours', () => panel.getByLabel('Started').selectOption({ label: 'Last 24 hours' }).then(() => undefined), /from=/, [`${V}-chat`, `${V}-slow`]],
+      ['last 24 hours', () => panel.getByLabel('Started').selectOption({ label: 'Last 24 hours' }).then(() => undefined), /range=24h/, [`${V}-chat`, `${V}-slow`]],
       ['min duration', () => panel.getByLabel('Min duration (s)').fill('1'), /minDurationMs=1000/, [`${V}-slow`]],
       ['max duration', () => panel.getByLabel('Max duration (s)').fill('0.2'), /maxDurationMs=200/, [`${V}-old`]],
       ['min cost', () => panel.getByLabel('Min cost (USD)').fill('0.1'), /minCost=0.1/, [`${V}-chat`]],

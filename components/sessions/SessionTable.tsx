@@ -3,9 +3,12 @@ import { formatCost, formatTokens, plural } from '@/lib/core/format';
 import { sessionListHref, sessionPageHref } from '@/lib/features/sessions/shared';
 import type { SessionList, SessionListParams } from '@/lib/features/sessions/shared';
 import { RelativeTime } from '@/components/ui/time';
+import { MiddleEllipsis } from '@/components/ui/MiddleEllipsis';
 
 const COLUMNS = [
   { label: 'Session', numeric: false },
+  { label: 'User', numeric: false },
+  { label: 'First input', numeric: false },
   { label: 'Traces', numeric: true },
   { label: 'Errors', numeric: true },
   { label: 'First activity', numeric: false },
@@ -37,10 +40,28 @@ export function SessionTable({ list, params, serverNow }: { list: SessionList; p
           <tbody>
             {list.sessions.map((s) => (
               <tr key={s.id} className="border-b border-border last:border-0 hover:bg-surface">
-                <td className="max-w-[24rem] px-3 py-2">
-                  <Link href={sessionPageHref(s.id)} className="block truncate font-mono text-xs text-accent hover:underline" title={s.id}>
-                    {s.id}
+                <td className="max-w-[16rem] px-3 py-2">
+                  <Link href={sessionPageHref(s.id)} aria-label={s.id} className="block min-w-0 font-mono text-xs text-accent hover:underline">
+                    <MiddleEllipsis text={s.id} />
                   </Link>
+                </td>
+                <td className="max-w-[10rem] px-3 py-2">
+                  {s.userId ? (
+                    <Link href={sessionListHref({ ...params, page: 1, userId: s.userId })} aria-label={s.userId} className="block min-w-0 text-accent hover:underline">
+                      <MiddleEllipsis text={s.userId} title={`Only the sessions of ${s.userId}`} />
+                    </Link>
+                  ) : (
+                    <span className="text-muted">—</span>
+                  )}
+                </td>
+                <td className="max-w-[20rem] min-w-[12rem] px-3 py-2">
+                  {s.firstInput ? (
+                    <span className="block truncate text-muted" title={s.firstInput}>
+                      {s.firstInput}
+                    </span>
+                  ) : (
+                    <span className="text-muted italic">No input recorded</span>
+                  )}
                 </td>
                 <td className={num}>{s.traces}</td>
                 <td className={num}>

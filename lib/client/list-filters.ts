@@ -8,9 +8,18 @@
 // Safe for client components and for server components: no server module is imported.
 import { MAX_LABEL_CHARS } from '@/lib/features/insights/shared';
 import { describeScoreCondition, parseScoreCondition, SCORE_FILTER_PREFIX } from '@/lib/features/scores/shared';
-import { DECISION_TYPES, JUDGED_VALUES, RUN_STATUSES, type DecisionType, type Judged, type RunStatus, type TraceFilterParams } from '@/lib/features/traces/shared';
+import { DECISION_TYPES, JUDGED_VALUES, RUN_STATUSES, TIME_RANGE_KEYS, type DecisionType, type Judged, type RunStatus, type TimeRange, type TraceFilterParams } from '@/lib/features/traces/shared';
 
 export type ListFilterKey = keyof TraceFilterParams;
+
+/** How the relative time ranges (`range`) read. */
+export const TIME_RANGE_LABELS: Record<TimeRange, string> = {
+  '15m': 'Last 15 minutes',
+  '1h': 'Last hour',
+  '24h': 'Last 24 hours',
+  '7d': 'Last 7 days',
+  '30d': 'Last 30 days',
+};
 
 /** What filters are read from: the URL's query (useSearchParams, or URLSearchParams on the server). */
 export type ReadableQuery = Pick<URLSearchParams, 'get' | 'getAll' | 'keys'>;
@@ -35,8 +44,8 @@ export interface ListFilterField<T> {
   chips(value: T): FilterChip<T>[];
   /** The chip's label: "Tag", "Decision type". */
   label: string;
-  /** How a chip shows its text: as is, as a humanised enum, or as an instant. */
-  show: 'text' | 'enum' | 'date';
+  /** How a chip shows its text: as is, as a humanised enum, as an instant, or as a relative time range (`1h`: "Last hour"). */
+  show: 'text' | 'enum' | 'date' | 'range';
   /** True when the filter bar has its own control, so it needs no removable chip. */
   control?: boolean;
 }
@@ -150,7 +159,8 @@ export const LIST_FILTERS: ListFilterFields = {
   status: single('status', oneOf<RunStatus>('Status', RUN_STATUSES), { label: 'Status', show: 'enum', control: true }),
   search: single('search', text, { label: 'Name contains', show: 'text', control: true }),
   sessionId: single('sessionId', text, { label: 'Session', show: 'text', control: true }),
-  name: single('name', text, { label: 'Name', show: 'text', exact: true }),
+  name: single('name', text, { label: 'Name', show: 'text', exact: true, control: true }),
+  model: single('model', text, { label: 'Model', show: 'text', exact: true, control: true }),
   userId: single('userId', text, { label: 'User', show: 'text', exact: true }),
   tag: repeated('tag', { label: 'Tag', show: 'text' }),
   decisionType: single('decisionType', oneOf<DecisionType>('Decision type', DECISION_TYPES), { label: 'Decision type', show: 'enum' }),
@@ -162,6 +172,7 @@ export const LIST_FILTERS: ListFilterFields = {
   ),
   from: single('from', instant('From'), { label: 'From', show: 'date' }),
   to: single('to', instant('To'), { label: 'To', show: 'date' }),
+  range: single('range', oneOf<TimeRange>('Time range', TIME_RANGE_KEYS), { label: 'Started', show: 'range' }),
   q: single('q', text, { label: 'Text contains', show: 'text', control: true }),
   minDurationMs: single('minDurationMs', nonNegative('Minimum duration'), { label: 'Min duration (ms)', show: 'text' }),
   maxDurationMs: single('maxDurationMs', nonNegative('Maximum duration'), { label: 'Max duration (ms)', show: 'text' }),
@@ -199,11 +210,16 @@ function fieldOf(key: ListFilterKey): ListFilterField<unknown> {
   return LIST_FILTERS[key] as ListFilterField<unknown>;
 }
 
-/** Reads every filter from the URL. Problems are sentences for the reader. */
+/**
+ * Reads every filter from the URL but `range`, which the pages sharing this table read in
+ * their own way (the list: readListRange; insights: its own presets). Problems are
+ * sentences for the reader.
+ */
 export function readListFilters(query: ReadableQuery): { filters: TraceFilterParams; problems: string[] } {
   const filters: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const key of LIST_FILTER_KEYS) {
+    if (key === 'range') continue;
     const read = fieldOf(key).read(query);
     if (read === null) continue;
     if ('value' in read) filters[key] = read.value;
@@ -212,6 +228,15 @@ export function readListFilters(query: ReadableQuery): { filters: TraceFilterPar
   const f = filters as TraceFilterParams;
   if (f.from && f.to && f.from > f.to) problems.push('From must not be after To.');
   return { filters: f, problems };
+}
+
+/** The list's relative time range (`range=1h`), which cannot go with from or to. */
+export function readListRange(query: ReadableQuery, filters: TraceFilterParams): { range?: TimeRange; problem?: string } {
+  const read = LIST_FILTERS.range.read(query);
+  if (read === null) return {};
+  if ('problem' in read) return { problem: read.problem };
+  if (filters.from || filters.to) return { problem: 'A time range (range) cannot be combined with From or To.' };
+  return { range: read.value };
 }
 
 function isSet(value: unknown): boolean {

@@ -2,9 +2,9 @@
 // fetchers of /api/traces, and the list's URL state. Safe for client components and
 // for server components that seed the cache: no server module is imported here.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { scoreSortName, SORT_FIELDS, SORT_ORDERS, type ListSort, type SearchMatch, type ListParams, type SortField, type SortOrder, type SpanRecord, type TraceList, type TraceSearchResult } from '@/lib/features/traces/shared';
+import { scoreSortName, SORT_FIELDS, SORT_ORDERS, type ListSort, type SearchMatch, type ListParams, type SortField, type SortOrder, type SpanRecord, type SuggestField, type TraceList, type TraceSearchResult } from '@/lib/features/traces/shared';
 import { outlineFromColumns, type ColumnarOutline } from '@/lib/features/traces/shared';
-import { listFilterKey, readListFilters, writeListFilters, type ReadableQuery } from './list-filters';
+import { listFilterKey, readListFilters, readListRange, writeListFilters, type ReadableQuery } from './list-filters';
 
 /** How often lists and traces that are still RUNNING refresh themselves. */
 export const LIVE_REFRESH_MS = 5_000;
@@ -12,6 +12,8 @@ export const LIVE_REFRESH_MS = 5_000;
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 export const PAGE_SIZE_CHOICES = [10, 20, 50, 100] as const;
+/** Suggestions a filter field offers at once. */
+export const SUGGESTIONS = 12;
 
 /** An HTTP failure of the API, carrying its status and the API's `{error}` message. */
 export class ApiError extends Error {
@@ -104,6 +106,9 @@ export function readListState(query: ReadableParams): ListUrlState {
   const filters = readListFilters(query);
   Object.assign(params, filters.filters);
   problems.push(...filters.problems);
+  const range = readListRange(query, filters.filters);
+  if (range.range) params.range = range.range;
+  if (range.problem) problems.push(range.problem);
 
   return { params, problem: problems.length ? problems.join(' ') : null };
 }
@@ -201,6 +206,15 @@ export const traceQueries = {
       // A finished span never changes; a running one is refreshed with its trace.
       staleTime: running ? 0 : Number.POSITIVE_INFINITY,
       refetchInterval: running ? LIVE_REFRESH_MS : false,
+    }),
+  /** Stored values of a filter's field starting with `q` (GET /api/traces/suggest), for the filters' suggestions. */
+  suggest: (field: SuggestField, q: string) =>
+    queryOptions({
+      queryKey: [...traceQueries.all(), 'suggest', field, q] as const,
+      queryFn: async ({ signal }) =>
+        (await getJson<{ values: string[] }>(`/api/traces/suggest?${new URLSearchParams({ field, q, limit: String(SUGGESTIONS) }).toString()}`, signal)).values,
+      staleTime: 60_000,
+      placeholderData: keepPreviousData,
     }),
   /** Where a text occurs in one trace (the server searches the payloads the page has not loaded). */
   search: (traceId: string, q: string) =>

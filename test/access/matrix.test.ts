@@ -18,6 +18,7 @@ import { GET as listConfigsRoute, POST as createConfigRoute } from '@/app/api/sc
 import { DELETE as deleteScoreRoute } from '@/app/api/scores/[id]/route';
 import { GET as listScoresRoute, POST as saveScoresRoute } from '@/app/api/scores/route';
 import { GET as exportRoute } from '@/app/api/traces/export/route';
+import { GET as suggestRoute } from '@/app/api/traces/suggest/route';
 import { DELETE as deleteSessionRoute, GET as listRoute, POST as ingestRoute } from '@/app/api/traces/route';
 import { DELETE as deleteUserRoute, PATCH as patchUserRoute } from '@/app/api/users/[id]/route';
 import { GET as listUsersRoute, POST as createUserRoute } from '@/app/api/users/route';
@@ -109,6 +110,14 @@ const ROUTES: RouteCase[] = [
       expect(res.status).toBe(200);
       const ids = (await res.text()).trimEnd().split('\n').map((line) => (JSON.parse(line) as { id: string }).id);
       expect(ids).toContain(w.traceId);
+    },
+  },
+  {
+    name: 'GET /api/traces/suggest',
+    call: (h) => suggestRoute(get('/api/traces/suggest?field=name', h)),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { values: string[] }).values.length).toBeGreaterThan(0);
     },
   },
   {
@@ -489,6 +498,7 @@ const EXPECTED: Record<string, Expected[]> = {
   'GET /api/traces': READ_ROW,
   'GET /api/traces/{id}': READ_ROW,
   'GET /api/traces/export': READ_ROW,
+  'GET /api/traces/suggest': READ_ROW,
   'GET /api/insights/overview': READ_ROW,
   'GET /api/insights/decisions': READ_ROW,
   'GET /api/insights/paths': READ_ROW,

@@ -225,6 +225,7 @@ describe('the routes found on disk', () => {
         'DELETE /api/traces',
         'GET /api/traces/[id]',
         'GET /api/traces/export',
+        'GET /api/traces/suggest',
         'DELETE /api/traces/[id]',
         'POST /api/otel/v1/traces',
         'POST /api/public/otel/v1/traces',

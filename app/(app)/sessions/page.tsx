@@ -6,6 +6,8 @@ import { pageContext } from '@/lib/transports/pages/context';
 import { listSessions, parseSessionListParams, type SessionList, type SessionListParams } from '@/lib/features/sessions';
 import { HydrationMarker } from '@/components/ui/HydrationMarker';
 import { SessionTable } from '@/components/sessions/SessionTable';
+import { SessionFilters } from '@/components/sessions/SessionFilters';
+import { TIME_RANGE_LABELS } from '@/lib/client/list-filters';
 import { requestTime, toSearchParams } from '../traces/_lib/request';
 
 export const metadata: Metadata = { title: 'Sessions' };
@@ -36,15 +38,25 @@ export default async function SessionsPage({ searchParams }: { searchParams: Sea
       </div>
     );
   }
-  const filtered = params.userId !== undefined || params.from !== undefined || params.to !== undefined;
+  const filtered =
+    params.userId !== undefined || params.from !== undefined || params.to !== undefined || params.range !== undefined || params.search !== undefined || params.status !== undefined;
   return (
     <div className="flex flex-col gap-4">
       <HydrationMarker view="sessions" />
       <div className="flex flex-wrap items-baseline gap-3">
         <h1 className="text-xl font-semibold tracking-tight">Sessions</h1>
         <p className="text-sm text-muted">Traces that share a session ID, by latest activity.</p>
-        {filtered && (
-          <p className="text-sm">
+      </div>
+      <SessionFilters key={JSON.stringify(params)} params={params} />
+      {filtered && (
+          <p className="-mt-1 text-sm" data-testid="sessions-active-filters">
+            {params.search !== undefined && (
+              <span className="mr-2">
+                ID contains <code className="font-mono text-xs">{params.search}</code>
+              </span>
+            )}
+            {params.status && <span className="mr-2">Status {params.status === 'ERROR' ? 'has an error' : params.status.toLowerCase()}</span>}
+            {params.range && <span className="mr-2">Latest activity: {TIME_RANGE_LABELS[params.range].toLowerCase()}</span>}
             {params.userId !== undefined && (
               <span className="mr-2">
                 User <code className="font-mono text-xs">{params.userId}</code>
@@ -56,8 +68,7 @@ export default async function SessionsPage({ searchParams }: { searchParams: Sea
               Clear
             </Link>
           </p>
-        )}
-      </div>
+      )}
       {list.total === 0 ? (
         <div className="rounded-md border border-dashed border-border px-6 py-12 text-center">
           <p className="font-medium">No sessions{filtered ? ' match' : ' yet'}</p>

@@ -45,7 +45,7 @@ describe.each(testDatabases())('sessions API on $name', ({ open }) => {
     expect(detail.status).toBe(200);
     const session = await detail.json();
     expect(Object.keys(session)).toEqual(['session', 'traces']);
-    expect(session.session).toEqual(body.sessions[0]);
+    expect(body.sessions[0]).toMatchObject(session.session);
     expect(session.traces).toHaveLength(2);
     expect(session.traces[0]).toMatchObject({ input: { prompt: 'hi' }, output: 'hello' });
   });
@@ -56,6 +56,8 @@ describe.each(testDatabases())('sessions API on $name', ({ open }) => {
       ['?limit=101', 'Invalid limit parameter'],
       ['?limit=1.5', 'Invalid limit parameter'],
       ['?to=soon', 'Invalid to parameter: must be an ISO 8601 date-time (e.g. 2026-01-02T03:04:05.000Z)'],
+      ['?range=1y', 'Invalid range parameter: must be one of 15m, 1h, 24h, 7d, 30d'],
+      ['?status=DONE', 'Invalid status parameter: must be one of RUNNING, COMPLETED, ERROR'],
     ]) {
       const res = await list(query);
       expect(res.status, query).toBe(400);

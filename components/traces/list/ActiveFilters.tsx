@@ -1,13 +1,17 @@
 'use client';
 
 import { humanizeEnum } from '@/lib/core/format';
-import { activeListFilters, LIST_FILTERS, withListFilters } from '@/lib/client/list-filters';
+import { activeListFilters, LIST_FILTERS, TIME_RANGE_LABELS, withListFilters } from '@/lib/client/list-filters';
+import type { TimeRange } from '@/lib/features/traces/shared';
 import type { ListParams } from '@/lib/features/traces/shared';
 import { DateTime } from '@/components/ui/time';
 import { usePathLabel } from './PathLabels';
 import type { ListNavigate } from './useListUrl';
 
 /**
+ * The time range (a relative `range` or from/to) shows here too, above the list, so the
+ * window a view reads is never only inside the Filters panel.
+ *
  * The filters set by a link (an insights drill-down, a shared URL) that the filter bar has
  * no control for, as chips that each remove their filter (or one of its values). Driven by
  * LIST_FILTERS: a new filter shows here without a change to this file.
@@ -36,7 +40,9 @@ function FilterChip({ chip, navigate }: { chip: Chip; navigate: ListNavigate }) 
   const field = LIST_FILTERS[chip.key];
   // A path or fork id reads as its steps ("after billing"), the id on hover.
   const words = usePathLabel(chip.key === 'path' || chip.key === 'fork' ? chip.value : '');
-  const shown = words ?? (field.show === 'enum' ? humanizeEnum(chip.value) : chip.value);
+  const shown =
+    words ??
+    (field.show === 'enum' ? humanizeEnum(chip.value) : field.show === 'range' ? (TIME_RANGE_LABELS[chip.value as TimeRange] ?? chip.value) : chip.value);
   return (
       <li
         data-filter={chip.key}

@@ -3,23 +3,21 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { humanizeEnum } from '@/lib/core/format';
 import { parseScoreCondition } from '@/lib/features/scores/shared';
-import { DECISION_TYPES, type DecisionType, type ListParams, type TraceFilterParams } from '@/lib/features/traces/shared';
+import { TIME_RANGE_LABELS } from '@/lib/client/list-filters';
+import { DECISION_TYPES, TIME_RANGE_KEYS, type DecisionType, type ListParams, type TimeRange, type TraceFilterParams } from '@/lib/features/traces/shared';
+import { SuggestionList, useSuggesting } from '@/components/ui/Suggestions';
 import { Popover } from './Popover';
 import { changeFilters, type ListNavigate } from './useListUrl';
 
-/** The time range presets: how far back `from` goes, with no `to`. */
-export const TIME_PRESETS = [
-  { key: '1h', label: 'Last hour', ms: 3_600_000 },
-  { key: '24h', label: 'Last 24 hours', ms: 86_400_000 },
-  { key: '7d', label: 'Last 7 days', ms: 7 * 86_400_000 },
-  { key: '30d', label: 'Last 30 days', ms: 30 * 86_400_000 },
-] as const;
+/** The time range presets: `range`, a window ending when the list is read (never a fixed `from`). */
+const TIME_PRESETS = TIME_RANGE_KEYS.map((key) => ({ key, label: TIME_RANGE_LABELS[key] }));
 
 /** The panel's filters: the ones without a control in the bar. */
 const PANEL_KEYS = [
   'tag',
   'from',
   'to',
+  'range',
   'minDurationMs',
   'maxDurationMs',
   'minCost',
@@ -60,7 +58,7 @@ function fromLocalInput(value: string): string | undefined {
 interface Draft {
   tags: string[];
   tagText: string;
-  range: '' | (typeof TIME_PRESETS)[number]['key'] | 'custom';
+  range: '' | TimeRange | 'custom';
   from: string;
   to: string;
   minDuration: string;
@@ -86,7 +84,7 @@ function draftOf(params: ListParams): Draft {
   return {
     tags: params.tag ?? [],
     tagText: '',
-    range: params.from || params.to ? 'custom' : '',
+    range: params.range ?? (params.from || params.to ? 'custom' : ''),
     from: toLocalInput(params.from),
     to: toLocalInput(params.to),
     minDuration: seconds(params.minDurationMs),
@@ -108,7 +106,7 @@ function draftOf(params: ListParams): Draft {
 }
 
 /** The draft as filters, or the first thing wrong with it. */
-function filtersOf(d: Draft, now: number): { filters: TraceFilterParams } | { problem: string } {
+function filtersOf(d: Draft): { filters: TraceFilterParams } | { problem: string } {
   const number = (raw: string, what: string, scale = 1): number | undefined | string => {
     if (raw.trim() === '') return undefined;
     const n = Number(raw);
@@ -121,8 +119,8 @@ function filtersOf(d: Draft, now: number): { filters: TraceFilterParams } | { pr
     maxCost: number(d.maxCost, 'Maximum cost'),
   };
   for (const v of Object.values(values)) if (typeof v === 'string') return { problem: v };
-  const preset = TIME_PRESETS.find((p) => p.key === d.range);
-  const from = preset ? new Date(now - preset.ms).toISOString() : d.range === 'custom' ? fromLocalInput(d.from) : undefined;
+  const range = TIME_RANGE_KEYS.find((key) => key === d.range);
+  const from = d.range === 'custom' ? fromLocalInput(d.from) : undefined;
   const to = d.range === 'custom' ? fromLocalInput(d.to) : undefined;
   if (from && to && from > to) return { problem: 'From must not be after To.' };
   const tags = [...d.tags, ...(d.tagText.trim() ? [d.tagText.trim()] : [])];
@@ -138,6 +136,7 @@ function filtersOf(d: Draft, now: number): { filters: TraceFilterParams } | { pr
       tag: tags.length ? [...new Set(tags)] : undefined,
       from,
       to,
+      range,
       ...(values as Record<keyof typeof values, number | undefined>),
       hasErrors: d.hasErrors === '' ? undefined : d.hasErrors === 'true',
       metadata: Object.keys(metadata).length ? metadata : undefined,
@@ -194,11 +193,13 @@ function Removable({ items, onRemove, what }: { items: string[]; onRemove: (i: n
 function PanelForm({ params, navigate, close }: { params: ListParams; navigate: ListNavigate; close: () => void }) {
   const [d, setD] = useState<Draft>(() => draftOf(params));
   const [problem, setProblem] = useState<string | null>(null);
+  const tagSuggest = useSuggesting('filter-tag-suggestions');
+  const userSuggest = useSuggesting('filter-user-suggestions');
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setD((prev) => ({ ...prev, [key]: value }));
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const result = filtersOf(d, Date.now());
+    const result = filtersOf(d);
     if ('problem' in result) {
       setProblem(result.problem);
       return;
@@ -234,6 +235,7 @@ function PanelForm({ params, navigate, close }: { params: ListParams; navigate: 
           <div className="flex gap-1">
             <input
               id="filter-tag"
+              {...tagSuggest.inputProps}
               className={field}
               value={d.tagText}
               placeholder="A tag, then Add"
@@ -250,6 +252,7 @@ function PanelForm({ params, navigate, close }: { params: ListParams; navigate: 
             </button>
           </div>
         </Field>
+        <SuggestionList id="filter-tag-suggestions" field="tag" text={d.tagText.trim()} active={tagSuggest.active} />
         <Removable items={d.tags} what="Tag" onRemove={(i) => set('tags', d.tags.filter((_, j) => j !== i))} />
       </div>
 
@@ -299,7 +302,8 @@ function PanelForm({ params, navigate, close }: { params: ListParams; navigate: 
           </select>
         </Field>
         <Field id="filter-user" label="User ID">
-          <input id="filter-user" className={field} value={d.userId} placeholder="Exact user ID" onChange={(e) => set('userId', e.target.value)} />
+          <input id="filter-user" {...userSuggest.inputProps} className={field} value={d.userId} placeholder="Exact user ID" onChange={(e) => set('userId', e.target.value)} />
+          <SuggestionList id="filter-user-suggestions" field="userId" text={d.userId.trim()} active={userSuggest.active} />
         </Field>
       </div>
 
@@ -392,7 +396,7 @@ function PanelForm({ params, navigate, close }: { params: ListParams; navigate: 
  */
 export function FiltersPanel({ params, navigate }: { params: ListParams; navigate: ListNavigate }) {
   return (
-    <Popover label="Filters" badge={panelFilterCount(params)} panelLabel="More filters" width="sm:w-[22rem]" title="Tags, time, duration, cost, errors, metadata, decisions, reviews, scores">
+    <Popover label="Filters" align="auto" badge={panelFilterCount(params)} panelLabel="More filters" width="sm:w-[22rem]" title="Tags, time, duration, cost, errors, user, metadata, decisions, reviews, scores">
       {(close) => <PanelForm params={params} navigate={navigate} close={close} />}
     </Popover>
   );

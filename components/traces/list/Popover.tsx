@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 
 /**
  * A button that opens a panel below it (the disclosure pattern, with a non-modal dialog):
@@ -21,12 +21,14 @@ export function Popover({
   badge?: number;
   title?: string;
   panelLabel: string;
-  align?: 'left' | 'right';
+  /** Which edge of the button the panel lines up with; 'auto': the left, unless the panel would then run off the window's right side. */
+  align?: 'left' | 'right' | 'auto';
   /** The panel's width from the sm breakpoint up, as a whole class (`sm:w-80`). */
   width?: string;
   children: (close: () => void) => ReactNode;
 }) {
   const [open, setOpen] = useState(false);
+  const [side, setSide] = useState<'left' | 'right'>(align === 'right' ? 'right' : 'left');
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
   const id = useId();
@@ -36,6 +38,13 @@ export function Popover({
     setOpen(false);
     document.getElementById(buttonId)?.focus();
   };
+
+  // Measured before paint: the panel never shows on the wrong side first.
+  useLayoutEffect(() => {
+    if (!open || align !== 'auto') return;
+    const box = panel.current?.getBoundingClientRect();
+    if (box && side === 'left' && box.right > document.documentElement.clientWidth) setSide('right');
+  }, [open, align, side]);
 
   useEffect(() => {
     if (!open) return;
@@ -57,7 +66,10 @@ export function Popover({
         aria-expanded={open}
         aria-controls={open ? id : undefined}
         title={title}
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => {
+          if (align === 'auto') setSide('left');
+          setOpen((o) => !o);
+        }}
         className="inline-flex h-8 items-center gap-1.5 rounded-md border border-border-strong bg-bg px-2.5 text-sm font-medium text-fg hover:bg-surface-2"
       >
         {label}
@@ -84,7 +96,7 @@ export function Popover({
             }
           }}
           // On a phone the panel is a sheet along the bottom edge, so it never runs off the side.
-          className={`z-30 max-h-[80vh] overflow-y-auto rounded-lg border border-border bg-bg p-3 shadow-lg max-sm:fixed max-sm:inset-x-2 max-sm:bottom-2 sm:absolute sm:mt-1 ${width} ${align === 'right' ? 'sm:right-0' : 'sm:left-0'}`}
+          className={`z-30 max-h-[80vh] overflow-y-auto rounded-lg border border-border bg-bg p-3 shadow-lg max-sm:fixed max-sm:inset-x-2 max-sm:bottom-2 sm:absolute sm:mt-1 ${width} ${side === 'right' ? 'sm:right-0' : 'sm:left-0'}`}
         >
           {children(close)}
         </div>

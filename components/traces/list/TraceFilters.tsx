@@ -1,10 +1,11 @@
 'use client';
 
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
-import { RUN_STATUSES, type ListParams, type RunStatus } from '@/lib/features/traces/shared';
+import { RUN_STATUSES, type ListParams, type RunStatus, type SuggestField } from '@/lib/features/traces/shared';
 import { statusLabel } from '@/components/ui/badges';
 import { hasListFilters } from '@/lib/client/list-filters';
 import { FiltersPanel } from './FiltersPanel';
+import { SuggestionList } from '@/components/ui/Suggestions';
 import { changeFilters, clearFilters, type ListNavigate } from './useListUrl';
 
 const DEBOUNCE_MS = 300;
@@ -23,6 +24,7 @@ function DebouncedField({
   onCommit,
   hint,
   type = 'search',
+  suggest,
 }: {
   id: string;
   label: string;
@@ -31,8 +33,11 @@ function DebouncedField({
   onCommit: (value: string, mode: 'push' | 'replace') => void;
   hint?: string;
   type?: 'search' | 'text';
+  /** Offers the stored values of this field that start with what is typed. */
+  suggest?: SuggestField;
 }) {
   const [text, setText] = useState(value);
+  const [focused, setFocused] = useState(false);
   // Follow the URL when it changes from elsewhere (Back/Forward, a session link, "clear").
   const [seen, setSeen] = useState(value);
   if (seen !== value) {
@@ -70,8 +75,10 @@ function DebouncedField({
         spellCheck={false}
         aria-describedby={hint ? `${id}-hint` : undefined}
         onChange={(e) => setText(e.target.value)}
+        list={suggest ? `${id}-suggestions` : undefined}
         onFocus={() => {
           pushedThisFocus.current = false;
+          setFocused(true);
         }}
         onKeyDown={(e) => {
           if (e.key === 'Enter') {
@@ -86,6 +93,7 @@ function DebouncedField({
           {hint}
         </span>
       )}
+      {suggest && <SuggestionList id={`${id}-suggestions`} field={suggest} text={text.trim()} active={focused} />}
     </div>
   );
 }
@@ -106,7 +114,7 @@ function SearchBox({ params, navigate }: { params: ListParams; navigate: ListNav
   const commit = (text: string, history: 'push' | 'replace', nextMode: SearchMode = mode) =>
     navigate(changeFilters(nextMode === 'names' ? { search: text, q: undefined } : { q: text, search: undefined }), history);
   return (
-    <div className="flex w-96 max-w-full min-w-0 flex-col gap-1">
+    <div className="flex w-72 max-w-full min-w-0 flex-col gap-1">
       <div className="flex items-center justify-between gap-2">
         <label htmlFor="filter-search" className="text-xs font-medium text-muted">
           Search
@@ -182,14 +190,37 @@ export function TraceFilters({
         </div>
       </fieldset>
       <SearchBox params={params} navigate={navigate} />
-      <div className="w-56 max-w-full">
+      <div className="w-52 max-w-full">
         <DebouncedField
           id="filter-session"
           label="Session ID"
           placeholder="Exact session ID"
           type="text"
+          suggest="sessionId"
           value={params.sessionId ?? ''}
           onCommit={(sessionId, mode) => navigate(changeFilters({ sessionId }), mode)}
+        />
+      </div>
+      <div className="w-44 max-w-full">
+        <DebouncedField
+          id="filter-name"
+          label="Trace name"
+          placeholder="Exact name"
+          type="text"
+          suggest="name"
+          value={params.name ?? ''}
+          onCommit={(name, mode) => navigate(changeFilters({ name }), mode)}
+        />
+      </div>
+      <div className="w-44 max-w-full">
+        <DebouncedField
+          id="filter-model"
+          label="Model"
+          placeholder="Exact model"
+          type="text"
+          suggest="model"
+          value={params.model ?? ''}
+          onCommit={(model, mode) => navigate(changeFilters({ model }), mode)}
         />
       </div>
       <FiltersPanel params={params} navigate={navigate} />

@@ -21,6 +21,7 @@ import { TraceTable } from './TraceTable';
 import { ColumnChooser } from './ColumnChooser';
 import { SavedViews } from './SavedViews';
 import { useListColumns } from './columns';
+import { useColumnWidths, useCompactRows } from './tablePrefs';
 import { useListKeys } from './useListKeys';
 import { clearFilters, useListUrl, withFilters } from './useListUrl';
 
@@ -29,6 +30,8 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
   const query = useQuery({ ...traceQueries.list(params), enabled: problem === null });
   const tableTop = useRef<HTMLDivElement>(null);
   const [columns, setColumns] = useListColumns();
+  const [widths, setWidth] = useColumnWidths();
+  const [compact, setCompact] = useCompactRows();
   // Runs picked to compare, in the order picked (a, then b); kept across pages and filters.
   const [selected, setSelected] = useState<string[]>([]);
   const toggleSelected = (id: string) =>
@@ -123,6 +126,9 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
             order={params.order}
             onSort={(sort, order) => navigate((current) => ({ ...current, sort, order, page: 1 }))}
             compare={compare}
+            widths={widths}
+            onResize={setWidth}
+            compact={compact}
           />
         </div>
         <TraceCards {...rowProps} compare={compare} className="lg:hidden" />
@@ -165,6 +171,16 @@ export function TraceListView({ serverNow, origin }: { serverNow: number; origin
         <div className="flex items-center gap-2">
           <SavedViews params={params} columns={columns} navigate={navigate} setColumns={setColumns} />
           <ColumnChooser columns={columns} onChange={setColumns} scoreNames={scoreNames} />
+          {/* The table's option: the cards below lg keep their size. */}
+          <button
+            type="button"
+            aria-pressed={compact}
+            onClick={() => setCompact(!compact)}
+            title="Shorter rows, so more fit on the screen (remembered in this browser)"
+            className={`inline-flex h-8 items-center rounded-md border px-2.5 text-sm font-medium text-fg max-lg:hidden ${compact ? 'border-accent bg-accent-soft' : 'border-border-strong bg-bg hover:bg-surface-2'}`}
+          >
+            Compact rows
+          </button>
           <ExportMenu />
         </div>
       </div>

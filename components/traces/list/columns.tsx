@@ -9,6 +9,7 @@ import { sessionHref } from '@/lib/client/traces';
 import type { ListSort, TraceListItem, TraceScoreSummary } from '@/lib/features/traces/shared';
 import { StatusBadge } from '@/components/ui/badges';
 import { RelativeTime, useNow } from '@/components/ui/time';
+import { MiddleEllipsis } from '@/components/ui/MiddleEllipsis';
 
 /** What a cell may do beyond showing its trace. */
 export interface CellContext {
@@ -104,22 +105,22 @@ export const LIST_COLUMNS: ListColumn[] = [
   {
     key: 'session',
     label: 'Session',
-    width: 'w-[108px]',
+    width: 'w-[140px]',
     byDefault: true,
-    cellClass: 'truncate',
+    // Cut in the middle, whole on hover: ids often differ only at the end.
     cell: (t, { onSession }) =>
       t.sessionId ? (
         <a
           href={sessionHref(t.sessionId)}
-          title={`Show the traces of session ${t.sessionId}`}
+          aria-label={t.sessionId}
           onClick={(e) => {
             if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
             e.preventDefault();
             onSession(t.sessionId!);
           }}
-          className="font-mono text-xs text-accent hover:underline"
+          className="block min-w-0 font-mono text-xs text-accent hover:underline"
         >
-          {t.sessionId}
+          <MiddleEllipsis text={t.sessionId} title={`Show the traces of session ${t.sessionId}`} />
         </a>
       ) : (
         none
@@ -149,7 +150,7 @@ export const LIST_COLUMNS: ListColumn[] = [
         none
       ),
   },
-  { key: 'tags', label: 'Tags', width: 'w-[120px] xl:w-[190px]', byDefault: true, cell: (t, { onTag }) => <Tags tags={t.tags} onTag={onTag} /> },
+  { key: 'tags', label: 'Tags', width: 'w-[120px] xl:w-[160px]', byDefault: true, cell: (t, { onTag }) => <Tags tags={t.tags} onTag={onTag} /> },
   {
     key: 'started',
     label: 'Started',

@@ -15,7 +15,7 @@ import { DECISION_BETTER_OPTION, DECISION_CORRECT } from '@/lib/features/scores/
 import { tracePathIsSql, traceThroughForkSql } from '@/lib/features/query/path-sql';
 import { escapeLike } from '@/lib/features/query/like';
 import { MAX_QUERY_CHARS, traceMatchesSql } from '@/lib/features/query/search-sql';
-import { DECISION_TYPES, JUDGED_VALUES, RUN_STATUSES, type DecisionType, type Judged, type RunStatus, type TraceFilterParams } from '@/lib/features/traces/shared';
+import { DECISION_TYPES, JUDGED_VALUES, RUN_STATUSES, TIME_RANGE_KEYS, TIME_RANGES, type DecisionType, type Judged, type RunStatus, type TimeRange, type TraceFilterParams } from '@/lib/features/traces/shared';
 import { parseIsoDateTime } from '@/lib/features/ingest/shared';
 import { empty, join, raw, sql, type Sql } from '@/lib/db/sql';
 
@@ -31,9 +31,11 @@ export const TRACE_FILTER_NAMES = [
   'sessionId',
   'userId',
   'name',
+  'model',
   'tag',
   'from',
   'to',
+  'range',
   'decisionType',
   'chosen',
   'q',
@@ -193,6 +195,11 @@ export function parseTraceFilters(query: Query, names: readonly TraceFilterName[
         if (date) filters[name] = date;
         break;
       }
+      case 'range': {
+        const range = enumParam<TimeRange>(query, name, TIME_RANGE_KEYS);
+        if (range) filters.range = range;
+        break;
+      }
       case 'chosen': {
         const label = textParam(query, name);
         if (label !== undefined && Array.from(label).length > MAX_LABEL_CHARS) {
@@ -270,6 +277,7 @@ export function parseTraceFilters(query: Query, names: readonly TraceFilterName[
       }
     }
   }
+  if (filters.range && (filters.from || filters.to)) throw invalidParam('range', 'give range or from/to, not both');
   if (filters.from && filters.to && new Date(filters.from) > new Date(filters.to)) {
     throw invalidParam('from', 'must not be after to');
   }
@@ -294,9 +302,13 @@ export function traceConditions(filters: TraceFilterParams, trace: Sql = raw('t'
   // ILIKE (what Prisma's insensitive `contains` ran before), served by the trigram index.
   if (filters.search) conditions.push(sql`${t}."name" ILIKE ${`%${escapeLike(filters.search)}%`}`);
   if (filters.name !== undefined) conditions.push(sql`${t}."name" = ${filters.name}`);
+  // "TraceModel" holds each trace's models (kept by triggers, migration filter_suggestions).
+  if (filters.model !== undefined) conditions.push(sql`EXISTS (SELECT 1 FROM "TraceModel" fm WHERE fm."traceId" = ${t}."id" AND fm."model" = ${filters.model})`);
   if (filters.tag?.length) conditions.push(sql`${t}."tags" @> ARRAY[${join(filters.tag.map((tag) => sql`${tag}`))}]::text[]`);
   if (filters.from) conditions.push(sql`${t}."startedAt" >= ${new Date(filters.from)}`);
   if (filters.to) conditions.push(sql`${t}."startedAt" < ${new Date(filters.to)}`);
+  // Resolved now, when the request is served: the same index range as `from`.
+  if (filters.range) conditions.push(sql`${t}."startedAt" >= ${new Date(Date.now() - TIME_RANGES[filters.range])}`);
   const reviewFilter = filters.reviewed !== undefined || filters.judged !== undefined || filters.better !== undefined;
   if (filters.decisionType !== undefined || filters.chosen !== undefined || reviewFilter) {
     // One decision point must match the type, the label and the review filters together,

@@ -8,7 +8,10 @@ export function sessionPageHref(id: string): string {
 /** The sessions list with these parameters, defaults left out. */
 export function sessionListHref(params: Partial<SessionListParams>): string {
   const q = new URLSearchParams();
+  if (params.search !== undefined) q.set('search', params.search);
   if (params.userId !== undefined) q.set('userId', params.userId);
+  if (params.status) q.set('status', params.status);
+  if (params.range) q.set('range', params.range);
   if (params.from) q.set('from', params.from);
   if (params.to) q.set('to', params.to);
   if (params.page && params.page !== 1) q.set('page', String(params.page));

@@ -98,7 +98,8 @@ describe.each(testDatabases())('sessions on $name', (target) => {
 
   it('lists sessions by latest activity with their figures', async () => {
     const list = await listSessions(ctx(), { page: 1, limit: 20 });
-    expect(list).toEqual({
+    // The list's own additions (user, first input) are in filters.test.ts.
+    expect(list).toMatchObject({
       sessions: [
         { id: 'a', traces: 3, errorTraces: 1, firstStartedAt: at(1), lastStartedAt: at(9), totalCost: 0.75, totalTokens: 150 },
         { id: 'd', traces: 1, errorTraces: 0, firstStartedAt: at(7), lastStartedAt: at(7), totalCost: null, totalTokens: null },
@@ -151,13 +152,13 @@ describe.each(testDatabases())('sessions on $name', (target) => {
 
   it('userId keeps that user’s traces', async () => {
     const ann = await listSessions(ctx(), { page: 1, limit: 20, userId: 'ann' });
-    expect(ann.sessions).toEqual([{ id: 'a', traces: 2, errorTraces: 0, firstStartedAt: at(1), lastStartedAt: at(5), totalCost: 0.75, totalTokens: 150 }]);
+    expect(ann.sessions).toMatchObject([{ id: 'a', traces: 2, errorTraces: 0, firstStartedAt: at(1), lastStartedAt: at(5), totalCost: 0.75, totalTokens: 150 }]);
     expect((await listSessions(ctx(), { page: 1, limit: 20, userId: 'nobody' })).total).toBe(0);
   });
 
   it('reads a session oldest first: the root span’s input and output, else the first and last model calls’', async () => {
     const detail = await getSessionOrThrow(ctx(), 'a');
-    expect(detail.session).toEqual((await listSessions(ctx(), { page: 1, limit: 1 })).sessions[0]);
+    expect((await listSessions(ctx(), { page: 1, limit: 1 })).sessions[0]).toMatchObject(detail.session);
     expect(detail.traces.map((t) => t.startedAt)).toEqual([at(1), at(5), at(9)]);
     const [first, middle, last] = detail.traces;
     expect(first).toMatchObject({ status: 'COMPLETED', input: { question: 'Where is order 7?' }, output: { answer: 'Shipped.' }, totalCost: 0.5, endedAt: at(2) });

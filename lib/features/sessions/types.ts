@@ -1,6 +1,6 @@
 // Sessions as the API returns them: a session is the traces that share a sessionId.
 // Client-safe (types only).
-import type { JsonValue, RunStatus } from '@/lib/features/traces/shared';
+import type { JsonValue, RunStatus, TimeRange } from '@/lib/features/traces/shared';
 
 /** One session's figures, over its traces (of the user asked for, with `userId`). */
 export interface SessionSummary {
@@ -15,6 +15,10 @@ export interface SessionSummary {
   /** Sums over its traces; null when no trace has one. */
   totalCost: number | null;
   totalTokens: number | null;
+  /** GET /api/sessions only: the user of its latest trace that names one (of the user asked for, with `userId`), or null. */
+  userId?: string | null;
+  /** GET /api/sessions only: its first trace's input as one line of text (as the trace list previews it), or null. */
+  firstInput?: string | null;
 }
 
 export interface SessionList {
@@ -34,6 +38,12 @@ export interface SessionListParams {
   to?: string;
   /** Only this user's traces. */
   userId?: string;
+  /** Latest activity in a window ending now (`range=1h`), resolved when each request is served; not with from or to. */
+  range?: TimeRange;
+  /** Case-insensitive substring of the session id. */
+  search?: string;
+  /** The session's status over its traces: ERROR when one failed, else RUNNING when one runs, else COMPLETED. */
+  status?: RunStatus;
 }
 
 /** A turn of the conversation: one trace, with what went in and what came out. */

@@ -5,6 +5,8 @@ export { getSavedTraceOrThrow, getTraceOrThrow, isValidTraceId, streamTraceJsonO
 export { EXPORT_CONTENT_TYPES, exportFilename, exportTraces, parseExportParams } from './export/export';
 export { checkHealth } from './health';
 export { listTraces } from './list';
+export { tracePreviews } from './previews';
+export { parseSuggestParams, suggestValues } from './suggest';
 export { getTraceOutlineJsonOrThrow, getTraceOutlineOrThrow, outlineFormatOrThrow } from './outline';
 export { traceStats, type TraceStatsParams } from './stats';
 export { foldTraceStatusCounts } from './status-counts';

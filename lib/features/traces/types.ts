@@ -175,12 +175,19 @@ export interface TraceFilterParams {
   userId?: string;
   /** The exact name. */
   name?: string;
+  /** Traces with a model call (LLM_CALL span) that named exactly this model (spanModelOf's rule). */
+  model?: string;
   /** Tags the trace carries, all of them (`tag` repeated in a query). */
   tag?: string[];
   /** ISO 8601 UTC: traces that started at or after it. */
   from?: string;
   /** ISO 8601 UTC: traces that started before it (the window is half-open, so adjacent windows never share a trace). */
   to?: string;
+  /**
+   * A window ending now (`range=1h`: traces that started in the last hour), resolved when
+   * each request is served, so a saved link keeps meaning "the last hour". Not with from or to.
+   */
+  range?: TimeRange;
   /** Traces with at least one decision point of this type (and, with `chosen`, whose chosen option has that label). */
   decisionType?: DecisionType;
   /** Traces with at least one decision point whose chosen option has this label (lib/features/insights/labels.ts). */
@@ -213,6 +220,15 @@ export interface TraceFilterParams {
   /** `score.<name>=<condition>` filters, by score name (lib/features/scores/condition.ts); each must hold. */
   score?: Record<string, string>;
 }
+
+/** The relative time ranges, by key, in milliseconds. */
+export const TIME_RANGES = { '15m': 15 * 60_000, '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
+export type TimeRange = keyof typeof TIME_RANGES;
+export const TIME_RANGE_KEYS = Object.keys(TIME_RANGES) as TimeRange[];
+
+/** The fields whose stored values GET /api/traces/suggest offers, as the list's filters name them. */
+export const SUGGEST_FIELDS = ['name', 'tag', 'sessionId', 'userId', 'model'] as const;
+export type SuggestField = (typeof SUGGEST_FIELDS)[number];
 
 export const JUDGED_VALUES = ['right', 'wrong'] as const;
 export type Judged = (typeof JUDGED_VALUES)[number];
