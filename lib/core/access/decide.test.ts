@@ -63,6 +63,7 @@ const TABLE: Array<[Principal['mode'], string, Credential, boolean, Scope, Outco
   ['protected', 'every key scope', allKey, false, 'configure', 403, 'API key lacks the admin scope'],
   ['protected', 'none', none, false, 'configure', 401, MISSING],
   // Datasets and experiments: written by keys with ingest and by admins.
+  ['protected', 'none', none, false, 'curate', 401, MISSING],
   ['protected', 'read key', readKey, false, 'curate', 403, 'API key lacks the ingest scope'],
   ['protected', 'every key scope', allKey, false, 'curate', 'key'],
   ['protected', 'admin session', admin, false, 'curate', 'user'],
