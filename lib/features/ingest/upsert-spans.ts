@@ -93,7 +93,7 @@ const ownersSql = (traceIds: string[]): Sql => sql`
 SELECT "id", "source", "spanCount", "decisionPointCount", "eventCount" FROM "Trace" WHERE "id" = ANY(${traceIds}::text[])`;
 
 // Children's foreign keys are checked at commit: the trace row is written last.
-const DEFER_FKS_SQL = sql`SET CONSTRAINTS "Span_traceId_fkey", "Event_traceId_fkey", "DecisionPoint_traceId_fkey", "TraceModel_traceId_fkey" DEFERRED`;
+const DEFER_FKS_SQL = sql`SET CONSTRAINTS "Span_traceId_fkey", "Event_traceId_fkey", "DecisionPoint_traceId_fkey" DEFERRED`;
 
 // JSON null and an absent payload are both stored as SQL NULL, as POST /api/traces does.
 const payload = (column: string) => `NULLIF(r."${column}", 'null'::jsonb)`;

@@ -44,8 +44,9 @@ CREATE TABLE "TraceModel" (
     CONSTRAINT "TraceModel_pkey" PRIMARY KEY ("traceId", "model")
 );
 CREATE INDEX "TraceModel_model_traceId_idx" ON "TraceModel" ("model", "traceId");
--- Deferrable as the span's own: OTLP upserts a trace's spans before its row, with these checks deferred to commit.
-ALTER TABLE "TraceModel" ADD CONSTRAINT "TraceModel_traceId_fkey" FOREIGN KEY ("traceId") REFERENCES "Trace"("id") ON DELETE CASCADE ON UPDATE CASCADE DEFERRABLE INITIALLY IMMEDIATE;
+-- Checked at commit: OTLP stores a batch's spans before its traces (Span_traceId_fkey is
+-- deferred there), and the spans' trigger writes these rows at once.
+ALTER TABLE "TraceModel" ADD CONSTRAINT "TraceModel_traceId_fkey" FOREIGN KEY ("traceId") REFERENCES "Trace"("id") ON DELETE CASCADE ON UPDATE CASCADE DEFERRABLE INITIALLY DEFERRED;
 
 INSERT INTO "TraceTag" ("traceId", "tag") SELECT DISTINCT t."id", u.tag FROM "Trace" t, unnest(t."tags") AS u(tag);
 INSERT INTO "TraceModel" ("traceId", "model")
