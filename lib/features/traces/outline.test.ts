@@ -104,6 +104,7 @@ describe.each(testDatabases())('trace outline and in-trace search on $name', (ta
     expect(wire.spanColumns).toEqual([...SPAN_COLUMNS]);
     expect(wire.spanRows).toHaveLength(2);
     expect(outlineFromColumns(wire)).toEqual(objects);
+    expect(await getTraceOutlineOrThrow(ctx, scoredId, 'columns')).toEqual(objects);
     expect(objects.spans[1].statusMessage).toHaveLength(OUTLINE_STATUS_MESSAGE_CHARS);
 
     // A score on one span: the columnar form adds a score column, null for the others.

@@ -11,7 +11,7 @@ import { SPAN_CALL_ID_KEYS } from './decision-outcome';
 import { isoSql } from '@/lib/db/columns';
 import { DECISION_JSON, EVENT_JSON, TRACE_JSON, childArray, traceJsonText } from './detail';
 import { MODEL_KEYS } from './span-model';
-import { OUTLINE_FORMATS, SPAN_COLUMNS, spansFromColumns, spansToColumns, type ColumnarOutline, type OutlineFormat } from './outline-columns';
+import { OUTLINE_FORMATS, outlineFromColumns, SPAN_COLUMNS, spansFromColumns, spansToColumns, type ColumnarOutline, type OutlineFormat } from './outline-columns';
 import type { TraceOutline } from './types';
 import { isValidId } from '@/lib/features/ingest/shared';
 import { raw, sql, type Sql } from '@/lib/db/sql';
@@ -125,6 +125,8 @@ export async function getTraceOutlineJsonOrThrow(
   return { json, spanCount, complete: true };
 }
 
-export async function getTraceOutlineOrThrow(ctx: ServiceContext, id: string): Promise<TraceOutline> {
-  return JSON.parse((await getTraceOutlineJsonOrThrow(ctx, id)).json) as TraceOutline;
+/** The outline parsed; `format: 'columns'` reads the columnar form (built about twice as fast for a big trace) and gives the same outline. */
+export async function getTraceOutlineOrThrow(ctx: ServiceContext, id: string, format: OutlineFormat = 'objects'): Promise<TraceOutline> {
+  const { json } = await getTraceOutlineJsonOrThrow(ctx, id, { format });
+  return format === 'columns' ? outlineFromColumns(JSON.parse(json) as ColumnarOutline) : (JSON.parse(json) as TraceOutline);
 }

@@ -41,7 +41,7 @@ async function load(ctx: ServiceContext, a: string, b: string | undefined): Prom
       picked = true;
     }
     // Outlines: the spans without their payloads (a model call's are read when it is opened).
-    const [left, right] = await Promise.all([getTraceOutlineOrThrow(ctx, a), getTraceOutlineOrThrow(ctx, b)]);
+    const [left, right] = await Promise.all([getTraceOutlineOrThrow(ctx, a, 'columns'), getTraceOutlineOrThrow(ctx, b, 'columns')]);
     return { a: left, b: right, picked };
   } catch (err) {
     if (isAppError(err) && err.code === 'NOT_FOUND') notFound();
