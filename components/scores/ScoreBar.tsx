@@ -87,7 +87,7 @@ const POPOVER_MARGIN_PX = 8;
  * The form or a score's details, over what follows the bar (a header row keeps its
  * layout): below the bar, moved left as far as it must to stay on the screen.
  */
-function ScorePopover({ children, onClose }: { children: ReactNode; onClose: () => void }) {
+function ScorePopover({ children }: { children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   const [shift, setShift] = useState(0);
   useLayoutEffect(() => {
@@ -104,12 +104,6 @@ function ScorePopover({ children, onClose }: { children: ReactNode; onClose: () 
     <div
       ref={ref}
       data-testid="score-popover"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          e.stopPropagation();
-          onClose();
-        }
-      }}
       className="absolute top-full left-0 z-40 w-[min(22rem,calc(100vw-1rem))] rounded-md shadow-lg [&>*]:mt-1"
       style={shift ? { transform: `translateX(-${shift}px)` } : undefined}
     >
@@ -124,7 +118,21 @@ export function ScoreBar({ target, scores, label }: { target: ScoreTargetRef; sc
   const current = open !== null && open !== 'new' ? scores.find((s) => s.id === open.id) : undefined;
   return (
     // Clicks inside stay here: a decision card selects itself on a click anywhere else.
-    <div role="group" aria-label={`Scores of ${label}`} data-testid="score-bar" onClick={(e) => e.stopPropagation()} className="relative min-w-0">
+    <div
+      role="group"
+      aria-label={`Scores of ${label}`}
+      data-testid="score-bar"
+      onClick={(e) => e.stopPropagation()}
+      // Escape puts an open form or score away (from the chip or inside the popover).
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open !== null) {
+          e.preventDefault();
+          e.stopPropagation();
+          setOpen(null);
+        }
+      }}
+      className="relative min-w-0"
+    >
       <ul className="flex flex-wrap items-center gap-1.5">
         {scores.map((s) => {
           const expanded = open !== null && open !== 'new' && open.id === s.id;
@@ -164,7 +172,7 @@ export function ScoreBar({ target, scores, label }: { target: ScoreTargetRef; sc
         </li>
       </ul>
       {(open === 'new' || current) && (
-        <ScorePopover onClose={() => setOpen(null)}>
+        <ScorePopover>
           {open === 'new' && <ScoreForm target={target} onDone={() => setOpen(null)} />}
           {current && open !== null && open !== 'new' && open.mode === 'view' && (
             <ScoreDetails score={current} onEdit={() => setOpen({ id: current.id, mode: 'edit' })} onClose={() => setOpen(null)} />
