@@ -158,9 +158,20 @@ function WidenButton() {
   );
 }
 
-function PanelHeader({ children, onClose, onReveal }: { children: ReactNode; onClose: () => void; onReveal?: () => void }) {
+function PanelHeader({
+  children,
+  title,
+  onClose,
+  onReveal,
+}: {
+  children: ReactNode;
+  /** Under the buttons, over the panel's whole width (a long span name keeps its lines few). */
+  title?: ReactNode;
+  onClose: () => void;
+  onReveal?: () => void;
+}) {
   return (
-    <div className="sticky top-0 z-10 flex items-start gap-2 border-b border-border bg-bg px-4 py-3">
+    <div className="sticky top-0 z-10 flex flex-wrap items-start gap-2 border-b border-border bg-bg px-4 py-3">
       <div className="min-w-0 flex-1">{children}</div>
       <WidenButton />
       {onReveal && (
@@ -182,6 +193,7 @@ function PanelHeader({ children, onClose, onReveal }: { children: ReactNode; onC
           <path d="M2 2l8 8M10 2l-8 8" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
         </svg>
       </button>
+      {title && <div className="w-full min-w-0">{title}</div>}
     </div>
   );
 }
@@ -435,15 +447,20 @@ function SpanDetails({
   );
   return (
     <>
-      <PanelHeader onClose={onClose} onReveal={() => onReveal({ kind: 'span', id: span.id })}>
-        <div className="flex items-center gap-2">
+      <PanelHeader
+        onClose={onClose}
+        onReveal={() => onReveal({ kind: 'span', id: span.id })}
+        title={
+          <h2 className="text-base font-semibold break-words" data-testid="panel-span-name">
+            {span.name}
+          </h2>
+        }
+      >
+        <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
           <SpanTypeBadge type={span.type} />
-          <span className="text-xs text-muted">{SPAN_TYPE_META[span.type].label}</span>
+          <span className="text-xs whitespace-nowrap text-muted">{SPAN_TYPE_META[span.type].label}</span>
           <StatusBadge status={span.status} />
         </div>
-        <h2 className="mt-1 text-base font-semibold break-words" data-testid="panel-span-name">
-          {span.name}
-        </h2>
       </PanelHeader>
       <div className={modelCall ? 'space-y-4 p-4' : 'space-y-5 p-4'}>
         {/* The sheet covers the timeline's own button below lg: the step is one tap from here. */}

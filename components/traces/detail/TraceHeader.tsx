@@ -139,6 +139,21 @@ export function TraceHeader({
           {trace.name}
         </h1>
         <StatusBadge status={trace.status} />
+        <button
+          type="button"
+          aria-expanded={more}
+          aria-controls="trace-header-more"
+          onClick={toggleMore}
+          data-testid="header-more-toggle"
+          title={more ? 'Hide the tags, decision types, scores and metadata' : 'Show the tags, decision types, scores and metadata'}
+          className="inline-flex shrink-0 items-center gap-1 rounded border border-border px-1.5 py-px text-xs text-muted hover:bg-surface-2 hover:text-fg"
+        >
+          <span aria-hidden="true" className={`inline-block transition-transform ${more ? 'rotate-90' : ''}`}>
+            ▸
+          </span>
+          {moreSummary}
+          <span className="sr-only">{more ? ' (hide)' : ' (show)'}</span>
+        </button>
         {live && (
           <span className="inline-flex items-center gap-1.5 text-sm text-muted" aria-live="polite">
             Live: refreshing every 5 s{fetching ? '…' : ''}
@@ -166,7 +181,7 @@ export function TraceHeader({
       </div>
 
       {/* The summary figures in one line (they wrap on a narrow screen), then the rest one click away. */}
-      <div className="flex flex-wrap items-baseline gap-x-5 gap-y-1 rounded-md border border-border bg-surface px-3 py-1.5 text-sm" data-testid="trace-summary">
+      <div className="flex flex-wrap items-baseline gap-x-4 gap-y-1 rounded-md border border-border bg-surface px-3 py-1.5 text-sm" data-testid="trace-summary">
         <dl className="contents">
           <Stat label="Started">
             <RelativeTime iso={trace.startedAt} serverNow={serverNow} />
@@ -227,21 +242,6 @@ export function TraceHeader({
             </HoverPrefetchLink>
           </span>
         )}
-        <button
-          type="button"
-          aria-expanded={more}
-          aria-controls="trace-header-more"
-          onClick={toggleMore}
-          data-testid="header-more-toggle"
-          title={more ? 'Hide the tags, decision types, scores and metadata' : 'Show the tags, decision types, scores and metadata'}
-          className="ml-auto inline-flex shrink-0 items-center gap-1 rounded border border-border px-1.5 py-px text-xs text-muted hover:bg-surface-2 hover:text-fg"
-        >
-          <span aria-hidden="true" className={`inline-block transition-transform ${more ? 'rotate-90' : ''}`}>
-            ▸
-          </span>
-          {moreSummary}
-          <span className="sr-only">{more ? ' (hide)' : ' (show)'}</span>
-        </button>
       </div>
 
       <div id="trace-header-more" hidden={!more} className="space-y-2">

@@ -25,6 +25,7 @@ import { clampNameWidth, NAME_WIDTH_KEY, parseNameWidth, stickyPath } from './tr
 import { isTyping } from './useEscapeToClose';
 
 const ROW_HEIGHT = 30;
+const TREE_BUTTON = 'h-6 shrink-0 rounded border border-border-strong bg-bg px-1.5 text-[11px] text-fg hover:bg-surface-2';
 const HEADER_HEIGHT = 72;
 const INDENT_PX = 12;
 // Beyond this many levels the indent stops growing and the depth is written instead:
@@ -249,7 +250,7 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
       <>
         <SpanTypeBadge type={span.type} />
         {/* A floor of width: model, cost and badges give way before the name is cut to "ch…". */}
-        <span className={`min-w-[3.5rem] truncate sm:min-w-[5rem] ${error ? 'font-medium text-red-800 dark:text-red-200' : ''}`} title={span.name}>
+        <span className={`min-w-[3.5rem] shrink-[0.3] truncate sm:min-w-[5rem] ${error ? 'font-medium text-red-800 dark:text-red-200' : ''}`} title={span.name}>
           {span.name}
         </span>
         {span.type === 'LLM_CALL' && <ModelAndCost span={span} />}
@@ -426,6 +427,8 @@ function Axis({
   onView,
   timelineRef,
   treeRef,
+  onExpandAll,
+  onCollapseAll,
 }: {
   model: TraceModel;
   onSelect: (s: Selection) => void;
@@ -435,6 +438,8 @@ function Axis({
   onView: (range: ViewRange) => void;
   timelineRef: React.RefObject<HTMLDivElement | null>;
   treeRef: React.RefObject<HTMLDivElement | null>;
+  onExpandAll: () => void;
+  onCollapseAll: () => void;
 }) {
   const { trace } = model;
   const origin = model.window.start;
@@ -447,8 +452,18 @@ function Axis({
       className="sticky top-0 z-20 grid grid-cols-[var(--label-w)_4.5rem_minmax(0,1fr)] border-b border-border bg-bg text-xs text-muted"
       style={{ height: HEADER_HEIGHT }}
     >
-      <div className="relative flex items-end pb-1 pl-2 font-medium">
-        Span
+      <div className="relative flex flex-col items-start justify-between pt-1.5 pb-1 pl-2">
+        {/* The tree's own controls, in the room above the column's name. */}
+        {/* Their keys are their own, not the tree's (Enter there would open the active row). */}
+        <span className="flex gap-1" onKeyDown={(e) => e.stopPropagation()}>
+          <button type="button" onClick={onExpandAll} className={TREE_BUTTON} title="Open every node (*)">
+            Expand all
+          </button>
+          <button type="button" onClick={onCollapseAll} className={TREE_BUTTON} title="Close every node">
+            Collapse all
+          </button>
+        </span>
+        <span className="font-medium">Span</span>
         <NameColumnHandle treeRef={treeRef} />
       </div>
       <div className="flex items-end justify-end pr-2 pb-1 font-medium">Duration</div>
@@ -793,7 +808,7 @@ export function TraceTimeline({
   return (
     <div className="flex h-full min-h-0 flex-col">
       {/* One toolbar (it wraps on a narrow screen): the rows get the height. */}
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5 pb-1.5">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5 pb-1.5 text-sm">
       <SpanFilters filters={filters} matching={filtered?.matching ?? null} total={model.trace.spans.length} />
       <div className="flex flex-wrap items-center gap-1.5 text-sm" role="group" aria-label="Timeline zoom">
         <button type="button" className={button} disabled={!selectedSpanKey} onClick={() => selectedSpanKey && zoomToKey(selectedSpanKey)} title="Fit the timeline to the selected span (Z in the tree; double-click a row)">
@@ -828,39 +843,23 @@ export function TraceTimeline({
             : ''}
         </span>
       </div>
-      <div className="flex min-w-0 flex-wrap items-center gap-1.5 text-sm">
+      {errorCount > 0 && onNextError && (
         <button
           type="button"
-          onClick={() => setCollapsed(new Set())}
-          className="h-7 shrink-0 rounded-md border border-border-strong px-2 text-xs hover:bg-surface-2"
+          onClick={onNextError}
+          className="h-7 shrink-0 rounded-md border border-red-300 px-2 text-xs font-medium text-red-800 hover:bg-red-50 dark:border-red-800 dark:text-red-200 dark:hover:bg-red-950"
         >
-          Expand all
+          Next error ({errorCount})
         </button>
-        <button
-          type="button"
-          onClick={() => setCollapsed(collapsibleKeys(tree))}
-          className="h-7 shrink-0 rounded-md border border-border-strong px-2 text-xs hover:bg-surface-2"
-        >
-          Collapse all
-        </button>
-        {errorCount > 0 && onNextError && (
-          <button
-            type="button"
-            onClick={onNextError}
-            className="h-7 shrink-0 rounded-md border border-red-300 px-2 text-xs font-medium text-red-800 hover:bg-red-50 dark:border-red-800 dark:text-red-200 dark:hover:bg-red-950"
-          >
-            Next error ({errorCount})
-          </button>
-        )}
-        <span className="min-w-0 flex-1 basis-40 truncate text-xs text-muted tabular">
-          {plural(model.trace.spans.length, 'span')} · {plural(model.trace.decisionPoints.length, 'decision')} ·{' '}
-          {plural(model.trace.events.length, 'event')}
-          {tree.maxDepth > 0 && ` · ${tree.maxDepth + 1} levels`}
-          {tree.orphanCount > 0 && ` · ${plural(tree.orphanCount, 'orphan')}`}
-          {tree.cycleCount > 0 && ` · ${plural(tree.cycleCount, 'parent cycle')} cut`}
-        </span>
+      )}
+      <p className="sr-only">
+        {plural(model.trace.spans.length, 'span')} · {plural(model.trace.decisionPoints.length, 'decision')} ·{' '}
+        {plural(model.trace.events.length, 'event')}
+        {tree.maxDepth > 0 && ` · ${tree.maxDepth + 1} levels`}
+        {tree.orphanCount > 0 && ` · ${plural(tree.orphanCount, 'orphan')}`}
+        {tree.cycleCount > 0 && ` · ${plural(tree.cycleCount, 'parent cycle')} cut`}
+      </p>
         <Legend />
-      </div>
       </div>
       <div
         ref={scrollRef}
@@ -877,7 +876,18 @@ export function TraceTimeline({
         className="tree-scroll relative min-h-0 flex-1 overflow-auto rounded-md border border-border [--label-w:clamp(15rem,42%,30rem)] max-sm:[--label-w:clamp(9rem,50%,15rem)] xl:[--label-w:clamp(15rem,38%,30rem)]"
         data-testid="span-tree"
       >
-        <Axis model={model} onSelect={onSelect} selection={selection} view={view} ticks={ticks} onView={setView} timelineRef={timelineRef} treeRef={scrollRef} />
+        <Axis
+          model={model}
+          onSelect={onSelect}
+          selection={selection}
+          view={view}
+          ticks={ticks}
+          onView={setView}
+          timelineRef={timelineRef}
+          treeRef={scrollRef}
+          onExpandAll={() => setCollapsed(new Set())}
+          onCollapseAll={() => setCollapsed(collapsibleKeys(tree))}
+        />
         {path.indices.length > 0 && (
           // Zero height in the flow (the rows do not move); its bar lies over the top rows.
           <div className="sticky z-10 h-0" style={{ top: HEADER_HEIGHT }}>
@@ -957,7 +967,7 @@ export function TraceTimeline({
 
 function Legend() {
   return (
-    <span className="ml-auto hidden shrink-0 items-center gap-3 text-[11px] text-muted xl:inline-flex" aria-hidden="true">
+    <span className="ml-auto hidden shrink-0 items-center gap-3 text-[11px] text-muted 2xl:inline-flex" aria-hidden="true">
       <span className="inline-flex items-center gap-1">
         <DecisionGlyph size={10} /> decision
       </span>
@@ -978,7 +988,7 @@ function ModelAndCost({ span }: { span: SpanSummary }) {
   const estimated = costSourceNote(span);
   return (
     // The cost never truncates; a long model name gives way first.
-    <span className="hidden min-w-0 shrink-[4] items-center gap-1 text-[11px] text-muted sm:flex" data-testid="row-model">
+    <span className="hidden min-w-0 shrink-[4] items-center gap-1 overflow-hidden text-[11px] text-muted sm:flex" data-testid="row-model">
       {model !== null && <span className="min-w-0 truncate">{model}</span>}
       {span.costUsd !== null && (
         <span className="shrink-0 tabular" title={estimated ?? 'Cost sent by the client'}>
