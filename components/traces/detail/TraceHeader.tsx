@@ -23,9 +23,22 @@ const DERIVED_NOTE: Record<Total['source'], string> = {
   none: '',
 };
 
-function Stat({ label, children, note, title }: { label: string; children: ReactNode; note?: string; title?: string }) {
+function Stat({
+  label,
+  children,
+  note,
+  title,
+  wideOnly = false,
+}: {
+  label: string;
+  children: ReactNode;
+  note?: string;
+  title?: string;
+  /** Shown on a wide screen only (elsewhere on the page already); screen readers always have it. */
+  wideOnly?: boolean;
+}) {
   return (
-    <div className="flex min-w-0 items-baseline gap-1.5" title={title}>
+    <div className={`flex min-w-0 items-baseline gap-1.5 ${wideOnly ? 'max-2xl:sr-only' : ''}`} title={title}>
       <dt className="text-xs text-muted">{label}</dt>
       <dd className="flex min-w-0 items-baseline gap-1.5 font-medium tabular">
         <span className="truncate">{children}</span>
@@ -126,7 +139,7 @@ export function TraceHeader({
 
   return (
     <header className="shrink-0 space-y-1.5">
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 lg:flex-nowrap">
         <nav aria-label="Breadcrumb" className="shrink-0 text-sm">
           <HoverPrefetchLink href="/traces" className="text-accent hover:underline">
             Traces
@@ -159,8 +172,9 @@ export function TraceHeader({
             Live: refreshing every 5 s{fetching ? '…' : ''}
           </span>
         )}
-        <span className="ml-auto flex flex-wrap items-center gap-2 text-xs text-muted">
-          <code className="max-w-64 truncate font-mono" title={trace.id}>
+        <span className="ml-auto flex flex-wrap items-center gap-2 text-xs text-muted lg:shrink-0 lg:flex-nowrap">
+          {/* The id is one copy away; written out where there is room. */}
+          <code className="max-w-64 truncate font-mono max-2xl:hidden" title={trace.id}>
             {trace.id}
           </code>
           <CopyButton text={trace.id} label="Copy ID" />
@@ -186,7 +200,7 @@ export function TraceHeader({
           <Stat label="Started">
             <RelativeTime iso={trace.startedAt} serverNow={serverNow} />
           </Stat>
-          <Stat label="Ended">
+          <Stat label="Ended" wideOnly>
             {trace.endedAt ? (
               <EndedAt startedAt={trace.startedAt} endedAt={trace.endedAt} />
             ) : (
@@ -221,13 +235,18 @@ export function TraceHeader({
             {errors > 0 && <span className="sr-only">, </span>}
             {errors > 0 && <span className="ml-1.5 text-xs font-medium text-red-800 dark:text-red-200">{errors} failed</span>}
           </Stat>
-          <Stat label="Decisions">{formatTokens(trace.decisionPoints.length)}</Stat>
-          <Stat label="Events">{formatTokens(trace.events.length)}</Stat>
+          {/* The tabs count them too. */}
+          <Stat label="Decisions" wideOnly>
+            {formatTokens(trace.decisionPoints.length)}
+          </Stat>
+          <Stat label="Events" wideOnly>
+            {formatTokens(trace.events.length)}
+          </Stat>
         </dl>
         <span className="flex min-w-0 items-baseline gap-1.5">
           <span className="text-xs text-muted">Session</span>
           {trace.sessionId ? (
-            <HoverPrefetchLink href={sessionPageHref(trace.sessionId)} className="max-w-56 truncate font-mono text-xs text-accent hover:underline" title="Show this session as a conversation">
+            <HoverPrefetchLink href={sessionPageHref(trace.sessionId)} className="max-w-48 truncate font-mono text-xs text-accent hover:underline" title={`Show this session as a conversation: ${trace.sessionId}`}>
               {trace.sessionId}
             </HoverPrefetchLink>
           ) : (
@@ -237,7 +256,7 @@ export function TraceHeader({
         {trace.userId && (
           <span className="flex min-w-0 items-baseline gap-1.5">
             <span className="text-xs text-muted">User</span>
-            <HoverPrefetchLink href={`/traces?userId=${encodeURIComponent(trace.userId)}`} className="max-w-56 truncate font-mono text-xs text-accent hover:underline" title="Show this user’s traces">
+            <HoverPrefetchLink href={`/traces?userId=${encodeURIComponent(trace.userId)}`} className="max-w-40 truncate font-mono text-xs text-accent hover:underline" title={`Show this user’s traces: ${trace.userId}`}>
               {trace.userId}
             </HoverPrefetchLink>
           </span>
