@@ -139,7 +139,7 @@ export function TraceHeader({
 
   return (
     <header className="shrink-0 space-y-1.5">
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 lg:flex-nowrap">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 xl:flex-nowrap">
         <nav aria-label="Breadcrumb" className="shrink-0 text-sm">
           <HoverPrefetchLink href="/traces" className="text-accent hover:underline">
             Traces
@@ -172,7 +172,7 @@ export function TraceHeader({
             Live: refreshing every 5 s{fetching ? '…' : ''}
           </span>
         )}
-        <span className="ml-auto flex flex-wrap items-center gap-2 text-xs text-muted lg:shrink-0 lg:flex-nowrap">
+        <span className="ml-auto flex flex-wrap items-center gap-2 text-xs text-muted xl:shrink-0 xl:flex-nowrap">
           {/* The id is one copy away; written out where there is room. */}
           <code className="max-w-64 truncate font-mono max-2xl:hidden" title={trace.id}>
             {trace.id}
