@@ -329,13 +329,14 @@ for (const width of [1440, 390]) {
     // Scroll the tree (below lg the page scrolls too: bring the tree up first).
     await tree(page).scrollIntoViewIfNeeded();
     const key = await tree(page).evaluate((el) => {
-      el.scrollTop = 30 * 30;
+      // The first row half in view under the bar is then row 32, a model call in step 1.3.
+      el.scrollTop = 31 * 30;
       return el.scrollTop;
     });
     expect(key).toBeGreaterThan(0);
     await expect(path).toBeVisible();
     await expect(path).toContainText('orchestrator');
-    await expect(path).toContainText(/research sub-agent \d›step \d\.\d/);
+    await expect(path).toHaveText(/^orchestrator›research sub-agent 1›step 1\.3$/);
     // It sits at the top of the rows, under the axis.
     const pathBox = (await path.boundingBox())!;
     const treeBox = (await tree(page).boundingBox())!;

@@ -794,11 +794,11 @@ export function TraceTimeline({
   };
 
   const items = virtualizer.getVirtualItems();
-  // The path of ancestors of the first row in view (under the bar itself), once scrolled.
+  // The path of ancestors of the first row in view (at least half of it below the bar), once scrolled.
   const scrollTop = virtualizer.scrollOffset ?? 0;
   const path =
     scrollTop > 0 && rows.length > 0
-      ? stickyPath(rows, Math.min(rows.length - 1, Math.floor((scrollTop + STICKY_PATH_HEIGHT) / ROW_HEIGHT)))
+      ? stickyPath(rows, Math.min(rows.length - 1, Math.floor((scrollTop + STICKY_PATH_HEIGHT + ROW_HEIGHT / 2) / ROW_HEIGHT)))
       : { indices: [], hidden: 0 };
   const errorCount = model.errorKeys.length;
   const selectedSpanKey = selection?.kind === 'span' && tree.spanById.has(selection.id) ? spanKey(selection.id) : null;
