@@ -169,6 +169,8 @@ test('settings: a BOOLEAN and a CATEGORICAL config, the API’s message on a cla
   // On a trace, the categorical config's name gives its categories.
   await open(page, `/traces/${ANNOTATED}`);
   const bar = page.getByTestId('trace-scores');
+  // The trace's tags, scores and metadata are folded under the summary line.
+  await page.getByTestId('header-more-toggle').click();
   await bar.getByRole('button', { name: '+ Score this trace' }).click();
   await bar.getByLabel('Name').fill(tone);
   await expect(bar.getByLabel('Value')).toHaveRole('combobox');

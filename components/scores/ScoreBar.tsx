@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { formatScoreValue, scoreRequests, type ScoreRecord, type ScoreTargetRef } from '@/lib/client/scores';
 import { ScoreForm, smallButton, useScoreInvalidation } from './ScoreForm';
 import { ThumbIcon } from './ThumbIcon';
@@ -80,13 +80,59 @@ function ScoreDetails({ score, onEdit, onClose }: { score: ScoreRecord; onEdit: 
 
 type Open = { id: string; mode: 'view' | 'edit' } | 'new' | null;
 
+/** Keeps this far from the window's edges. */
+const POPOVER_MARGIN_PX = 8;
+
+/**
+ * The form or a score's details, over what follows the bar (a header row keeps its
+ * layout): below the bar, moved left as far as it must to stay on the screen.
+ */
+function ScorePopover({ children }: { children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [shift, setShift] = useState(0);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    // Where it lies unshifted.
+    const rect = el.getBoundingClientRect();
+    const left = rect.left + shift;
+    const over = rect.right + shift - (document.documentElement.clientWidth - POPOVER_MARGIN_PX);
+    const next = Math.round(Math.max(0, Math.min(over, left - POPOVER_MARGIN_PX)));
+    if (next !== shift) setShift(next);
+  }, [shift]);
+  return (
+    <div
+      ref={ref}
+      data-testid="score-popover"
+      className="absolute top-full left-0 z-40 w-[min(22rem,calc(100vw-1rem))] rounded-md shadow-lg [&>*]:mt-1"
+      style={shift ? { transform: `translateX(-${shift}px)` } : undefined}
+    >
+      {children}
+    </div>
+  );
+}
+
 /** A target's scores as chips (name: value; source, author and comment on hover and when opened), with add, edit and delete. */
 export function ScoreBar({ target, scores, label }: { target: ScoreTargetRef; scores: ScoreRecord[]; label: string }) {
   const [open, setOpen] = useState<Open>(null);
   const current = open !== null && open !== 'new' ? scores.find((s) => s.id === open.id) : undefined;
   return (
     // Clicks inside stay here: a decision card selects itself on a click anywhere else.
-    <div role="group" aria-label={`Scores of ${label}`} data-testid="score-bar" onClick={(e) => e.stopPropagation()} className="min-w-0">
+    <div
+      role="group"
+      aria-label={`Scores of ${label}`}
+      data-testid="score-bar"
+      onClick={(e) => e.stopPropagation()}
+      // Escape puts an open form or score away (from the chip or inside the popover).
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open !== null) {
+          e.preventDefault();
+          e.stopPropagation();
+          setOpen(null);
+        }
+      }}
+      className="relative min-w-0"
+    >
       <ul className="flex flex-wrap items-center gap-1.5">
         {scores.map((s) => {
           const expanded = open !== null && open !== 'new' && open.id === s.id;
@@ -125,12 +171,16 @@ export function ScoreBar({ target, scores, label }: { target: ScoreTargetRef; sc
           </button>
         </li>
       </ul>
-      {open === 'new' && <ScoreForm target={target} onDone={() => setOpen(null)} />}
-      {current && open !== null && open !== 'new' && open.mode === 'view' && (
-        <ScoreDetails score={current} onEdit={() => setOpen({ id: current.id, mode: 'edit' })} onClose={() => setOpen(null)} />
-      )}
-      {current && open !== null && open !== 'new' && open.mode === 'edit' && (
-        <ScoreForm key={current.id} target={target} initial={current} onDone={() => setOpen(null)} />
+      {(open === 'new' || current) && (
+        <ScorePopover>
+          {open === 'new' && <ScoreForm target={target} onDone={() => setOpen(null)} />}
+          {current && open !== null && open !== 'new' && open.mode === 'view' && (
+            <ScoreDetails score={current} onEdit={() => setOpen({ id: current.id, mode: 'edit' })} onClose={() => setOpen(null)} />
+          )}
+          {current && open !== null && open !== 'new' && open.mode === 'edit' && (
+            <ScoreForm key={current.id} target={target} initial={current} onDone={() => setOpen(null)} />
+          )}
+        </ScorePopover>
       )}
     </div>
   );

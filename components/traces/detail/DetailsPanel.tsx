@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { traceQueries } from '@/lib/client/traces';
 import type { DecisionPointRecord, EventRecord, SpanSummary } from '@/lib/features/traces/shared';
 import { formatCost, formatDuration, formatOffset, formatTokens, plural, toMillis } from '@/lib/core/format';
@@ -26,6 +26,8 @@ import { ChosenVsAlternatives, DecisionOutcome, InferredBadge } from './Decision
 import { DecisionOverview } from './DecisionOverview';
 import { detailLink, type Selection, type TraceModel } from './model';
 import { costSourceNote, summaryModelOf } from '@/lib/features/traces/shared';
+import { tokenSplitOf } from '@/lib/features/otlp/shared';
+import { parameterText, requestDetails } from '@/lib/features/conversation/shared';
 import { ScoreBar, scoresOf } from '@/components/scores/ScoreBar';
 
 type Go = (s: Selection) => void;
@@ -156,9 +158,20 @@ function WidenButton() {
   );
 }
 
-function PanelHeader({ children, onClose, onReveal }: { children: ReactNode; onClose: () => void; onReveal?: () => void }) {
+function PanelHeader({
+  children,
+  title,
+  onClose,
+  onReveal,
+}: {
+  children: ReactNode;
+  /** Under the buttons, over the panel's whole width (a long span name keeps its lines few). */
+  title?: ReactNode;
+  onClose: () => void;
+  onReveal?: () => void;
+}) {
   return (
-    <div className="sticky top-0 z-10 flex items-start gap-2 border-b border-border bg-bg px-4 py-3">
+    <div className="sticky top-0 z-10 flex flex-wrap items-start gap-2 border-b border-border bg-bg px-4 py-3">
       <div className="min-w-0 flex-1">{children}</div>
       <WidenButton />
       {onReveal && (
@@ -180,6 +193,7 @@ function PanelHeader({ children, onClose, onReveal }: { children: ReactNode; onC
           <path d="M2 2l8 8M10 2l-8 8" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
         </svg>
       </button>
+      {title && <div className="w-full min-w-0">{title}</div>}
     </div>
   );
 }
@@ -236,6 +250,72 @@ function SpanPayloads({ traceId, summary }: { traceId: string; summary: SpanSumm
   );
 }
 
+function Figure({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <div className="flex min-w-0 items-baseline gap-1.5">
+      <dt className="text-xs text-muted">{label}</dt>
+      <dd className="min-w-0 font-medium tabular" data-testid={testId}>
+        {children}
+      </dd>
+    </div>
+  );
+}
+
+/**
+ * A model call's figures above its conversation: model, prompt and completion tokens (from
+ * its metadata, once loaded), cost, duration, and its request's parameters in one line.
+ */
+function ModelCallFigures({ traceId, span, duration }: { traceId: string; span: SpanSummary; duration: string }) {
+  const query = useQuery(traceQueries.span(traceId, span.id, span.status === 'RUNNING'));
+  const loaded = query.data;
+  const split = useMemo(() => (loaded ? tokenSplitOf(loaded.metadata) : null), [loaded]);
+  const parameters = useMemo(() => (loaded ? requestDetails(loaded.input, loaded.metadata).parameters : []), [loaded]);
+  const spanModel = summaryModelOf(span);
+  const estimated = costSourceNote(span);
+  const pending = loaded === undefined ? '…' : '—';
+  return (
+    <div className="space-y-1.5 rounded-md border border-border bg-surface px-3 py-2 text-sm" data-testid="model-call-figures">
+      <dl className="flex flex-wrap gap-x-4 gap-y-1">
+        {spanModel !== null && (
+          <Figure label="Model">
+            <span className="font-mono text-xs break-all" data-testid="span-model">
+              {spanModel}
+            </span>
+          </Figure>
+        )}
+        <Figure label="Prompt" testId="prompt-tokens">
+          {split?.input !== undefined ? formatTokens(split.input) : pending}
+        </Figure>
+        <Figure label="Completion" testId="completion-tokens">
+          {split?.output !== undefined ? formatTokens(split.output) : pending}
+        </Figure>
+        {split?.cacheRead !== undefined && split.cacheRead > 0 && <Figure label="Cached">{formatTokens(split.cacheRead)}</Figure>}
+        <Figure label="Total">{formatTokens(span.tokenCount)}</Figure>
+        <Figure label="Cost">
+          <span data-testid="span-cost">
+            {formatCost(span.costUsd)}
+            {estimated && (
+              <span className="ml-1.5 text-xs font-normal text-muted" title={estimated}>
+                estimated{span.pricedModel ? ` (${span.pricedModel})` : ''}
+              </span>
+            )}
+          </span>
+        </Figure>
+        <Figure label="Duration">{duration}</Figure>
+      </dl>
+      {parameters.length > 0 && (
+        <ul aria-label="Model parameters" data-testid="model-parameters" className="flex flex-wrap gap-1 text-xs">
+          {parameters.map((p) => (
+            <li key={p.name} className="min-w-0 max-w-full truncate rounded border border-border bg-bg px-1.5 py-px" title={`${p.name}: ${parameterText(p.value)}`}>
+              <code className="font-mono text-muted">{p.name}</code> <span className="font-mono">{parameterText(p.value)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 function SpanDetails({
   node,
   model,
@@ -258,28 +338,140 @@ function SpanDetails({
   const spanModel = summaryModelOf(span);
   const estimated = costSourceNote(span);
   const childSpans = node.children.filter((c) => c.kind === 'span').length;
+  const modelCall = span.type === 'LLM_CALL';
+  const duration =
+    span.durationMs !== null
+      ? formatDuration(span.durationMs)
+      : iv.open
+        ? span.status === 'RUNNING'
+          ? 'still running'
+          : 'not recorded'
+        : `${formatDuration(iv.end - iv.start)} (from start and end)`;
+  const fields = (
+    <Fields>
+      <Field label="Span ID">
+        <IdValue id={span.id} kind="span" />
+      </Field>
+      <Field label="Parent">
+        {span.parentSpanId ? (
+          <SpanLink spanId={span.parentSpanId} model={model} onGo={onGo} />
+        ) : (
+          <span className="text-muted">none (a root span)</span>
+        )}
+      </Field>
+      <Field label="Started">
+        <At iso={span.startedAt} model={model} />
+      </Field>
+      <Field label="Ended">
+        {span.endedAt ? (
+          <At iso={span.endedAt} model={model} />
+        ) : span.durationMs !== null ? (
+          // Sent with a duration and no end: the end follows from the two.
+          <span>
+            <At iso={new Date(Date.parse(span.startedAt) + span.durationMs).toISOString()} model={model} />{' '}
+            <span className="text-muted">(from start and duration)</span>
+          </span>
+        ) : (
+          <span className="text-muted">{iv.open ? 'not recorded' : '—'}</span>
+        )}
+      </Field>
+      <Field label="Duration">
+        <span className="tabular">{duration}</span>
+      </Field>
+      {/* A model call shows its model, tokens and cost above its conversation. */}
+      {!modelCall && spanModel !== null && (
+        <Field label="Model">
+          <span className="font-mono text-xs break-all" data-testid="span-model">
+            {spanModel}
+          </span>
+        </Field>
+      )}
+      <Field label="Tokens">
+        <span className="tabular">{formatTokens(span.tokenCount)}</span>
+      </Field>
+      {!modelCall && (
+        <Field label="Cost">
+          <span className="tabular" data-testid="span-cost">
+            {formatCost(span.costUsd)}
+            {estimated && (
+              <span className="ml-1.5 text-xs text-muted" title={estimated}>
+                estimated{span.pricedModel ? ` (${span.pricedModel})` : ''}
+              </span>
+            )}
+          </span>
+        </Field>
+      )}
+      <Field label="Contains">
+        {plural(childSpans, 'child span')}, {plural(decisions.length, 'decision')}, {plural(events.length, 'event')}
+      </Field>
+    </Fields>
+  );
+  const lists = (
+    <>
+      <Section title="Scores">
+        <ScoreBar target={{ traceId: model.trace.id, spanId: span.id }} scores={scoresOf(span)} label={`span ${span.name}`} />
+      </Section>
+      {decisions.length > 0 && (
+        <Section title={`Decisions made here (${decisions.length})`}>
+          <ul className="space-y-1">
+            {decisions.slice(0, 50).map((d) => (
+              <li key={d.id}>
+                <DecisionLink decision={d} onGo={onGo} />
+              </li>
+            ))}
+          </ul>
+        </Section>
+      )}
+      {events.length > 0 && (
+        <Section title={`Events (${events.length})`}>
+          <ul className="space-y-1">
+            {events.slice(0, 50).map((e) => (
+              <li key={e.id}>
+                <button
+                  type="button"
+                  onClick={() => onGo({ kind: 'event', id: e.id })}
+                  className="flex w-full items-center gap-2 rounded px-1 py-0.5 text-left hover:bg-surface-2"
+                >
+                  <EventTypeBadge type={e.type} />
+                  <span className="truncate">{e.name}</span>
+                  <span className="ml-auto shrink-0 text-xs text-muted tabular">
+                    {formatOffset((toMillis(e.timestamp) ?? model.window.start) - model.window.start)}
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </Section>
+      )}
+    </>
+  );
   return (
     <>
-      <PanelHeader onClose={onClose} onReveal={() => onReveal({ kind: 'span', id: span.id })}>
-        <div className="flex items-center gap-2">
+      <PanelHeader
+        onClose={onClose}
+        onReveal={() => onReveal({ kind: 'span', id: span.id })}
+        title={
+          <h2 className="text-base font-semibold break-words" data-testid="panel-span-name">
+            {span.name}
+          </h2>
+        }
+      >
+        <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
           <SpanTypeBadge type={span.type} />
-          <span className="text-xs text-muted">{SPAN_TYPE_META[span.type].label}</span>
-        </div>
-        <h2 className="mt-1 text-base font-semibold break-words">{span.name}</h2>
-      </PanelHeader>
-      <div className="space-y-5 p-4">
-        <div className="flex items-center gap-2">
+          <span className="text-xs whitespace-nowrap text-muted">{SPAN_TYPE_META[span.type].label}</span>
           <StatusBadge status={span.status} />
-          {/* The sheet covers the timeline's own button below lg: the step is one tap from here. */}
-          <button
-            type="button"
-            onClick={() => onZoomTo(span.id)}
-            className="ml-auto h-7 shrink-0 rounded-md border border-border-strong px-2 text-xs hover:bg-surface-2 lg:hidden"
-            title="Close the details and fit the timeline to this span"
-          >
-            Zoom to span
-          </button>
         </div>
+      </PanelHeader>
+      <div className={modelCall ? 'space-y-4 p-4' : 'space-y-5 p-4'}>
+        {/* The sheet covers the timeline's own button below lg: the step is one tap from here. */}
+        <button
+          type="button"
+          onClick={() => onZoomTo(span.id)}
+          className="h-7 shrink-0 rounded-md border border-border-strong px-2 text-xs hover:bg-surface-2 lg:hidden"
+          title="Close the details and fit the timeline to this span"
+        >
+          Zoom to span
+        </button>
         {span.statusMessage && (
           <div
             role={span.status === 'ERROR' ? 'alert' : undefined}
@@ -292,104 +484,26 @@ function SpanDetails({
             <LongText text={span.statusMessage} limit={400} />
           </div>
         )}
-        <Fields>
-          <Field label="Span ID">
-            <IdValue id={span.id} kind="span" />
-          </Field>
-          <Field label="Parent">
-            {span.parentSpanId ? (
-              <SpanLink spanId={span.parentSpanId} model={model} onGo={onGo} />
-            ) : (
-              <span className="text-muted">none (a root span)</span>
-            )}
-          </Field>
-          <Field label="Started">
-            <At iso={span.startedAt} model={model} />
-          </Field>
-          <Field label="Ended">
-            {span.endedAt ? (
-              <At iso={span.endedAt} model={model} />
-            ) : span.durationMs !== null ? (
-              // Sent with a duration and no end: the end follows from the two.
-              <span>
-                <At iso={new Date(Date.parse(span.startedAt) + span.durationMs).toISOString()} model={model} />{' '}
-                <span className="text-muted">(from start and duration)</span>
-              </span>
-            ) : (
-              <span className="text-muted">{iv.open ? 'not recorded' : '—'}</span>
-            )}
-          </Field>
-          <Field label="Duration">
-            <span className="tabular">
-              {span.durationMs !== null
-                ? formatDuration(span.durationMs)
-                : iv.open
-                  ? span.status === 'RUNNING'
-                    ? 'still running'
-                    : 'not recorded'
-                  : `${formatDuration(iv.end - iv.start)} (from start and end)`}
-            </span>
-          </Field>
-          {spanModel !== null && (
-            <Field label="Model">
-              <span className="font-mono text-xs break-all" data-testid="span-model">
-                {spanModel}
-              </span>
-            </Field>
-          )}
-          <Field label="Tokens">
-            <span className="tabular">{formatTokens(span.tokenCount)}</span>
-          </Field>
-          <Field label="Cost">
-            <span className="tabular" data-testid="span-cost">
-              {formatCost(span.costUsd)}
-              {estimated && (
-                <span className="ml-1.5 text-xs text-muted" title={estimated}>
-                  estimated{span.pricedModel ? ` (${span.pricedModel})` : ''}
-                </span>
-              )}
-            </span>
-          </Field>
-          <Field label="Contains">
-            {plural(childSpans, 'child span')}, {plural(decisions.length, 'decision')}, {plural(events.length, 'event')}
-          </Field>
-        </Fields>
-        <Section title="Scores">
-          <ScoreBar target={{ traceId: model.trace.id, spanId: span.id }} scores={scoresOf(span)} label={`span ${span.name}`} />
-        </Section>
-        {decisions.length > 0 && (
-          <Section title={`Decisions made here (${decisions.length})`}>
-            <ul className="space-y-1">
-              {decisions.slice(0, 50).map((d) => (
-                <li key={d.id}>
-                  <DecisionLink decision={d} onGo={onGo} />
-                </li>
-              ))}
-            </ul>
-          </Section>
+        {modelCall ? (
+          // A model call: its figures, then the conversation; the ids and instants after it, folded.
+          <>
+            <ModelCallFigures traceId={model.trace.id} span={span} duration={duration} />
+            <SpanPayloads traceId={model.trace.id} summary={span} />
+            {lists}
+            <details className="group rounded-md border border-border" data-testid="span-fields">
+              <summary className="cursor-pointer px-3 py-1.5 text-xs font-semibold tracking-wide text-muted uppercase marker:text-muted">
+                Span fields: ids, parent, start and end
+              </summary>
+              <div className="border-t border-border p-3">{fields}</div>
+            </details>
+          </>
+        ) : (
+          <>
+            {fields}
+            {lists}
+            <SpanPayloads traceId={model.trace.id} summary={span} />
+          </>
         )}
-        {events.length > 0 && (
-          <Section title={`Events (${events.length})`}>
-            <ul className="space-y-1">
-              {events.slice(0, 50).map((e) => (
-                <li key={e.id}>
-                  <button
-                    type="button"
-                    onClick={() => onGo({ kind: 'event', id: e.id })}
-                    className="flex w-full items-center gap-2 rounded px-1 py-0.5 text-left hover:bg-surface-2"
-                  >
-                    <EventTypeBadge type={e.type} />
-                    <span className="truncate">{e.name}</span>
-                    <span className="ml-auto shrink-0 text-xs text-muted tabular">
-                      {formatOffset((toMillis(e.timestamp) ?? model.window.start) - model.window.start)}
-                    </span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </Section>
-        )}
-        <SpanPayloads traceId={model.trace.id} summary={span} />
       </div>
     </>
   );

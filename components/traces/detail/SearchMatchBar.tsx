@@ -7,6 +7,9 @@ import { Highlight } from '@/components/ui/Highlight';
 import type { Selection, TraceModel } from './model';
 import { labelMatches, type FoundMatch } from './search-matches';
 
+/** The search field's id, for the `/` key. */
+export const TRACE_SEARCH_ID = 'trace-search';
+
 const KIND: Record<FoundMatch['kind'], string> = { trace: 'Trace', span: 'Span', decision: 'Decision', event: 'Event' };
 /** Typing pauses this long before the term goes to the URL and the server. */
 const TYPING_PAUSE_MS = 250;
@@ -99,6 +102,7 @@ export function SearchMatchBar({
       }`}
     >
       <input
+        id={TRACE_SEARCH_ID}
         type="search"
         value={text}
         onChange={(e) => type(e.target.value)}
@@ -108,7 +112,8 @@ export function SearchMatchBar({
           if (text !== q) send(text);
           else step(e.shiftKey ? -1 : 1);
         }}
-        placeholder="Find in this trace…"
+        placeholder="Find in this trace… (/)"
+        aria-keyshortcuts="/"
         aria-label="Find in this trace"
         maxLength={200}
         className="h-7 w-48 min-w-0 shrink rounded border border-border-strong bg-bg px-2 text-sm sm:w-64"

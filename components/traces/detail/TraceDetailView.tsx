@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'next/navigation';
-import { useCallback, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { preload } from 'react-dom';
 import { outlineApiUrl, traceQueries } from '@/lib/client/traces';
 import type { DecisionType } from '@/lib/features/traces/shared';
@@ -14,12 +14,12 @@ import { EventList } from './EventList';
 import { spanKey } from '@/lib/features/traces/shared';
 import { buildModel, readSelection, readTab, selectionKey, type DetailTab, type Selection } from './model';
 import { PathView } from './PathView';
-import { SearchMatchBar } from './SearchMatchBar';
+import { SearchMatchBar, TRACE_SEARCH_ID } from './SearchMatchBar';
 import { matchRowKeys, type FoundMatch } from './search-matches';
 import { ResizableSplit } from './ResizableSplit';
 import { TraceHeader } from './TraceHeader';
 import { TraceTimeline, type FocusRequest } from './TraceTimeline';
-import { useEscapeToClose } from './useEscapeToClose';
+import { isTyping, useEscapeToClose } from './useEscapeToClose';
 
 const TABS: DetailTab[] = ['timeline', 'decisions', 'path', 'events'];
 
@@ -59,6 +59,22 @@ function useNarrow(): boolean {
 }
 
 const itemId = (s: Selection) => `${s.kind}:${s.id}`;
+
+/** `/` anywhere on the page but in a field focuses the in-trace search, as on the list. */
+function useTraceKeys(): void {
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== '/' || e.defaultPrevented || e.metaKey || e.ctrlKey || e.altKey || isTyping(e.target)) return;
+      const search = document.getElementById(TRACE_SEARCH_ID);
+      if (!(search instanceof HTMLInputElement) || search.getClientRects().length === 0) return;
+      e.preventDefault();
+      search.focus();
+      search.setSelectionRange(search.value.length, search.value.length);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+}
 
 export function TraceDetailView({ id, serverNow }: { id: string; serverNow: number }) {
   const query = useQuery(traceQueries.detail(id));
@@ -172,6 +188,8 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
     if (node?.kind === 'span') reveal({ kind: 'span', id: node.span.id });
   }, [model, reveal]);
 
+  useTraceKeys();
+
   if (!model && query.isPending) {
     // A large trace's outline is fetched after the page loads (see the page).
     return (
@@ -216,7 +234,7 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
   const behindSheet = sheetOpen ? { inert: true, 'aria-hidden': true } : {};
 
   return (
-    <div className="flex min-h-[40rem] flex-col gap-3 lg:h-[calc(100dvh-5.5rem)]">
+    <div className="flex min-h-[40rem] flex-col gap-2 lg:h-[calc(100dvh-5.5rem)]">
       <div className="contents" {...behindSheet}>
       <TraceHeader
         model={model}
@@ -228,7 +246,6 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
           writeUrl({ tab: 'decisions' });
         }}
       />
-      <SearchMatchBar model={model} q={searchTerm} selection={selection} onQuery={setQuery} onShow={showMatch} onMatches={setFound} />
       </div>
       {query.isError && (
         <p role="status" className="text-sm text-red-800 dark:text-red-200">
@@ -249,7 +266,9 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
         }
         main={
         <div className="flex min-h-0 flex-col" {...behindSheet}>
-          <div role="tablist" aria-label="Trace views" className="mb-2 flex gap-1 border-b border-border" onKeyDown={onTabKey}>
+          {/* The views' tabs and the in-trace search share a row: the tree gets the height. */}
+          <div className="mb-1.5 flex flex-wrap items-end gap-x-3 gap-y-1.5">
+          <div role="tablist" aria-label="Trace views" className="flex shrink-0 gap-1 border-b border-border" onKeyDown={onTabKey}>
             {TABS.map((t) => (
               <button
                 key={t}
@@ -274,6 +293,10 @@ export function TraceDetailView({ id, serverNow }: { id: string; serverNow: numb
                 )}
               </button>
             ))}
+          </div>
+          <div className="min-w-0 flex-1 basis-72">
+            <SearchMatchBar model={model} q={searchTerm} selection={selection} onQuery={setQuery} onShow={showMatch} onMatches={setFound} />
+          </div>
           </div>
           {/* The timeline stays mounted (hidden) so that its open/closed nodes and scroll survive tab changes. */}
           <div id="panel-timeline" role="tabpanel" aria-labelledby="tab-timeline" hidden={tab !== 'timeline'} className="min-h-0 flex-1">

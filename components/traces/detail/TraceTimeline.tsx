@@ -2,7 +2,7 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useSearchParams } from 'next/navigation';
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent, type PointerEvent } from 'react';
 import { formatCost, formatDuration, formatOffset, formatTick, formatTickOffset, plural, toMillis } from '@/lib/core/format';
 import { costSourceNote, summaryModelOf } from '@/lib/features/traces/shared';
 import { ancestorKeys, collapsibleKeys, filteredKeys, flattenTree, spanKey, type TreeRow } from '@/lib/features/traces/shared';
@@ -21,8 +21,11 @@ import { summarizeJson } from '@/components/json/json';
 import type { Selection, TraceModel } from './model';
 import { SpanFilters, readSpanFilters, spanFilterActive, spanFilterAccepts } from './SpanFilters';
 import { Minimap, RangeDrag } from './TimelineNavigation';
+import { clampNameWidth, NAME_WIDTH_KEY, parseNameWidth, stickyPath } from './tree-view';
+import { isTyping } from './useEscapeToClose';
 
 const ROW_HEIGHT = 30;
+const TREE_BUTTON = 'h-6 shrink-0 rounded border border-border-strong bg-bg px-1.5 text-[11px] text-fg hover:bg-surface-2';
 const HEADER_HEIGHT = 72;
 const INDENT_PX = 12;
 // Beyond this many levels the indent stops growing and the depth is written instead:
@@ -30,6 +33,108 @@ const INDENT_PX = 12;
 const MAX_INDENT_LEVELS = 10;
 /** One wheel notch (deltaY 100) zooms by about this factor. */
 const WHEEL_ZOOM_PER_100 = 1.25;
+/** The height of the path of ancestors kept at the top of the tree while scrolling. */
+const STICKY_PATH_HEIGHT = 24;
+/** Arrow keys move the name column's edge this far; with Shift, four times as far. */
+const NAME_KEY_STEP_PX = 16;
+
+// The name column's width, dragged by the reader: remembered in localStorage for every trace.
+const nameWidthListeners = new Set<() => void>();
+
+function subscribeNameWidth(listener: () => void): () => void {
+  nameWidthListeners.add(listener);
+  window.addEventListener('storage', listener);
+  return () => {
+    nameWidthListeners.delete(listener);
+    window.removeEventListener('storage', listener);
+  };
+}
+
+function readNameWidth(): number | null {
+  try {
+    return parseNameWidth(window.localStorage.getItem(NAME_WIDTH_KEY));
+  } catch {
+    return null;
+  }
+}
+
+function storeNameWidth(px: number | null): void {
+  try {
+    if (px === null) window.localStorage.removeItem(NAME_WIDTH_KEY);
+    else window.localStorage.setItem(NAME_WIDTH_KEY, String(px));
+  } catch {
+    // Storage refused (private mode): the width is not remembered.
+  }
+  for (const l of nameWidthListeners) l();
+}
+
+/**
+ * The name column's right edge: drag it, or focus it and use the arrow keys; a double-click
+ * (or Home) goes back to the default width.
+ */
+function NameColumnHandle({ treeRef }: { treeRef: React.RefObject<HTMLDivElement | null> }) {
+  const dragging = useRef(false);
+  const [now, setNow] = useState<number | null>(null);
+  const cellWidth = (el: HTMLElement) => el.parentElement?.getBoundingClientRect().width ?? 0;
+  const set = (px: number) => {
+    const tree = treeRef.current;
+    if (!tree) return;
+    const width = clampNameWidth(px, tree.clientWidth);
+    setNow(width);
+    storeNameWidth(width);
+  };
+  const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
+    if (e.button !== 0) return;
+    e.preventDefault();
+    e.stopPropagation();
+    e.currentTarget.setPointerCapture(e.pointerId);
+    dragging.current = true;
+  };
+  const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
+    const tree = treeRef.current;
+    if (!dragging.current || !tree) return;
+    set(e.clientX - tree.getBoundingClientRect().left);
+  };
+  const onPointerUp = () => {
+    dragging.current = false;
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const step = e.shiftKey ? NAME_KEY_STEP_PX * 4 : NAME_KEY_STEP_PX;
+    const width = cellWidth(e.currentTarget);
+    if (e.key === 'ArrowRight') set(width + step);
+    else if (e.key === 'ArrowLeft') set(width - step);
+    else if (e.key === 'Home') {
+      setNow(null);
+      storeNameWidth(null);
+    } else return;
+    e.preventDefault();
+    e.stopPropagation();
+  };
+  return (
+    <div
+      role="separator"
+      aria-orientation="vertical"
+      aria-label="Resize the span name column"
+      aria-valuenow={now ?? undefined}
+      aria-valuetext={now === null ? 'Default width' : `Name column ${now} pixels wide`}
+      tabIndex={0}
+      title="Drag to widen the names (double-click: default width)"
+      data-testid="name-column-handle"
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerUp}
+      onPointerCancel={onPointerUp}
+      onDoubleClick={() => {
+        setNow(null);
+        storeNameWidth(null);
+      }}
+      onKeyDown={onKeyDown}
+      className="group absolute top-0 -right-1.5 bottom-0 z-10 flex w-3 cursor-col-resize touch-none justify-center focus-visible:outline-none"
+    >
+      <span className="h-full w-px bg-border group-hover:w-0.5 group-hover:bg-accent group-focus-visible:w-1 group-focus-visible:bg-accent" />
+    </div>
+  );
+}
 
 export interface FocusRequest {
   key: string;
@@ -145,7 +250,7 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
       <>
         <SpanTypeBadge type={span.type} />
         {/* A floor of width: model, cost and badges give way before the name is cut to "ch…". */}
-        <span className={`min-w-[5rem] truncate ${error ? 'font-medium text-red-800 dark:text-red-200' : ''}`} title={span.name}>
+        <span className={`min-w-[3.5rem] shrink-[0.3] truncate sm:min-w-[5rem] ${error ? 'font-medium text-red-800 dark:text-red-200' : ''}`} title={span.name}>
           {span.name}
         </span>
         {span.type === 'LLM_CALL' && <ModelAndCost span={span} />}
@@ -212,8 +317,11 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
     label = (
       <>
         <DecisionGlyph />
-        <span className="min-w-0 truncate font-medium">{chosen}</span>
-        <span className="shrink-0 text-[11px] text-fuchsia-800 dark:text-fuchsia-200">
+        {/* The chosen option keeps its room: the type and counts give way (and hide on a phone). */}
+        <span className="min-w-[3rem] shrink-[0.25] truncate font-medium" data-testid="row-chosen">
+          {chosen}
+        </span>
+        <span className="min-w-0 truncate text-[11px] text-fuchsia-800 max-sm:hidden dark:text-fuchsia-200">
           {DECISION_LABEL[d.type].toLowerCase()}
           {d.alternatives.length > 0 && <span className="text-muted"> · over {d.alternatives.length}</span>}
           {d.inferred && <span className="text-muted"> · inferred</span>}
@@ -269,7 +377,7 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
       } ${active ? 'tree-active' : ''} ${matched ? 'shadow-[inset_3px_0_0] shadow-yellow-500' : ''}`}
     >
       <div
-        className="flex min-w-0 items-center gap-1.5 pr-2"
+        className="flex min-w-0 items-center gap-1.5 overflow-hidden pr-2"
         style={{ paddingLeft: 6 + indentLevels * INDENT_PX }}
         title={node.kind === 'decision' ? decisionTooltip(node.decision) : undefined}
       >
@@ -296,7 +404,7 @@ const Row = memo(function Row({ row, index, active, selected, selection, model, 
         )}
         {label}
       </div>
-      <div className="pr-2 text-right text-xs text-muted tabular">{duration}</div>
+      <div className="truncate pr-2 pl-1 text-right text-xs text-muted tabular">{duration}</div>
       <div className="relative h-full overflow-hidden" title={isSpan ? 'Double-click to zoom to this span' : undefined}>
         <Ticks ticks={ticks} window={window} />
         {timeline}
@@ -318,6 +426,9 @@ function Axis({
   ticks,
   onView,
   timelineRef,
+  treeRef,
+  onExpandAll,
+  onCollapseAll,
 }: {
   model: TraceModel;
   onSelect: (s: Selection) => void;
@@ -326,6 +437,9 @@ function Axis({
   ticks: Tick[];
   onView: (range: ViewRange) => void;
   timelineRef: React.RefObject<HTMLDivElement | null>;
+  treeRef: React.RefObject<HTMLDivElement | null>;
+  onExpandAll: () => void;
+  onCollapseAll: () => void;
 }) {
   const { trace } = model;
   const origin = model.window.start;
@@ -338,7 +452,20 @@ function Axis({
       className="sticky top-0 z-20 grid grid-cols-[var(--label-w)_4.5rem_minmax(0,1fr)] border-b border-border bg-bg text-xs text-muted"
       style={{ height: HEADER_HEIGHT }}
     >
-      <div className="flex items-end pb-1 pl-2 font-medium">Span</div>
+      <div className="relative flex flex-col items-start justify-between pt-1.5 pb-1 pl-2">
+        {/* The tree's own controls, in the room above the column's name. */}
+        {/* Their keys are their own, not the tree's (Enter there would open the active row). */}
+        <span className="flex gap-1" onKeyDown={(e) => e.stopPropagation()}>
+          <button type="button" onClick={onExpandAll} className={TREE_BUTTON} title="Open every node (*)">
+            Expand all
+          </button>
+          <button type="button" onClick={onCollapseAll} className={TREE_BUTTON} title="Close every node">
+            Collapse all
+          </button>
+        </span>
+        <span className="font-medium">Span</span>
+        <NameColumnHandle treeRef={treeRef} />
+      </div>
       <div className="flex items-end justify-end pr-2 pb-1 font-medium">Duration</div>
       <div className="relative" ref={timelineRef}>
         {!empty && <Minimap model={model} view={view} onView={onView} />}
@@ -496,6 +623,7 @@ export function TraceTimeline({
   const activeIndex = activeKey !== null ? (indexByKey.get(activeKey) ?? 0) : 0;
 
   const scrollRef = useRef<HTMLDivElement>(null);
+  const nameWidth = useSyncExternalStore(subscribeNameWidth, readNameWidth, () => null);
   // eslint-disable-next-line react-hooks/incompatible-library -- the app does not run the React Compiler; the virtualizer re-renders this component itself.
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -577,6 +705,31 @@ export function TraceTimeline({
     virtualizer.scrollToIndex(clamped, { align: 'auto' });
   };
 
+  // j and k: the next and previous row, as on the list; an opened item follows along.
+  const step = (by: 1 | -1) => {
+    if (rows.length === 0) return;
+    const next = activeKey === null ? (by === 1 ? 0 : rows.length - 1) : Math.max(0, Math.min(rows.length - 1, activeIndex + by));
+    moveTo(next);
+    if (selection !== null) selectRow(next);
+  };
+  const stepRef = useRef(step);
+  useEffect(() => {
+    stepRef.current = step;
+  });
+  // Anywhere on the page but in a field, while the timeline is shown.
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if ((e.key !== 'j' && e.key !== 'k') || e.defaultPrevented || e.metaKey || e.ctrlKey || e.altKey || isTyping(e.target)) return;
+      const tree = scrollRef.current;
+      if (!tree || tree.getClientRects().length === 0) return;
+      e.preventDefault();
+      if (!tree.closest('[inert]')) tree.focus({ preventScroll: true });
+      stepRef.current(e.key === 'j' ? 1 : -1);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (rows.length === 0) return;
     const row = rows[activeIndex];
@@ -587,6 +740,12 @@ export function TraceTimeline({
         break;
       case 'ArrowUp':
         moveTo(activeIndex - 1);
+        break;
+      case 'j':
+        step(1);
+        break;
+      case 'k':
+        step(-1);
         break;
       case 'PageDown':
         moveTo(activeIndex + page);
@@ -635,6 +794,12 @@ export function TraceTimeline({
   };
 
   const items = virtualizer.getVirtualItems();
+  // The path of ancestors of the first row in view (at least half of it below the bar), once scrolled.
+  const scrollTop = virtualizer.scrollOffset ?? 0;
+  const path =
+    scrollTop > 0 && rows.length > 0
+      ? stickyPath(rows, Math.min(rows.length - 1, Math.floor((scrollTop + STICKY_PATH_HEIGHT + ROW_HEIGHT / 2) / ROW_HEIGHT)))
+      : { indices: [], hidden: 0 };
   const errorCount = model.errorKeys.length;
   const selectedSpanKey = selection?.kind === 'span' && tree.spanById.has(selection.id) ? spanKey(selection.id) : null;
   const origin = model.window.start;
@@ -642,7 +807,8 @@ export function TraceTimeline({
 
   return (
     <div className="flex h-full min-h-0 flex-col">
-      <div className="flex flex-wrap items-center gap-x-4 gap-y-1.5 pb-2">
+      {/* One toolbar (it wraps on a narrow screen): the rows get the height. */}
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5 pb-1.5 text-sm">
       <SpanFilters filters={filters} matching={filtered?.matching ?? null} total={model.trace.spans.length} />
       <div className="flex flex-wrap items-center gap-1.5 text-sm" role="group" aria-label="Timeline zoom">
         <button type="button" className={button} disabled={!selectedSpanKey} onClick={() => selectedSpanKey && zoomToKey(selectedSpanKey)} title="Fit the timeline to the selected span (Z in the tree; double-click a row)">
@@ -677,45 +843,31 @@ export function TraceTimeline({
             : ''}
         </span>
       </div>
-      </div>
-      <div className="flex items-center gap-2 pb-2 text-sm">
+      {errorCount > 0 && onNextError && (
         <button
           type="button"
-          onClick={() => setCollapsed(new Set())}
-          className="h-7 shrink-0 rounded-md border border-border-strong px-2 text-xs hover:bg-surface-2"
+          onClick={onNextError}
+          className="h-7 shrink-0 rounded-md border border-red-300 px-2 text-xs font-medium text-red-800 hover:bg-red-50 dark:border-red-800 dark:text-red-200 dark:hover:bg-red-950"
         >
-          Expand all
+          Next error ({errorCount})
         </button>
-        <button
-          type="button"
-          onClick={() => setCollapsed(collapsibleKeys(tree))}
-          className="h-7 shrink-0 rounded-md border border-border-strong px-2 text-xs hover:bg-surface-2"
-        >
-          Collapse all
-        </button>
-        {errorCount > 0 && onNextError && (
-          <button
-            type="button"
-            onClick={onNextError}
-            className="h-7 shrink-0 rounded-md border border-red-300 px-2 text-xs font-medium text-red-800 hover:bg-red-50 dark:border-red-800 dark:text-red-200 dark:hover:bg-red-950"
-          >
-            Next error ({errorCount})
-          </button>
-        )}
-        <span className="min-w-0 truncate text-xs text-muted tabular">
-          {plural(model.trace.spans.length, 'span')} · {plural(model.trace.decisionPoints.length, 'decision')} ·{' '}
-          {plural(model.trace.events.length, 'event')}
-          {tree.maxDepth > 0 && ` · ${tree.maxDepth + 1} levels`}
-          {tree.orphanCount > 0 && ` · ${plural(tree.orphanCount, 'orphan')}`}
-          {tree.cycleCount > 0 && ` · ${plural(tree.cycleCount, 'parent cycle')} cut`}
-        </span>
+      )}
+      <p className="sr-only">
+        {plural(model.trace.spans.length, 'span')} · {plural(model.trace.decisionPoints.length, 'decision')} ·{' '}
+        {plural(model.trace.events.length, 'event')}
+        {tree.maxDepth > 0 && ` · ${tree.maxDepth + 1} levels`}
+        {tree.orphanCount > 0 && ` · ${plural(tree.orphanCount, 'orphan')}`}
+        {tree.cycleCount > 0 && ` · ${plural(tree.cycleCount, 'parent cycle')} cut`}
+      </p>
         <Legend />
       </div>
       <div
         ref={scrollRef}
         role="tree"
         tabIndex={0}
-        aria-label="Spans and decisions on a timeline. Arrow keys move, Right and Left open and close, Enter shows details; plus and minus zoom the timeline, Z zooms to the row, 0 resets the zoom."
+        aria-label="Spans and decisions on a timeline. Arrow keys (or J and K) move, Right and Left open and close, Enter shows details; plus and minus zoom the timeline, Z zooms to the row, 0 resets the zoom."
+        aria-keyshortcuts="j k"
+        style={nameWidth === null ? undefined : { ['--label-w' as string]: `min(${nameWidth}px, calc(100% - 10rem))` }}
         aria-activedescendant={rows.length > 0 ? rowDomId(activeIndex) : undefined}
         onKeyDown={onKeyDown}
         onFocus={() => {
@@ -724,7 +876,60 @@ export function TraceTimeline({
         className="tree-scroll relative min-h-0 flex-1 overflow-auto rounded-md border border-border [--label-w:clamp(15rem,42%,30rem)] max-sm:[--label-w:clamp(9rem,50%,15rem)] xl:[--label-w:clamp(15rem,38%,30rem)]"
         data-testid="span-tree"
       >
-        <Axis model={model} onSelect={onSelect} selection={selection} view={view} ticks={ticks} onView={setView} timelineRef={timelineRef} />
+        <Axis
+          model={model}
+          onSelect={onSelect}
+          selection={selection}
+          view={view}
+          ticks={ticks}
+          onView={setView}
+          timelineRef={timelineRef}
+          treeRef={scrollRef}
+          onExpandAll={() => setCollapsed(new Set())}
+          onCollapseAll={() => setCollapsed(collapsibleKeys(tree))}
+        />
+        {path.indices.length > 0 && (
+          // Zero height in the flow (the rows do not move); its bar lies over the top rows.
+          <div className="sticky z-10 h-0" style={{ top: HEADER_HEIGHT }}>
+            <nav
+              aria-label="Ancestors of the first row in view"
+              data-testid="tree-sticky-path"
+              className="absolute inset-x-0 top-0 flex items-center gap-1 overflow-hidden border-b border-border bg-surface px-2 text-xs whitespace-nowrap shadow-sm"
+              style={{ height: STICKY_PATH_HEIGHT }}
+            >
+              {path.hidden > 0 && (
+                <span className="shrink-0 text-muted" title={`${plural(path.hidden, 'level')} further out`}>
+                  …›
+                </span>
+              )}
+              {path.indices.map((i, n) => {
+                const node = rows[i].node;
+                const name = node.kind === 'span' ? node.span.name : DECISION_LABEL[node.decision.type];
+                return (
+                  <span key={node.key} className="flex min-w-0 items-center gap-1">
+                    {n > 0 && (
+                      <span aria-hidden="true" className="text-muted">
+                        ›
+                      </span>
+                    )}
+                    <button
+                      type="button"
+                      tabIndex={-1}
+                      onClick={() => {
+                        setActiveKey(node.key);
+                        virtualizer.scrollToIndex(i, { align: 'start' });
+                      }}
+                      className="min-w-0 truncate rounded px-1 text-fg hover:bg-surface-2"
+                      title={name}
+                    >
+                      {name}
+                    </button>
+                  </span>
+                );
+              })}
+            </nav>
+          </div>
+        )}
         {rows.length === 0 ? (
           <p className="p-6 text-muted">{filtering ? 'No span matches these filters.' : 'This trace has no spans and no decisions.'}</p>
         ) : (
@@ -762,7 +967,7 @@ export function TraceTimeline({
 
 function Legend() {
   return (
-    <span className="ml-auto hidden shrink-0 items-center gap-3 text-[11px] text-muted xl:inline-flex" aria-hidden="true">
+    <span className="ml-auto hidden shrink-0 items-center gap-3 text-[11px] text-muted 2xl:inline-flex" aria-hidden="true">
       <span className="inline-flex items-center gap-1">
         <DecisionGlyph size={10} /> decision
       </span>
@@ -783,7 +988,7 @@ function ModelAndCost({ span }: { span: SpanSummary }) {
   const estimated = costSourceNote(span);
   return (
     // The cost never truncates; a long model name gives way first.
-    <span className="hidden min-w-0 shrink items-center gap-1 text-[11px] text-muted sm:flex" data-testid="row-model">
+    <span className="hidden min-w-0 shrink-[4] items-center gap-1 overflow-hidden text-[11px] text-muted sm:flex" data-testid="row-model">
       {model !== null && <span className="min-w-0 truncate">{model}</span>}
       {span.costUsd !== null && (
         <span className="shrink-0 tabular" title={estimated ?? 'Cost sent by the client'}>

@@ -3,7 +3,7 @@
 import { useEffect } from 'react';
 
 /** Whether a key pressed here is typing: Escape there belongs to the field (clearing a search box). */
-function isTyping(target: EventTarget | null): boolean {
+export function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
   if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;

@@ -78,22 +78,28 @@ function tokens(obj: Obj, path: Path | undefined): number | undefined {
 
 const text = (v: JsonValue | undefined) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
-/** The model call a JSON API span's metadata describes, or null when it names no model or tokens. */
-export function usageFromMetadata(metadata: JsonValue): ModelUsage | null {
-  if (!isObj(metadata)) return null;
-  const model = text(metadata.model);
-  const usage = metadata.usage;
-  if (model === undefined || !isObj(usage)) return null;
+/** The counts of a usage object in one of the shapes above (no model needed), or null. */
+export function usageCounts(usage: JsonValue | undefined): Omit<ModelUsage, 'model' | 'provider'> | null {
+  if (!isObj(usage)) return null;
   const shape = USAGE_SHAPES.find((s) => s.marker.some((path) => at(usage, path) !== undefined));
   if (!shape) return null;
-  const result: ModelUsage = {
+  return {
     inputTokens: tokens(usage, shape.input),
     outputTokens: tokens(usage, shape.output),
     cacheReadTokens: shape.cacheRead?.map((path) => tokens(usage, path)).find((n) => n !== undefined),
     cacheWriteTokens: tokens(usage, shape.cacheWrite),
     inputIncludesCache: shape.inputIncludesCache,
-    model,
   };
+}
+
+/** The model call a JSON API span's metadata describes, or null when it names no model or tokens. */
+export function usageFromMetadata(metadata: JsonValue): ModelUsage | null {
+  if (!isObj(metadata)) return null;
+  const model = text(metadata.model);
+  if (model === undefined) return null;
+  const counts = usageCounts(metadata.usage);
+  if (!counts) return null;
+  const result: ModelUsage = { ...counts, model };
   const provider = text(metadata.provider);
   if (provider !== undefined) result.provider = provider;
   return result;
