@@ -132,3 +132,29 @@ for (const scheme of ['light', 'dark'] as const) {
     }
   });
 }
+
+test('"Add to dataset" on a trace takes its input, its output corrected by hand, and its decisions (1440 and 390 px)', async ({ page, request }) => {
+  const target = `from-prod-${R}`;
+  expect((await request.post('/api/datasets', { headers: AUTH, data: { name: target } })).status()).toBe(201);
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await open(page, `/traces/ds-v2-refund-${R}`);
+    await page.getByTestId('add-to-dataset').first().click();
+    const form = page.getByRole('form', { name: 'Add this trace to a dataset' });
+    await expect(form.getByLabel('Expected output (correct it if the run got it wrong)')).toHaveValue(/"answer": "failed"/);
+    await form.getByLabel('Dataset').fill(target);
+    await form.getByLabel('Expected output (correct it if the run got it wrong)').fill('{"answer": "On its way"}');
+    await expect(form.getByLabel('Expect its decision, in order')).toBeChecked();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.screenshot({ path: shotPath(`add-to-dataset-${width}`) });
+    await form.getByRole('button', { name: 'Add item' }).click();
+    await expect(form.getByRole('status')).toContainText(`Added to ${target}`);
+  }
+  const items = (await (await request.get(`/api/datasets/${target}/items`, { headers: AUTH })).json()).items;
+  expect(items).toHaveLength(2);
+  expect(items[0]).toMatchObject({
+    sourceTraceId: `ds-v2-refund-${R}`,
+    expectedOutput: { answer: 'On its way' },
+    expectedDecisions: [{ type: 'TOOL_SELECTION', chosen: { tool: 'sql' } }],
+  });
+});

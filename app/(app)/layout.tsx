@@ -3,6 +3,7 @@ import { AppHeader } from '@/components/app/AppHeader';
 import { FirstRunProvider, type FirstRunInfo } from '@/components/app/FirstRun';
 import { OpenModeBanner } from '@/components/app/OpenModeBanner';
 import { CanDeleteProvider } from '@/components/traces/delete/CanDelete';
+import { CanCurateProvider } from '@/components/datasets/CanCurate';
 import { allows, mayDeleteTraces } from '@/lib/core/access/decide';
 import { pageContext } from '@/lib/transports/pages/context';
 
@@ -21,7 +22,9 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       <AppHeader actor={actor} settings={settings} />
       <main id="main" className="mx-auto max-w-[1600px] px-4 py-5 xl:px-6">
         <CanDeleteProvider allowed={mayDeleteTraces(actor)}>
-          <FirstRunProvider info={firstRun}>{children}</FirstRunProvider>
+          <CanCurateProvider allowed={allows(ctx.principal, 'curate')}>
+            <FirstRunProvider info={firstRun}>{children}</FirstRunProvider>
+          </CanCurateProvider>
         </CanDeleteProvider>
       </main>
     </>

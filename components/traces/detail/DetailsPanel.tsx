@@ -29,6 +29,7 @@ import { costSourceNote, summaryModelOf } from '@/lib/features/traces/shared';
 import { tokenSplitOf } from '@/lib/features/otlp/shared';
 import { parameterText, requestDetails } from '@/lib/features/conversation/shared';
 import { ScoreBar, scoresOf } from '@/components/scores/ScoreBar';
+import { AddToDataset } from '@/components/datasets/AddToDataset';
 
 type Go = (s: Selection) => void;
 
@@ -411,6 +412,9 @@ function SpanDetails({
       <Section title="Scores">
         <ScoreBar target={{ traceId: model.trace.id, spanId: span.id }} scores={scoresOf(span)} label={`span ${span.name}`} />
       </Section>
+      <div className="text-sm">
+        <AddToDataset traceId={model.trace.id} spanId={span.id} decisions={decisions} what="span" />
+      </div>
       {decisions.length > 0 && (
         <Section title={`Decisions made here (${decisions.length})`}>
           <ul className="space-y-1">

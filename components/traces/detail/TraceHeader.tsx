@@ -13,6 +13,7 @@ import { DeleteSessionButton } from '@/components/traces/delete/DeleteSessionBut
 import { DeleteTraceButton } from './DeleteTraceButton';
 import { previewJson } from '@/components/json/json';
 import { DownloadJsonButton } from './DownloadJsonButton';
+import { AddToDataset } from '@/components/datasets/AddToDataset';
 import { ScoreBar, scoresOf } from '@/components/scores/ScoreBar';
 import type { Total, TraceModel } from './model';
 
@@ -105,6 +106,12 @@ function Elapsed({ startedAt, serverNow }: { startedAt: string; serverNow: numbe
   return <span className="italic">{formatDuration(Math.max(0, now - start))} so far</span>;
 }
 
+/** The trace's root span (the first, in start order): its input and output are the run's. */
+function rootSpanId(model: TraceModel): string | null {
+  const root = model.tree.roots.find((n) => n.kind === 'span');
+  return root?.kind === 'span' ? root.span.id : null;
+}
+
 export function TraceHeader({
   model,
   serverNow,
@@ -189,6 +196,7 @@ export function TraceHeader({
             Compare with a successful run
           </HoverPrefetchLink>
           <DownloadJsonButton id={trace.id} />
+          <AddToDataset traceId={trace.id} spanId={rootSpanId(model)} decisions={trace.decisionPoints} />
           <DeleteTraceButton trace={trace} />
           {trace.sessionId && <DeleteSessionButton sessionId={trace.sessionId} after="list" />}
         </span>
