@@ -3,7 +3,7 @@
 // the experiment run in resource attributes (or on the root span); the runs are linked,
 // and a run naming an experiment that does not exist is stored but not linked, with the
 // reason in the answer's partial success.
-import { SpanStatusCode } from '@opentelemetry/api';
+import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
@@ -53,7 +53,8 @@ describe.each(testDatabases())('experiment runs over OTLP on $name', ({ open }) 
     let traceId = '';
     await tracer.startActiveSpan('agent', { attributes: rootAttributes }, async (root) => {
       traceId = root.spanContext().traceId;
-      tracer.startSpan('tool').end();
+      // Explicitly under the root: no context manager is registered in this test.
+      tracer.startSpan('tool', {}, trace.setSpan(context.active(), root)).end();
       root.setStatus({ code: SpanStatusCode.OK });
       root.end();
     });
