@@ -14,7 +14,7 @@ import { setKey, SpanAttributes, truncate } from './attributes';
 import { explicitDecision, inferredToolSelection, offeredToolsOf, DECISION_EVENT, type OfferedTool } from './conventions/decisions';
 import { markDuplicateCalls } from './conventions/duplicates';
 import { eventNameOf, eventTypeOf, exceptionMessageOf } from './conventions/events';
-import { scoreOfEvent, SCORE_EVENT } from './conventions/scores';
+import { EVALUATION_EVENT, scoreOfEvaluationEvent, scoreOfEvent, SCORE_EVENT } from './conventions/scores';
 import type { ScoreInput } from '@/lib/features/scores/shared';
 import { inputOutputOf } from './conventions/io';
 import { spanTypeOf, toolNameFor } from './conventions/span-type';
@@ -227,8 +227,9 @@ function mapSpan(
       decisions.push({ ...decision, durationMs: clampOptional(decision.durationMs, 'duration'), costUsd: clampOptional(decision.costUsd, 'cost') });
       continue;
     }
-    if (event.name === SCORE_EVENT) {
-      const score = scoreOfEvent(event.attributes, trace.traceId, spanId, `otlp:${trace.traceId}:${spanId}:s${i}`);
+    if (event.name === SCORE_EVENT || event.name === EVALUATION_EVENT) {
+      const read = event.name === SCORE_EVENT ? scoreOfEvent : scoreOfEvaluationEvent;
+      const score = read(event.attributes, trace.traceId, spanId, `otlp:${trace.traceId}:${spanId}:s${i}`);
       if (score) {
         (trace.scores ??= []).push(score);
         continue;

@@ -173,4 +173,32 @@ describe.each(testDatabases())('scores coming with traces on $name', (target) =>
     const relevance = (await listScores(testContext(db), parseScoreListParams(new URLSearchParams('name=relevance')))).scores;
     expect(relevance.map((s) => s.id)).toEqual(['rel-1']);
   });
+
+  it('OTLP: gen_ai.evaluation.result events from the real exporter become SDK scores on their span (value NUMERIC, else label CATEGORICAL, explanation as comment)', async () => {
+    const exporter = new OTLPTraceExporter({ url: `${server.origin}/api/otel/v1/traces`, headers: { authorization: 'Bearer otlp-scores-key' } });
+    const provider = new NodeTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'evals-test' }), spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const tracer = provider.getTracer('evals-test');
+    let traceId = '';
+    let chatSpanId = '';
+    tracer.startActiveSpan('agent', (root) => {
+      traceId = root.spanContext().traceId;
+      const chat = tracer.startSpan('chat gpt-4o', {}, otelTrace.setSpan(otelContext.active(), root));
+      chatSpanId = chat.spanContext().spanId;
+      chat.addEvent('gen_ai.evaluation.result', { 'gen_ai.evaluation.name': 'relevance', 'gen_ai.evaluation.score.value': 0.8, 'gen_ai.evaluation.explanation': 'on topic' });
+      chat.addEvent('gen_ai.evaluation.result', { 'gen_ai.evaluation.name': 'correctness', 'gen_ai.evaluation.score.label': 'incorrect' });
+      // Neither value nor label: an ordinary event.
+      chat.addEvent('gen_ai.evaluation.result', { 'gen_ai.evaluation.name': 'empty' });
+      chat.end();
+      root.end();
+    });
+    await provider.forceFlush();
+    await provider.shutdown();
+    const detail = await getTraceOrThrow(testContext(db), traceId);
+    const chat = detail.spans.find((s) => s.id === chatSpanId)!;
+    expect(chat.scores?.map((s) => [s.name, s.value, s.dataType, s.source, s.comment]).sort()).toEqual([
+      ['correctness', 'incorrect', 'CATEGORICAL', 'SDK', null],
+      ['relevance', 0.8, 'NUMERIC', 'SDK', 'on topic'],
+    ]);
+    expect(detail.events.filter((e) => e.name === 'gen_ai.evaluation.result')).toHaveLength(1);
+  });
 });

@@ -41,3 +41,38 @@ export function scoreOfEvent(attributes: Attributes, traceId: string, spanId: st
     throw err;
   }
 }
+
+/** The GenAI convention's evaluation result, as a span event on the span it evaluates. */
+export const EVALUATION_EVENT = 'gen_ai.evaluation.result';
+
+export const EVALUATION_ATTRIBUTES = {
+  name: 'gen_ai.evaluation.name',
+  value: 'gen_ai.evaluation.score.value',
+  label: 'gen_ai.evaluation.score.label',
+  explanation: 'gen_ai.evaluation.explanation',
+} as const;
+
+/**
+ * The score a `gen_ai.evaluation.result` event carries: its name; its numeric value when
+ * there is one (NUMERIC), else its label (CATEGORICAL); its explanation as the comment.
+ * Not a valid score (no name, neither value nor label): it stays an ordinary event.
+ */
+export function scoreOfEvaluationEvent(attributes: Attributes, traceId: string, spanId: string, fallbackId: string): ScoreInput | null {
+  const value = attr(attributes, EVALUATION_ATTRIBUTES.value);
+  const label = attr(attributes, EVALUATION_ATTRIBUTES.label);
+  const numeric = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : undefined;
+  const raw = {
+    id: fallbackId,
+    spanId,
+    name: attr(attributes, EVALUATION_ATTRIBUTES.name),
+    value: numeric ?? label,
+    comment: attr(attributes, EVALUATION_ATTRIBUTES.explanation),
+    dataType: numeric !== undefined ? 'NUMERIC' : 'CATEGORICAL',
+  };
+  try {
+    return validateScore(raw, `${EVALUATION_EVENT} event`, traceId);
+  } catch (err) {
+    if (isAppError(err)) return null;
+    throw err;
+  }
+}
