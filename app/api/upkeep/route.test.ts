@@ -24,10 +24,15 @@ describe.each(testDatabases())('GET /api/upkeep on $name', ({ open }) => {
     for (const handler of [GET, POST]) {
       const res = await handler(request(bearer('cron-secret-of-32-characters-xxxx')));
       expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ retention: { deletedTraces: 0 }, searchIndex: { drained: true } });
+      expect(await res.json()).toMatchObject({ retention: { deletedTraces: 0 }, searchIndex: { drained: expect.any(Boolean) } });
     }
-    const queued = await suite.db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM "SearchQueue"');
-    expect(queued[0].n).toBe(0);
+    // A run may end its turn before the queue is empty (another session held the indexer's
+    // lock, or its budget ran out on a loaded machine): the cron is called again until it is.
+    const queued = async () => (await suite.db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM "SearchQueue"'))[0].n;
+    for (let call = 0; call < 20 && (await queued()) > 0; call++) {
+      expect((await GET(request(bearer('cron-secret-of-32-characters-xxxx')))).status).toBe(200);
+    }
+    expect(await queued()).toBe(0);
   });
 
   it('refuses a wrong secret, a key and a viewer; an admin may run it', async () => {
