@@ -138,6 +138,7 @@ test('the timeline zooms to a span, to a dragged range and with the wheel, and r
   await expectDistinctTicks(page);
   await page.screenshot({ path: shotPath('big-trace-zoomed-1440-light') });
   await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await page.screenshot({ path: shotPath('big-trace-zoomed-1440-dark') });
   await page.emulateMedia({ colorScheme: 'light' });
 

@@ -90,6 +90,7 @@ test.describe('Export menu on the list', () => {
     await page.screenshot({ path: shotPath('export-menu-light'), clip: { x: 0, y: 0, width: 1280, height: 420 } });
     expect(await contrastProblems(page)).toEqual([]);
     await page.emulateMedia({ colorScheme: 'dark' });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     await page.screenshot({ path: shotPath('export-menu-dark'), clip: { x: 0, y: 0, width: 1280, height: 420 } });
     expect(await contrastProblems(page)).toEqual([]);
     // A click elsewhere closes it.

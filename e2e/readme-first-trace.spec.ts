@@ -32,7 +32,10 @@ test("the README's first trace is on the first page, tagged getting-started, and
     await expect(page.locator(`a[href="/traces/${id}"]:visible`).first()).toBeVisible();
 
     await open(page, `/traces/${id}`);
-    await expect(page.getByText('getting-started').first()).toBeVisible();
+    // Tags sit in the header's folded part: open it (the choice is remembered, so only when closed).
+    const more = page.getByTestId('header-more-toggle');
+    if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+    await expect(page.locator('#trace-header-more').getByText('getting-started')).toBeVisible();
     await expect(page.getByText('Ended').locator('..')).not.toContainText('—');
     // One 2 s agent span and a decision at 0.5 s: nothing is left off the axis.
     await expect(page.getByRole('treeitem').first()).toBeVisible();

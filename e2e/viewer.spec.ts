@@ -251,8 +251,8 @@ test.describe('list', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
     await page.screenshot({ path: shotPath('list-1024') });
     await page.emulateMedia({ colorScheme: 'dark' });
-    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    expect(bg).toBe('rgb(11, 17, 32)');
+    // The theme follows the system's scheme as it changes (next-themes sets data-theme on the change).
+    await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(11, 17, 32)');
     await page.screenshot({ path: shotPath('list-dark') });
   });
 });

@@ -90,11 +90,12 @@ function AddToDatasetForm({ traceId, spanId, decisions, what, onClose }: { trace
   };
 
   return (
+    // On a phone a panel over the page (the button may sit anywhere in its row); wider, a popover under the button.
     <form
       aria-label={`Add this ${what} to a dataset`}
       onSubmit={submit}
       onKeyDown={(e) => e.key === 'Escape' && onClose()}
-      className="absolute right-0 z-30 mt-2 flex w-[min(32rem,calc(100vw-2rem))] flex-col gap-2 rounded-lg border border-border-strong bg-bg p-3 text-sm text-fg shadow-lg"
+      className="fixed inset-x-2 top-16 z-30 flex max-h-[80vh] flex-col gap-2 overflow-y-auto rounded-lg border border-border-strong bg-bg p-3 text-sm text-fg shadow-lg sm:absolute sm:inset-x-auto sm:top-auto sm:right-0 sm:mt-2 sm:w-[32rem]"
     >
       <label className="flex flex-col gap-1">
         <span className={fieldLabel}>Dataset</span>
