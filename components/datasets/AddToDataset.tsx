@@ -5,22 +5,13 @@ import Link from 'next/link';
 import { useId, useState, type FormEvent } from 'react';
 import type { DecisionPointRecord } from '@/lib/features/traces/shared';
 import { fetchJson, traceQueries } from '@/lib/client/traces';
+import { jsonOrText, jsonTextarea } from './fields';
 import { errorText, fieldLabel, input, primaryButton, secondaryButton } from '@/components/settings/styles';
 import { useCanCurate } from './CanCurate';
 
-const textarea = 'min-h-24 w-full rounded-md border border-border-strong bg-bg px-2.5 py-1.5 font-mono text-xs text-fg';
 
 const pretty = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value, null, 2));
 
-/** A field's text as JSON when it parses, else the text itself; empty is absent. */
-function jsonOrText(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
 
 /** The run's decisions as expected ones: in time order (then id), each its chosen option and type. */
 export function expectedFrom(decisions: readonly DecisionPointRecord[]) {
@@ -108,11 +99,11 @@ function AddToDatasetForm({ traceId, spanId, decisions, what, onClose }: { trace
       </label>
       <label className="flex flex-col gap-1">
         <span className={fieldLabel}>Input</span>
-        <textarea className={textarea} value={itemInput} onChange={(e) => setEdited((v) => ({ ...v, input: e.target.value }))} />
+        <textarea className={jsonTextarea} value={itemInput} onChange={(e) => setEdited((v) => ({ ...v, input: e.target.value }))} />
       </label>
       <label className="flex flex-col gap-1">
         <span className={fieldLabel}>Expected output (correct it if the run got it wrong)</span>
-        <textarea className={textarea} value={expected} onChange={(e) => setEdited((v) => ({ ...v, expected: e.target.value }))} />
+        <textarea className={jsonTextarea} value={expected} onChange={(e) => setEdited((v) => ({ ...v, expected: e.target.value }))} />
       </label>
       {decisions.length > 0 && (
         <label className="flex items-center gap-2">

@@ -3,19 +3,10 @@
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { fetchJson } from '@/lib/client/traces';
+import { jsonOrText, jsonTextarea } from './fields';
 import { errorText, fieldLabel, input, primaryButton, secondaryButton } from '@/components/settings/styles';
 
-const textarea = 'min-h-20 w-full rounded-md border border-border-strong bg-bg px-2.5 py-1.5 font-mono text-xs text-fg';
 
-/** A field's text as JSON when it parses, else as a string; empty is absent. */
-function jsonOrText(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
 
 function post(url: string, body: unknown) {
   return fetchJson<{ success: true; count: number }>(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -47,11 +38,11 @@ export function AddItemForm({ dataset }: { dataset: string }) {
     <form aria-label="Add item" onSubmit={submit} className="flex flex-col gap-2">
       <label className="flex flex-col gap-1">
         <span className={fieldLabel}>Input (JSON, or text)</span>
-        <textarea className={textarea} value={itemInput} onChange={(e) => setItemInput(e.target.value)} required />
+        <textarea className={jsonTextarea} value={itemInput} onChange={(e) => setItemInput(e.target.value)} required />
       </label>
       <label className="flex flex-col gap-1">
         <span className={fieldLabel}>Expected output (optional)</span>
-        <textarea className={textarea} value={expected} onChange={(e) => setExpected(e.target.value)} />
+        <textarea className={jsonTextarea} value={expected} onChange={(e) => setExpected(e.target.value)} />
       </label>
       <div>
         <button type="submit" className={primaryButton} disabled={busy}>

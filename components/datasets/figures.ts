@@ -1,9 +1,8 @@
 // How experiment figures read on the dataset and compare pages.
 import { formatCost, formatDuration } from '@/lib/core/format';
+import { formatShare as share } from '@/components/insights/theme';
 import type { ExperimentSummary } from '@/lib/features/experiments/shared';
 
-export const share = (value: number | null | undefined): string =>
-  value === null || value === undefined || !Number.isFinite(value) ? '—' : `${Math.round(value * 1000) / 10}%`;
 
 /** The summary's headline figures, in the order both pages show them. */
 export function summaryFigures(s: ExperimentSummary): Array<{ key: string; label: string; text: string; value: number | null; better: 'higher' | 'lower' }> {

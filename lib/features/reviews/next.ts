@@ -7,6 +7,7 @@
 // own: two reviewers racing for one item serialise on its row, and the loser's upsert
 // returns nothing, so it moves on to the next candidate.
 import 'server-only';
+import { parseJsonBody } from '@/lib/core/validate';
 import { actorKey, type Actor } from '@/lib/core/access/decide';
 import { AppError } from '@/lib/core/errors';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
@@ -62,12 +63,7 @@ export function reviewerOf(actor: Actor): string {
 /** A `skip` body: `{"skip": [{"traceId", "decisionPointId"}]}` (the body may be empty). */
 export function parseSkips(text: string): ReviewKey[] {
   if (text.trim() === '') return [];
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new AppError('VALIDATION', 'Invalid JSON in request body');
-  }
+  const body = parseJsonBody(text);
   const skip = (body as { skip?: unknown } | null)?.skip;
   if (skip === undefined) return [];
   if (!Array.isArray(skip)) throw new AppError('VALIDATION', 'skip must be an array');

@@ -2,6 +2,7 @@
 // OTLP score events, SOAP's SCORE): the shape, the limits, the data type taken from the
 // value, and, once the configs are read, that each fits its name's config. The first
 // failure wins; messages name the field with its index (`scores[2].value`).
+import { parseJsonBody } from '@/lib/core/validate';
 import { AppError } from '@/lib/core/errors';
 import { FIELD_LIMITS, NUMBER_LIMITS } from '@/lib/core/limits';
 import type { JsonValue } from '@/lib/core/json';
@@ -195,12 +196,7 @@ export function validateScoresBody(body: unknown): ScoreInput[] {
 
 /** Parses and validates a POST /api/scores body text. */
 export function parseScoresBody(text: string): ScoreInput[] {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    fail('Invalid JSON in request body');
-  }
+  const body = parseJsonBody(text);
   return validateScoresBody(body);
 }
 

@@ -1,6 +1,7 @@
 // A score config as an admin sends it: POST takes every field, PATCH any of them, and the
 // config that results must hold together (categories only for CATEGORICAL, bounds only
 // for NUMERIC, min not above max).
+import { parseJsonBody } from '@/lib/core/validate';
 import { AppError } from '@/lib/core/errors';
 import { SCORE_LIMITS } from '@/lib/features/scores/limits';
 import { SCORE_DATA_TYPES, type ScoreDataType } from '@/lib/features/scores/types';
@@ -23,12 +24,7 @@ function fail(message: string): never {
 }
 
 function parseBody(text: string): Obj {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    fail('Invalid JSON in request body');
-  }
+  const body = parseJsonBody(text);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) fail('The body must be a JSON object');
   for (const key of Object.keys(body)) {
     if (!(FIELDS as readonly string[]).includes(key)) fail(`Unknown field ${key}: a score config has ${FIELDS.join(', ')}`);
