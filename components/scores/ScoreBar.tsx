@@ -11,6 +11,7 @@ const SOURCE_LABEL: Record<ScoreRecord['source'], string> = {
   API: 'API',
   SDK: 'SDK',
   FEEDBACK: 'user feedback',
+  EVAL: 'evaluator',
 };
 
 /** The scores of anything that has them (`{ scores?: [...] }` on a trace, span or decision), or none. */

@@ -231,6 +231,45 @@ function parseCronSecret(): string | undefined {
   return process.env.CRON_SECRET?.trim() || undefined;
 }
 
+export interface JudgeConfig {
+  /** An OpenAI-compatible API's base, e.g. https://api.openai.com/v1 (chat completions are at <base>/chat/completions). */
+  baseUrl: string;
+  apiKey: string | undefined;
+  model: string;
+  timeoutMs: number;
+}
+
+export interface EvaluatorConfig {
+  /** The llm_judge evaluators' endpoint; undefined when JUDGE_* are unset. */
+  judge: JudgeConfig | undefined;
+  /** How long a worker holds a claimed evaluation before another may take it (a worker that died). */
+  leaseSeconds: number;
+}
+
+/**
+ * JUDGE_BASE_URL, JUDGE_API_KEY, JUDGE_MODEL: the LLM judge. Any one set needs the base URL
+ * and the model (a key is optional: local servers take none). EVALUATOR_LEASE_SECONDS,
+ * JUDGE_TIMEOUT_MS as documented in .env.example.
+ */
+function parseEvaluatorConfig(): EvaluatorConfig {
+  const env = (name: string) => process.env[name]?.trim() || undefined;
+  const baseUrl = env('JUDGE_BASE_URL');
+  const apiKey = env('JUDGE_API_KEY');
+  const model = env('JUDGE_MODEL');
+  const timeoutMs = intFromEnv('JUDGE_TIMEOUT_MS', 60_000);
+  const leaseSeconds = intFromEnv('EVALUATOR_LEASE_SECONDS', 120);
+  if (!baseUrl && !apiKey && !model) return { judge: undefined, leaseSeconds };
+  if (!baseUrl || !model) throw new Error('JUDGE_BASE_URL and JUDGE_MODEL are both needed for the LLM judge (JUDGE_API_KEY is optional)');
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new Error(`JUDGE_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`JUDGE_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
+  return { judge: { baseUrl: baseUrl.replace(/\/+$/, ''), apiKey, model, timeoutMs }, leaseSeconds };
+}
+
 function parseAccessConfig(): AccessConfig {
   const env = (name: string) => process.env[name]?.trim() || undefined;
   const issuer = env('OIDC_ISSUER');
@@ -279,6 +318,7 @@ export interface Config {
   readonly authSecret: ReturnType<typeof parseAuthSecret>;
   readonly cronSecret: ReturnType<typeof parseCronSecret>;
   readonly accessConfig: ReturnType<typeof parseAccessConfig>;
+  readonly evaluatorConfig: ReturnType<typeof parseEvaluatorConfig>;
 }
 
 const PARSERS: { [K in keyof Config]: () => Config[K] } = {
@@ -297,6 +337,7 @@ const PARSERS: { [K in keyof Config]: () => Config[K] } = {
     authSecret: parseAuthSecret,
     cronSecret: parseCronSecret,
     accessConfig: parseAccessConfig,
+    evaluatorConfig: parseEvaluatorConfig,
 };
 
 let current: Config | undefined;
@@ -341,3 +382,4 @@ export const getTrustedProxies = (): Config['trustedProxies'] => getConfig().tru
 export const getAuthSecret = (): Config['authSecret'] => getConfig().authSecret;
 export const getCronSecret = (): Config['cronSecret'] => getConfig().cronSecret;
 export const getAccessConfig = (): Config['accessConfig'] => getConfig().accessConfig;
+export const getEvaluatorConfig = (): Config['evaluatorConfig'] => getConfig().evaluatorConfig;

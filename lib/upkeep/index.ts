@@ -13,6 +13,8 @@
 //   process: the timer's until the queue is empty, a cron call's for
 //   CRON_SEARCH_INDEX_BUDGET_MS, and either for only SEARCH_INDEX_BUSY_BUDGET_MS while
 //   ingest is in progress.
+// - evaluating: the evaluators' queue (lib/features/evaluators/run.ts), a run at most once
+//   per EVALUATION_INTERVAL_MS per process, yielding to ingest as search indexing does.
 // They run two ways, never by building a request's context:
 // - on a timer in a long-running server (instrumentation.ts starts it; retention also
 //   runs once right at start);
@@ -31,6 +33,7 @@ import { closeIdleTraces } from '@/lib/features/ingest';
 import { deleteExpiredTraces } from '@/lib/features/retention';
 import { foldTraceStatusCounts } from '@/lib/features/traces';
 import { indexSearchBacklog, searchLagMs, type SearchIndexRun } from '@/lib/features/search';
+import { evaluationLagMs, runEvaluations, type EvaluationRunReport } from '@/lib/features/evaluators';
 
 export const HOUSEKEEPING_INTERVAL_MS = 60_000;
 export const RETENTION_INTERVAL_MS = 10 * 60_000;
@@ -65,6 +68,18 @@ export function searchIndexBudgetMs(now: { ingestInProgress: boolean; lagMs: num
   return now.lagMs < SEARCH_INDEX_MAX_LAG_MS ? SEARCH_INDEX_BUSY_BUDGET_MS : now.idleBudgetMs;
 }
 
+/**
+ * How often a process evaluates, and for how long: until the queue is empty or
+ * EVALUATION_BUDGET_MS has passed; while ingest is in progress it stops after each batch,
+ * unless the oldest due job has waited EVALUATION_MAX_LAG_MS (then it keeps its share, so
+ * evaluation never falls behind for good). A cron call's run stops after
+ * CRON_EVALUATION_BUDGET_MS.
+ */
+export const EVALUATION_INTERVAL_MS = 1_000;
+export const EVALUATION_BUDGET_MS = 5_000;
+export const EVALUATION_MAX_LAG_MS = 5_000;
+export const CRON_EVALUATION_BUDGET_MS = 10_000;
+
 const state = globalThis as unknown as {
   __crossroadsHousekeepingAt?: number;
   __crossroadsRetentionAt?: number;
@@ -72,6 +87,8 @@ const state = globalThis as unknown as {
   __crossroadsSearchIndexAt?: number;
   __crossroadsSearchIndexRunning?: boolean;
   __crossroadsSearchIndexTimer?: NodeJS.Timeout;
+  __crossroadsEvaluationRunning?: boolean;
+  __crossroadsEvaluationTimer?: NodeJS.Timeout;
 };
 
 /** Runs every upkeep task once; never throws (a failure is logged and retried next time). */
@@ -162,16 +179,34 @@ export async function runSearchIndexIfDue(): Promise<SearchIndexRun | undefined>
   return runSearchIndex({ idleBudgetMs: Infinity, sessions: SEARCH_INDEX_IDLE_SESSIONS });
 }
 
+/** Evaluates queued runs, by the rules above; never throws (a failure is logged, and the jobs it held are taken again when their lease ends). */
+export async function runEvaluationsNow(budgetMs = EVALUATION_BUDGET_MS): Promise<EvaluationRunReport | undefined> {
+  if (state.__crossroadsEvaluationRunning) return undefined;
+  state.__crossroadsEvaluationRunning = true;
+  try {
+    const db = await getDatabase();
+    const lagMs = await evaluationLagMs(db.sql);
+    const shouldStop = () => lagMs < EVALUATION_MAX_LAG_MS && bodiesInFlight();
+    return await runEvaluations(systemContext(db, 'evaluators'), { budgetMs, shouldStop });
+  } catch (err) {
+    console.error('[crossroads] evaluating failed:', err);
+    return undefined;
+  } finally {
+    state.__crossroadsEvaluationRunning = false;
+  }
+}
+
 /**
  * Every task once, now, for a platform's cron (GET /api/upkeep): serverless hosts run no
  * timer. Search indexing stops after CRON_SEARCH_INDEX_BUDGET_MS, so one call fits a
  * function's time limit; the next call goes on.
  */
-export async function runUpkeepNow(): Promise<{ retention: { deletedTraces: number }; searchIndex: SearchIndexRun }> {
+export async function runUpkeepNow(): Promise<{ retention: { deletedTraces: number }; searchIndex: SearchIndexRun; evaluations: EvaluationRunReport | null }> {
   await runHousekeeping();
   const deletedTraces = await runRetention();
   const searchIndex = await runSearchIndex({ idleBudgetMs: CRON_SEARCH_INDEX_BUDGET_MS, sessions: SEARCH_INDEX_IDLE_SESSIONS });
-  return { retention: { deletedTraces }, searchIndex };
+  const evaluations = (await runEvaluationsNow(CRON_EVALUATION_BUDGET_MS)) ?? null;
+  return { retention: { deletedTraces }, searchIndex, evaluations };
 }
 
 /** Starts the periodic run in a long-running server (once per process), and retention at once. */
@@ -185,6 +220,8 @@ export function startHousekeepingTimer(): void {
   state.__crossroadsHousekeepingTimer.unref();
   state.__crossroadsSearchIndexTimer = setInterval(() => void runSearchIndexIfDue(), SEARCH_INDEX_INTERVAL_MS);
   state.__crossroadsSearchIndexTimer.unref();
+  state.__crossroadsEvaluationTimer = setInterval(() => void runEvaluationsNow(), EVALUATION_INTERVAL_MS);
+  state.__crossroadsEvaluationTimer.unref();
 }
 
 /** Forgets when retention last ran (tests). */

@@ -6,7 +6,7 @@
 // - admin:  managing users and API keys (people with the admin role only)
 // - annotate: writing scores (POST /api/scores): every signed-in person, keys with
 //           ingest; in open mode anyone, as reads
-// - configure: setting up how the server judges (score configs): admins; in open mode
+// - configure: setting up how the server judges (score configs, evaluators): admins; in open mode
 //           anyone, since the laptop's user is the admin there. Unlike admin it never
 //           touches users or keys, so it cannot end open mode or make the first admin.
 // - curate: writing datasets and experiments (their items, runs): keys with ingest, people

@@ -76,7 +76,7 @@ export function parseRuleConfig(kind: RuleKind, raw: unknown): RuleConfig {
 }
 
 /** The value at a dot path ("answer", "choices.0.text"), or undefined. */
-function at(value: JsonValue | null, path: string | undefined): JsonValue | null | undefined {
+export function valueAt(value: JsonValue | null, path: string | undefined): JsonValue | null | undefined {
   if (path === undefined) return value;
   let node: unknown = value;
   for (const key of path.split('.')) {
@@ -105,7 +105,7 @@ const cut = (text: string, n = 80) => (text.length > n ? `${text.slice(0, n - 1)
 
 /** One run's score under a rule, or null when there is nothing to judge it against. */
 export function evaluateRule(kind: RuleKind, config: RuleConfig, run: RunFacts): RuleScore | null {
-  const got = at(run.output, config.field);
+  const got = valueAt(run.output, config.field);
   switch (kind) {
     case 'exact_match': {
       const want = config.value !== undefined ? config.value : run.expectedOutput;

@@ -5,7 +5,7 @@ import type { ScoreSource } from './types';
 
 export interface ScoreWriter {
   source: ScoreSource;
-  authorKind: 'user' | 'key';
+  authorKind: 'user' | 'key' | 'evaluator';
   authorName: string;
   /** The person's id, so they may delete their own annotations. */
   authorUserId: string | null;
@@ -42,6 +42,11 @@ export function apiWriter(actor: Actor, principal: Principal): ScoreWriter {
 /** A score that came with traces (a JSON batch, OTLP): SDK, or FEEDBACK when derived from a USER_FEEDBACK event. */
 export function ingestWriter(actor: Actor, source: 'SDK' | 'FEEDBACK'): ScoreWriter {
   return { source, authorKind: 'key', authorName: keyName(actor), authorUserId: null, authorKey: actorKey(actor) };
+}
+
+/** A score an evaluator wrote: its own author key, so only it (or an admin) rewrites it. */
+export function evaluatorWriter(evaluator: { id: string; name: string }): ScoreWriter {
+  return { source: 'EVAL', authorKind: 'evaluator', authorName: evaluator.name, authorUserId: null, authorKey: `evaluator:${evaluator.id}` };
 }
 
 /**

@@ -1,6 +1,7 @@
 // Scores: judgments on traces, spans, decision points and sessions, and their configs.
 import 'server-only';
 export { saveScore, saveScores, saveScoresAs } from './save';
+export { evaluatorWriter } from './author';
 export { listScores, parseScoreListParams, type ScoreListParams } from './list';
 export { deleteScore } from './delete';
 export { parseScoresBody, validateScore, validateScoresBody, checkScoresFitConfigs, type ScoreInput, type ScoreTarget } from './validate';

@@ -109,11 +109,13 @@ export async function saveScore(ctx: ServiceContext, score: ScoreInput): Promise
 
 /**
  * Stores scores as saveScores does, with a writer the caller names (the demo data's
- * reviewers and evaluator); needs ingest, and no route exposes it: clients never pick an author.
+ * reviewers, the evaluators); needs ingest, and no route exposes it: clients never pick an
+ * author. `within` runs in the same transaction after the scores are written (an evaluator
+ * marks its work done with them: both or neither).
  */
-export async function saveScoresAs(ctx: ServiceContext, scores: readonly ScoreInput[], writer: ScoreWriter): Promise<number> {
+export async function saveScoresAs(ctx: ServiceContext, scores: readonly ScoreInput[], writer: ScoreWriter, within?: (tx: SqlExecutor) => Promise<void>): Promise<number> {
   requireScope(ctx, 'ingest');
-  await write(ctx, scores, writer, empty);
+  await write(ctx, scores, writer, empty, within);
   return scores.length;
 }
 
@@ -122,7 +124,7 @@ async function store(ctx: ServiceContext, scores: readonly ScoreInput[], returni
   return write(ctx, scores, apiWriter(actor, ctx.principal), returning);
 }
 
-async function write(ctx: ServiceContext, scores: readonly ScoreInput[], writer: ScoreWriter, returning: Sql): Promise<Array<{ score: string }>> {
+async function write(ctx: ServiceContext, scores: readonly ScoreInput[], writer: ScoreWriter, returning: Sql, within?: (tx: SqlExecutor) => Promise<void>): Promise<Array<{ score: string }>> {
   const configs = await readConfigsByName(ctx.db.sql, scores.map((s) => s.name));
   checkScoresFitConfigs(scores, configs);
   const rows = JSON.stringify(scores.map((s) => scoreRow(s, writer)));
@@ -130,6 +132,8 @@ async function write(ctx: ServiceContext, scores: readonly ScoreInput[], writer:
   return ctx.db.sql.transaction(async (tx) => {
     await lockTargets(tx, scores);
     await checkRewrites(tx, scores, { authorKey: writer.authorKey, anyAuthor, rule: REWRITE_RULE }, true);
-    return tx.query<{ score: string }>(sql`${upsertScoresSql(rows, { anyAuthor })}${returning}`);
+    const written = await tx.query<{ score: string }>(sql`${upsertScoresSql(rows, { anyAuthor })}${returning}`);
+    if (within) await within(tx);
+    return written;
   });
 }

@@ -4,15 +4,15 @@ import type { JsonValue } from '@/lib/core/json';
 export const SCORE_DATA_TYPES = ['NUMERIC', 'CATEGORICAL', 'BOOLEAN'] as const;
 export type ScoreDataType = (typeof SCORE_DATA_TYPES)[number];
 
-/** How a score came, set by the server: a key through /api/scores, a signed-in person, a batch or OTLP, a USER_FEEDBACK event. */
-export const SCORE_SOURCES = ['API', 'ANNOTATION', 'SDK', 'FEEDBACK'] as const;
+/** How a score came, set by the server: a key through /api/scores, a signed-in person, a batch or OTLP, a USER_FEEDBACK event, an evaluator. */
+export const SCORE_SOURCES = ['API', 'ANNOTATION', 'SDK', 'FEEDBACK', 'EVAL'] as const;
 export type ScoreSource = (typeof SCORE_SOURCES)[number];
 
 export type ScoreValue = number | string | boolean;
 
-/** Who wrote a score: a person (their name) or a key (its name; API_KEYS for keys from the environment). */
+/** Who wrote a score: a person (their name), a key (its name; API_KEYS for keys from the environment) or an evaluator (its name). */
 export interface ScoreAuthor {
-  kind: 'user' | 'key';
+  kind: 'user' | 'key' | 'evaluator';
   name: string;
 }
 
