@@ -30,7 +30,8 @@ const JSON_HEADERS = { authorization: 'Bearer evaluators-route-key', 'content-ty
 type Handler = (req: Request, ctx: never) => Promise<Response>;
 const call = async (handler: Handler, method: string, url: string, value?: unknown, params: Record<string, string> = {}) => {
   const res = await handler(new Request(`http://x${url}`, { method, headers: JSON_HEADERS, body: value === undefined ? undefined : JSON.stringify(value) }), { params: Promise.resolve(params) } as never);
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  // The JSON as parsed (loosely typed): the assertions say what it must hold.
+  return { status: res.status, body: await res.json() };
 };
 
 const start = Date.UTC(2026, 0, 2, 3, 0, 0);
@@ -62,7 +63,7 @@ describe.each(testDatabases())('evaluators on $name', ({ open }) => {
   const name = (n: string) => `${prefix}-${n}`;
   const work = () => runEvaluations(systemContext(db, 'evaluators test'), { budgetMs: 60_000 });
   const evalScores = async (traceId: string) =>
-    db.sql.query<{ name: string; value: number | null; stringValue: string | null; comment: string | null; authorKind: string; authorName: string; metadata: any; source: string }>(
+    db.sql.query<{ name: string; value: number | null; stringValue: string | null; comment: string | null; authorKind: string; authorName: string; metadata: { evaluator?: unknown; judge: { costUsd: number } }; source: string }>(
       sql`SELECT "name", "value", "stringValue", "comment", "authorKind", "authorName", "metadata", "source"::text FROM "Score" WHERE "traceId" = ${traceId} AND "source" = 'EVAL' ORDER BY "name"`,
     );
   const jobs = async (evaluatorId: string) =>
