@@ -31,6 +31,10 @@ import { GET as compareExperimentsRoute } from '@/app/api/experiments/compare/ro
 import { GET as getExperimentRoute } from '@/app/api/experiments/[id]/route';
 import { POST as linkRunsRoute } from '@/app/api/experiments/[id]/runs/route';
 import { GET as listExperimentsRoute, POST as createExperimentRoute } from '@/app/api/experiments/route';
+import { POST as evaluateExperimentRoute } from '@/app/api/experiments/[id]/evaluate/route';
+import { GET as listEvaluatorsRoute, POST as createEvaluatorRoute } from '@/app/api/evaluators/route';
+import { DELETE as deleteEvaluatorRoute, GET as getEvaluatorRoute, PATCH as patchEvaluatorRoute } from '@/app/api/evaluators/[id]/route';
+import { POST as tryEvaluatorRoute } from '@/app/api/evaluators/try/route';
 import { GET as listViewsRoute, POST as saveViewRoute } from '@/app/api/views/route';
 import { parseSaveViewBody, saveView } from '@/lib/features/views';
 import { contextAs } from '@/test/support/context';
@@ -50,7 +54,7 @@ const send = (method: string, url: string, headers: HeaderMap, body: unknown) =>
   new Request(`${ORIGIN}${url}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 
-type Victim = 'key' | 'user' | 'trace' | 'score' | 'config' | 'view' | 'dataset';
+type Victim = 'key' | 'user' | 'trace' | 'score' | 'config' | 'view' | 'dataset' | 'evaluator';
 
 interface World {
   traceId: string;
@@ -450,6 +454,65 @@ ROUTES.push(
       expect(await w.state('config', victim!)).toBeNull();
     },
   },
+  {
+    name: 'GET /api/evaluators',
+    call: (h) => listEvaluatorsRoute(get('/api/evaluators', h)),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ evaluators: expect.any(Array) });
+    },
+  },
+  {
+    name: 'POST /api/evaluators',
+    call: (h) => createEvaluatorRoute(send('POST', '/api/evaluators', h, { name: uid('matrix-ev'), kind: 'max_cost', config: { max: 1 }, scoreName: 'cheap', target: { on: 'live' }, enabled: false })),
+    ok: async (res) => {
+      expect(res.status).toBe(201);
+      expect(await res.json()).toMatchObject({ evaluator: { kind: 'max_cost', enabled: false } });
+    },
+  },
+  {
+    name: 'GET /api/evaluators/{id}',
+    victim: 'evaluator',
+    call: (h, _w, victim) => getEvaluatorRoute(get(`/api/evaluators/${victim}`, h), params(victim!)),
+    ok: async (res, _w, victim) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ evaluator: { id: victim }, jobs: { queued: 0 } });
+    },
+  },
+  {
+    name: 'PATCH /api/evaluators/{id}',
+    victim: 'evaluator',
+    call: (h, _w, victim) => patchEvaluatorRoute(send('PATCH', `/api/evaluators/${victim}`, h, { config: { max: 2 } }), params(victim!)),
+    ok: async (res, w, victim) => {
+      expect(res.status).toBe(200);
+      expect(await w.state('evaluator', victim!)).toEqual({ config: { max: 2 } });
+    },
+  },
+  {
+    name: 'DELETE /api/evaluators/{id}',
+    victim: 'evaluator',
+    call: (h, _w, victim) => deleteEvaluatorRoute(new Request(`${ORIGIN}/api/evaluators/${victim}`, { method: 'DELETE', headers: h }), params(victim!)),
+    ok: async (res, w, victim) => {
+      expect(res.status).toBe(200);
+      expect(await w.state('evaluator', victim!)).toBeNull();
+    },
+  },
+  {
+    name: 'POST /api/evaluators/try',
+    call: (h, w) => tryEvaluatorRoute(send('POST', '/api/evaluators/try', h, { traceId: w.traceId, evaluator: { kind: 'max_cost', config: { max: 100 } } })),
+    ok: async (res) => {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ result: { dataType: 'BOOLEAN' } });
+    },
+  },
+  {
+    name: 'POST /api/experiments/{id}/evaluate',
+    call: (h, w) => evaluateExperimentRoute(send('POST', `/api/experiments/${w.experiments[0]}/evaluate`, h, {}), params(w.experiments[0])),
+    ok: async (res) => {
+      expect(res.status).toBe(202);
+      expect(await res.json()).toEqual({ queued: 0, evaluators: 0 });
+    },
+  },
 );
 
 const CREDENTIALS = [
@@ -537,6 +600,13 @@ const EXPECTED: Record<string, Expected[]> = {
   'GET /api/experiments/{id}': READ_ROW,
   'POST /api/experiments/{id}/runs': CURATE_ROW,
   'GET /api/experiments/compare': READ_ROW,
+  'GET /api/evaluators': READ_ROW,
+  'POST /api/evaluators': ADMIN_ROW,
+  'GET /api/evaluators/{id}': READ_ROW,
+  'PATCH /api/evaluators/{id}': ADMIN_ROW,
+  'DELETE /api/evaluators/{id}': ADMIN_ROW,
+  'POST /api/evaluators/try': ADMIN_ROW,
+  'POST /api/experiments/{id}/evaluate': CURATE_ROW,
 };
 
 const CELLS = ROUTES.flatMap((route) =>
@@ -632,6 +702,13 @@ describe.each(testDatabases())('access matrix on $name', ({ open }) => {
           expect((await createDatasetRoute(send('POST', '/api/datasets', bearer(ENV_KEY), { name }))).status).toBe(201);
           return name;
         },
+        evaluator: async () => {
+          const res = await createEvaluatorRoute(
+            send('POST', '/api/evaluators', adminCookie, { name: uid('victim-ev'), kind: 'max_cost', config: { max: 1 }, scoreName: 'cheap', target: { on: 'live' }, enabled: false }),
+          );
+          expect(res.status).toBe(201);
+          return ((await res.json()) as { evaluator: { id: string } }).evaluator.id;
+        },
         config: async () => {
           const res = await createConfigRoute(send('POST', '/api/score-configs', adminCookie, { name: uid('victim'), dataType: 'NUMERIC' }));
           expect(res.status).toBe(201);
@@ -654,6 +731,8 @@ describe.each(testDatabases())('access matrix on $name', ({ open }) => {
             return db.prisma.savedView.findUnique({ where: { id }, select: { query: true } });
           case 'dataset':
             return db.prisma.dataset.findUnique({ where: { name: id }, select: { name: true } });
+          case 'evaluator':
+            return db.prisma.evaluator.findUnique({ where: { id }, select: { config: true } });
         }
       },
     };
