@@ -13,6 +13,8 @@ import { eventTypeOf } from './conventions/events';
 import { inputOutputOf } from './conventions/io';
 import { DETAILS_EVENTS, ERROR_SEVERITY, EVENT_NAME_ATTRIBUTE, MESSAGE_EVENTS, messageOf } from './conventions/log-events';
 import { attributesProblem, REJECTION_REASONS } from './refusals';
+import { EVALUATION_EVENT, scoreOfEvaluationEvent } from './conventions/scores';
+import type { ScoreInput } from '@/lib/features/scores/shared';
 import type { OtlpLogRecord } from './types';
 
 export const LOG_REJECTION_REASONS = {
@@ -35,6 +37,8 @@ export interface LogTrace {
   startedAt: Date;
   /** The trace's name until a span names it: the earliest record's event name. */
   provisionalName: string;
+  /** Scores its gen_ai.evaluation.result records carry (each record also stays an event of its span). */
+  scores: ScoreInput[];
 }
 
 export interface PlannedLogs {
@@ -165,13 +169,20 @@ export function planLogRecords(records: OtlpLogRecord[]): PlannedLogs {
     const trace = traces.get(traceId)!;
     const events = [...trace.events.values()].sort(byTime);
     const contentSpans = new Set<string>();
-    for (const [event, , name] of trace.records) if (isContentEvent(name)) contentSpans.add(event.spanId!);
+    const scores: ScoreInput[] = [];
+    for (const [event, record, name] of trace.records) {
+      if (isContentEvent(name)) contentSpans.add(event.spanId!);
+      // A retry gives the record the same event id, so the same score id.
+      const score = name === EVALUATION_EVENT ? scoreOfEvaluationEvent(record.attributes, traceId, record.spanId, `otlp:${traceId}:${event.id}`) : null;
+      if (score) scores.push(score);
+    }
     planned.push({
       traceId,
       events,
       contentSpans: [...contentSpans].sort(),
       startedAt: events[0].timestamp,
       provisionalName: events[0].name,
+      scores,
     });
   }
   return { traces: planned, rejected: [...rejected.keys()].sort().map((reason) => ({ count: rejected.get(reason)!, reason })), accepted };

@@ -19,6 +19,8 @@ import type { SpanKey } from '@/lib/features/ingest';
 import type { JsonValue } from '@/lib/core/json';
 import { isContentEvent, spanPayloadOf, type ContentRecord, type LogTrace, type PlannedLogs } from '@/lib/features/otlp/logs';
 import { DETAILS_EVENTS, MESSAGE_EVENTS } from '@/lib/features/otlp/conventions/log-events';
+import { scoreRow, upsertScoresSql } from '@/lib/features/scores';
+import type { ScoreWriter } from '@/lib/features/scores/shared';
 
 /** The span metadata key listing the payload sides ('input', 'output') filled from log records. */
 export const PAYLOAD_FROM_LOGS = 'payloadFromLogs';
@@ -146,18 +148,19 @@ class TraceTakenMeanwhile extends Error {}
 
 const iso = (date: Date) => date.toISOString();
 
-export async function storeLogEvents(sql: SqlExecutor, planned: PlannedLogs, limits: { maxChildrenPerTrace: number }): Promise<LogStoreResult> {
+/** `writer`: who the scores of gen_ai.evaluation.result records are by (the sender, source SDK). */
+export async function storeLogEvents(sql: SqlExecutor, planned: PlannedLogs, limits: { maxChildrenPerTrace: number }, writer: ScoreWriter): Promise<LogStoreResult> {
   if (planned.traces.length === 0) return { acceptedLogRecords: 0, rejected: [] };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await sql.transaction((tx) => storeOnce(tx, planned, limits));
+      return await sql.transaction((tx) => storeOnce(tx, planned, limits, writer));
     } catch (err) {
       if (!(err instanceof TraceTakenMeanwhile) || attempt === 2) throw err;
     }
   }
 }
 
-async function storeOnce(tx: SqlExecutor, planned: PlannedLogs, limits: { maxChildrenPerTrace: number }): Promise<LogStoreResult> {
+async function storeOnce(tx: SqlExecutor, planned: PlannedLogs, limits: { maxChildrenPerTrace: number }, writer: ScoreWriter): Promise<LogStoreResult> {
   const owners = new Map(
     (await tx.query<Owner>(ownersSql(planned.traces.map((t) => t.traceId)), { prepared: 'otlp_log_owners' })).map((o) => [o.id, o]),
   );
@@ -188,6 +191,9 @@ async function storeOnce(tx: SqlExecutor, planned: PlannedLogs, limits: { maxChi
   const rows = storable.map((t) => ({ id: t.traceId, name: t.provisionalName, startedAt: iso(t.startedAt), events: inserted.get(t.traceId) ?? 0 }));
   const upserted = await tx.query(upsertTracesSql(JSON.stringify(rows)), { prepared: 'otlp_log_traces' });
   if (upserted.length !== rows.length) throw new TraceTakenMeanwhile();
+  // After the trace rows, which the scores' foreign key needs. By id: a retried request updates them.
+  const scores = storable.flatMap((t) => t.scores.map((s) => scoreRow(s, writer)));
+  if (scores.length > 0) await tx.query(upsertScoresSql(JSON.stringify(scores)));
   await fillPayloadsFromLogs(tx, storable.flatMap((t) => t.contentSpans.map((spanId) => ({ traceId: t.traceId, spanId }))));
   return result();
 }

@@ -13,6 +13,7 @@ import { planOtlpRequest } from './map';
 import { markCallsRepeatedAcrossRequests } from './repeated-calls';
 import { fillPayloadsFromLogs, storeLogEvents } from './store-log-events';
 import type { OtlpLogRecord, OtlpSpan } from './types';
+import { ingestWriter } from '@/lib/features/scores/shared';
 
 export interface OtlpReceiveLimits {
   maxSpansPerRequest: number;
@@ -72,7 +73,7 @@ export async function storeOtlpSpans(ctx: ServiceContext, spans: OtlpSpan[], lim
 
 /** Stores one request's decoded log records as events of the spans they name; throws AppError for a request refused whole. */
 export async function storeOtlpLogs(ctx: ServiceContext, records: OtlpLogRecord[], limits: OtlpReceiveLimits): Promise<OtlpLogsReceipt> {
-  requireScope(ctx, 'ingest');
+  const actor = requireScope(ctx, 'ingest');
   if (records.length > limits.maxSpansPerRequest) {
     throw new AppError(
       'PAYLOAD_TOO_LARGE',
@@ -80,7 +81,7 @@ export async function storeOtlpLogs(ctx: ServiceContext, records: OtlpLogRecord[
     );
   }
   const planned = planLogRecords(records);
-  const stored = await storeLogEvents(ctx.db.sql, planned, limits);
+  const stored = await storeLogEvents(ctx.db.sql, planned, limits, ingestWriter(actor, 'SDK'));
   const rejected = [...planned.rejected, ...stored.rejected];
   return {
     acceptedLogRecords: stored.acceptedLogRecords,

@@ -182,6 +182,29 @@ describe.each(testDatabases())('real OTLP log exporters to POST /api/otel/v1/log
     expect(kept.output).toEqual([{ role: 'assistant', finish_reason: 'stop', content: 'Sunny.' }]);
   });
 
+  it('gen_ai.evaluation.result records become SDK scores on their span, once however often they are sent', async () => {
+    const { tracer, flush } = tracing();
+    const { logger, flush: flushLogs } = logging('json');
+    const chat = tracer.startSpan('chat gpt-4o', { attributes: { 'gen_ai.operation.name': 'chat' } });
+    chat.end();
+    await flush();
+    const ctx = inSpan(chat);
+    logger.emit({ eventName: 'gen_ai.evaluation.result', attributes: { 'gen_ai.evaluation.name': 'relevance', 'gen_ai.evaluation.score.value': 0.75, 'gen_ai.evaluation.explanation': 'mostly on topic' }, context: ctx });
+    logger.emit({ eventName: 'gen_ai.evaluation.result', attributes: { 'gen_ai.evaluation.name': 'tone', 'gen_ai.evaluation.score.label': 'polite' }, context: ctx });
+    await flushLogs();
+    await answered(2);
+    // The exporter's retry of the first request.
+    const again = await postLogs(new Request(`${server.origin}/api/otel/v1/logs`, { method: 'POST', headers: { ...headers, 'content-type': answers[0].request.contentType! }, body: answers[0].request.body }));
+    expect(again.status).toBe(200);
+    const stored = await detail(chat.spanContext().traceId);
+    expect(stored.spans[0].scores?.map((s) => [s.name, s.value, s.dataType, s.source, s.comment, s.author.name]).sort()).toEqual([
+      ['relevance', 0.75, 'NUMERIC', 'SDK', 'mostly on topic', 'API_KEYS'],
+      ['tone', 'polite', 'CATEGORICAL', 'SDK', null, 'API_KEYS'],
+    ]);
+    // The records stay events of the span too.
+    expect(stored.events.filter((e) => e.name === 'gen_ai.evaluation.result')).toHaveLength(2);
+  });
+
   it('JSON: records before their span open a RUNNING trace; the span completes it; a retry is stored once', async () => {
     const { tracer, flush } = tracing();
     const { logger, flush: flushLogs } = logging('json');
