@@ -3,7 +3,7 @@
 // routes). Safe for client components: only types come from lib/scores.
 import { queryOptions } from '@tanstack/react-query';
 import type { ScoreConfigRecord, ScoreDataType, ScoreList, ScoreRecord, ScoreValue } from '@/lib/features/scores/shared';
-import { fetchJson } from './traces';
+import { fetchJson, sendJson } from './traces';
 
 export type { ScoreConfigRecord, ScoreRecord };
 
@@ -32,13 +32,7 @@ export interface ScoreConfigInput {
   description?: string | null;
 }
 
-function send<T>(method: 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown): Promise<T> {
-  return fetchJson<T>(url, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const send = sendJson;
 
 export const scoreQueries = {
   all: () => ['scores'] as const,

@@ -5,7 +5,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { ApiKeyRecord } from '@/lib/features/access';
 import type { KeyScope, Role } from '@/lib/core/access/scopes';
 import type { UserRecord } from '@/lib/features/access';
-import { fetchJson } from './traces';
+import { fetchJson, sendJson } from './traces';
 
 export type { ApiKeyRecord, UserRecord };
 
@@ -24,13 +24,7 @@ export interface NewApiKeyInput {
 /** The answer to creating a key: the only time the key itself is seen. */
 export type CreatedApiKey = ApiKeyRecord & { key: string };
 
-function send<T>(method: 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown): Promise<T> {
-  return fetchJson<T>(url, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const send = sendJson;
 
 export const settingsQueries = {
   all: () => ['settings'] as const,

@@ -53,6 +53,15 @@ export async function fetchJson<T>(url: string, init: Omit<RequestInit, 'headers
   return (await res.json()) as T;
 }
 
+/** A write to the API: the body sent as JSON, the answer read as fetchJson reads it. */
+export function sendJson<T>(method: 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown): Promise<T> {
+  return fetchJson<T>(url, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
 function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
   return fetchJson<T>(url, { signal });
 }

@@ -194,7 +194,7 @@ describe.each(testDatabases())('real OTLP log exporters to POST /api/otel/v1/log
     await flushLogs();
     await answered(2);
     // The exporter's retry of the first request.
-    const again = await postLogs(new Request(`${server.origin}/api/otel/v1/logs`, { method: 'POST', headers: { ...headers, 'content-type': answers[0].request.contentType! }, body: answers[0].request.body }));
+    const again = await postLogs(new Request(`${server.origin}/api/otel/v1/logs`, { method: 'POST', headers: { ...headers, 'content-type': answers[0].request.contentType! }, body: Buffer.from(answers[0].request.body) }));
     expect(again.status).toBe(200);
     const stored = await detail(chat.spanContext().traceId);
     expect(stored.spans[0].scores?.map((s) => [s.name, s.value, s.dataType, s.source, s.comment, s.author.name]).sort()).toEqual([
