@@ -6,7 +6,7 @@ import path from 'node:path';
 /** Pages this product has today: a loop over appPages() must find them (or it tests nothing). */
 export function knownPages(sampleId: string): string[] {
   const id = encodeURIComponent(sampleId);
-  return ['/', '/traces', `/traces/${id}`, '/sessions', `/sessions/${id}`, '/insights', '/insights/paths', '/traces/compare', '/settings/users', '/settings/api-keys', '/settings/scores', '/review', '/sign-in', '/datasets', `/datasets/${id}`, '/experiments/compare'];
+  return ['/', '/traces', `/traces/${id}`, '/sessions', `/sessions/${id}`, '/insights', '/insights/paths', '/traces/compare', '/settings/users', '/settings/api-keys', '/settings/scores', '/settings/evaluators', '/review', '/sign-in', '/datasets', `/datasets/${id}`, '/experiments/compare'];
 }
 
 /** Every page's URL: route groups dropped, dynamic segments filled in (`[id]` with sampleId). */

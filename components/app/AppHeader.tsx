@@ -41,6 +41,9 @@ export function AppHeader({ actor, settings }: { actor: Actor; settings: boolean
               <HoverPrefetchLink href="/settings/scores" className="rounded px-2 py-1 text-muted hover:text-fg">
                 Scores
               </HoverPrefetchLink>
+              <HoverPrefetchLink href="/settings/evaluators" className="rounded px-2 py-1 text-muted hover:text-fg">
+                Evaluators
+              </HoverPrefetchLink>
             </>
           )}
         </nav>

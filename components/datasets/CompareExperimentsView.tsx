@@ -3,7 +3,7 @@ import { HydrationMarker } from '@/components/ui/HydrationMarker';
 import { formatCost, formatDuration, plural } from '@/lib/core/format';
 import type { CompareRun, ExperimentComparison } from '@/lib/features/experiments/shared';
 import { StatusBadge } from '@/components/ui/badges';
-import { summaryFigures } from './figures';
+import { scoreNamesOf, summaryFigures } from './figures';
 
 
 const text = (value: unknown) => {
@@ -59,6 +59,7 @@ function RunCell({ run }: { run: CompareRun | undefined }) {
 export function CompareExperimentsView({ comparison, ids, onlyDifferent }: { comparison: ExperimentComparison; ids: string; onlyDifferent: boolean }) {
   const { experiments, items } = comparison;
   const base = experiments[0];
+  const scoreNames = scoreNamesOf(experiments.map((e) => e.summary));
   const toggle = `/experiments/compare?ids=${encodeURIComponent(ids)}${onlyDifferent ? '' : '&onlyDifferent=true'}`;
   return (
     <div className="flex flex-col gap-4">
@@ -74,7 +75,7 @@ export function CompareExperimentsView({ comparison, ids, onlyDifferent }: { com
           <thead className="bg-surface">
             <tr>
               <th className="px-3 py-2 text-left text-xs font-medium text-muted">Experiment</th>
-              {summaryFigures(base.summary).map((f) => (
+              {summaryFigures(base.summary, scoreNames).map((f) => (
                 <th key={f.key} className="px-3 py-2 text-right text-xs font-medium text-muted">
                   {f.label}
                 </th>
@@ -83,11 +84,11 @@ export function CompareExperimentsView({ comparison, ids, onlyDifferent }: { com
           </thead>
           <tbody>
             {experiments.map(({ experiment, summary }) => {
-              const baseFigures = summaryFigures(base.summary);
+              const baseFigures = summaryFigures(base.summary, scoreNames);
               return (
                 <tr key={experiment.id} className="border-t border-border" data-experiment={experiment.name}>
                   <td className="px-3 py-2 font-medium">{experiment.name}</td>
-                  {summaryFigures(summary).map((f, i) => (
+                  {summaryFigures(summary, scoreNames).map((f, i) => (
                     <td key={f.key} className="px-3 py-2 text-right tabular">
                       {f.text}
                       {experiment.id !== base.experiment.id && <Delta value={f.value} base={baseFigures[i].value} better={f.better} />}

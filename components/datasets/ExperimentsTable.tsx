@@ -1,18 +1,53 @@
 'use client';
 
+import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
+import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { evaluatorRequests } from '@/lib/client/evaluators';
 import type { Experiment, ExperimentSummary } from '@/lib/features/experiments/shared';
-import { th, td } from '@/components/settings/styles';
-import { summaryFigures } from './figures';
+import { errorText, secondaryButton, th, td } from '@/components/settings/styles';
+import { Spinner } from '@/components/ui/states';
+import { useCanCurate } from './CanCurate';
+import { scoreNamesOf, summaryFigures } from './figures';
 
 const MAX_COMPARED = 5;
 
+/** "Run evaluators": queues the experiment's runs for its dataset's evaluators (each run scored once by each); the figures refresh as scores arrive. */
+function RunEvaluators({ experimentId, name }: { experimentId: string; name: string }) {
+  const router = useRouter();
+  const run = useMutation({
+    mutationFn: () => evaluatorRequests.runOnExperiment(experimentId),
+    onSuccess: () => router.refresh(),
+  });
+  const said = run.data
+    ? run.data.evaluators === 0
+      ? 'No enabled evaluator scores this dataset\'s experiments.'
+      : `${run.data.queued} evaluation${run.data.queued === 1 ? '' : 's'} queued (${run.data.evaluators} evaluator${run.data.evaluators === 1 ? '' : 's'}).`
+    : null;
+  return (
+    <span className="flex flex-col items-start gap-1">
+      <button type="button" className={`${secondaryButton} h-7 px-2 text-xs`} aria-label={`Run evaluators on ${name}`} disabled={run.isPending} onClick={() => run.mutate()}>
+        {run.isPending && <Spinner />}
+        Run evaluators
+      </button>
+      {said && (
+        <span className="text-xs text-muted" role="status">
+          {said}
+        </span>
+      )}
+      {run.error && <span className={`${errorText} text-xs`}>{run.error.message}</span>}
+    </span>
+  );
+}
+
 /** A dataset's experiments with their figures; two to five picked open side by side. */
 export function ExperimentsTable({ experiments }: { experiments: Array<{ experiment: Experiment; summary: ExperimentSummary }> }) {
+  const canCurate = useCanCurate();
   const [picked, setPicked] = useState<string[]>(() => experiments.slice(0, 2).map((e) => e.experiment.id));
   const toggle = (id: string) => setPicked((now) => (now.includes(id) ? now.filter((p) => p !== id) : [...now, id]));
-  const figures = experiments[0] ? summaryFigures(experiments[0].summary).map((f) => f.label) : [];
+  const scoreNames = scoreNamesOf(experiments.map((e) => e.summary));
+  const figures = experiments[0] ? summaryFigures(experiments[0].summary, scoreNames).map((f) => f.label) : [];
   // Compared oldest first: the first is the baseline the others' deltas are against (the table lists newest first).
   const compared = experiments.map((e) => e.experiment.id).filter((id) => picked.includes(id)).reverse();
   return (
@@ -30,6 +65,11 @@ export function ExperimentsTable({ experiments }: { experiments: Array<{ experim
                   {label}
                 </th>
               ))}
+              {canCurate && (
+                <th className={th}>
+                  <span className="sr-only">Evaluators</span>
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>
@@ -50,11 +90,16 @@ export function ExperimentsTable({ experiments }: { experiments: Array<{ experim
                     <code className="ml-2 font-mono text-xs break-all text-muted">{JSON.stringify(experiment.metadata).slice(0, 80)}</code>
                   )}
                 </td>
-                {summaryFigures(summary).map((f) => (
+                {summaryFigures(summary, scoreNames).map((f) => (
                   <td key={f.key} className={`${td} text-right tabular`}>
                     {f.text}
                   </td>
                 ))}
+                {canCurate && (
+                  <td className={td}>
+                    <RunEvaluators experimentId={experiment.id} name={experiment.name} />
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>
