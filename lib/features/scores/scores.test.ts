@@ -244,7 +244,7 @@ describe.each(testDatabases())('scores on $name', (target) => {
         ['page=x', 'Invalid page parameter'],
         ['limit=101', 'Invalid limit parameter'],
         ['limit=0', 'Invalid limit parameter'],
-        ['source=HUMAN', 'Invalid source parameter: must be one of API, ANNOTATION, SDK, FEEDBACK'],
+        ['source=HUMAN', 'Invalid source parameter: must be one of API, ANNOTATION, SDK, FEEDBACK, EVAL'],
         ['dataType=TEXT', 'Invalid dataType parameter: must be one of NUMERIC, CATEGORICAL, BOOLEAN'],
         ['minValue=abc', 'Invalid minValue parameter: must be a number'],
         ['minValue=2&maxValue=1', 'Invalid minValue parameter: must not be greater than maxValue'],

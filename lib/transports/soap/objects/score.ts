@@ -41,7 +41,7 @@ export const SCORE_FIELDS: FieldDef[] = [
   out('dataType', 'Char', { values: SCORE_DATA_TYPES }),
   out('comment', 'Char'),
   out('source', 'Char', { values: SCORE_SOURCES }),
-  out('authorKind', 'Char', { values: ['user', 'key'] }),
+  out('authorKind', 'Char', { values: ['user', 'key', 'evaluator'] }),
   out('authorName', 'Char'),
   out('metadata', 'Json'),
   out('createdAt', 'DateTime'),
