@@ -39,7 +39,7 @@ test('an evaluator tried on a trace, saved, then scoring live traces as they end
   await postTraces(request, [run(`ev-first-${R}`, 'Your refund is on its way')]);
   await open(page, '/settings/evaluators');
   const form = page.getByRole('form', { name: 'New evaluator' });
-  await form.getByLabel('Name').fill(`mentions refund ${R}`);
+  await form.getByLabel('Name', { exact: true }).fill(`mentions refund ${R}`);
   await form.getByLabel('Score name').fill(`mentions_refund_${R}`);
   await form.getByLabel('Config (JSON)').fill('{"value": "REFUND", "ignoreCase": true}');
   await form.getByLabel("Which traces (the list's query; empty: all)").fill(`name=${AGENT}`);
@@ -81,8 +81,10 @@ test('an evaluator tried on a trace, saved, then scoring live traces as they end
   // Off: new traces are not queued for it.
   await page.setViewportSize({ width: 1440, height: 900 });
   await open(page, '/settings/evaluators');
-  await row.getByLabel(`mentions refund ${R} enabled`).uncheck();
+  // The box follows the stored state: it turns once the server has it.
+  await row.getByLabel(`mentions refund ${R} enabled`).click();
   await expect(row).toContainText('(off)');
+  await expect(row.getByLabel(`mentions refund ${R} enabled`)).not.toBeChecked();
 });
 
 test('"Run evaluators" scores an experiment\'s runs, their average shown beside the other figures', async ({ page, request }) => {

@@ -237,7 +237,8 @@ function EvaluatorRow({ evaluator: e, onDelete }: { evaluator: Evaluator; onDele
   return (
     <li className="flex flex-col gap-2 p-3" data-testid="evaluator">
       <div className="flex flex-wrap items-start gap-x-4 gap-y-1">
-        <div className="min-w-0 flex-1">
+        {/* At least 16rem wide: on a phone the actions wrap below rather than squeeze the text. */}
+        <div className="min-w-0 flex-[1_1_16rem]">
           <p className="font-medium break-words">
             {e.name} {!e.enabled && <span className="text-xs font-normal text-muted">(off)</span>}
           </p>
