@@ -222,6 +222,9 @@ describe.each(testDatabases())('evaluators on $name', ({ open }) => {
     expect((await call(ingestRoute, 'POST', '/api/traces', { traces: [run(name('x0'), 'agent', ['lookup', 'reply'], 'Shipped', 0.01, { experiment: { id: experimentId, itemId: 'i1' } })] })).status).toBe(200);
 
     const decisions = await create({ name: name('exp-decisions'), kind: 'expected_decisions', config: {}, scoreName: 'right_path', target: { on: 'experiments', dataset } });
+    await create({ name: name('exp-judge'), kind: 'llm_judge', config: { prompt: 'Expected: {{expected}}\nGot: {{output}}\n{{decisions}}' }, scoreName: 'judged', target: { on: 'experiments', dataset } });
+    judge.reply(() => ({ content: '{"score": 0.9, "reasoning": "close"}' }));
+    const asked = judge.requests.length;
     const exact = await create({ name: name('exp-exact'), kind: 'exact_match', config: {}, scoreName: 'exact', target: { on: 'experiments', dataset } });
     expect((await call(getRoute, 'GET', `/api/evaluators/${exact.id}`, undefined, { id: exact.id })).body.evaluator.target).toEqual({ on: 'experiments', dataset, query: '', sampleRate: 1 });
     const traces = [
@@ -231,20 +234,24 @@ describe.each(testDatabases())('evaluators on $name', ({ open }) => {
     expect((await call(ingestRoute, 'POST', '/api/traces', { traces })).status).toBe(200);
     // x2 is linked after the fact.
     expect((await call(linkRunsRoute, 'POST', `/api/experiments/${experimentId}/runs`, { runs: [{ itemId: 'i2', traceId: name('x2') }] }, { id: experimentId })).status).toBe(200);
-    expect(await work()).toMatchObject({ evaluated: 3, skipped: 1, failed: 0 });
+    expect(await work()).toMatchObject({ evaluated: 5, skipped: 1, failed: 0 });
     expect((await evalScores(name('x1'))).map((s) => [s.name, s.value, s.comment])).toEqual([
       ['exact', 1, 'The output equals the expected one.'],
+      ['judged', 0.9, 'close'],
       ['right_path', 0.5, '1 of 2 decisions as expected; decision 1 chose search, expected lookup.'],
     ]);
+    // The judge sees the item's expectations beside the run.
+    const prompts = judge.requests.slice(asked).map((r) => r.messages[1].content);
+    expect(prompts).toContain('Expected: {"answer":"Shipped"}\nGot: {"answer":"Shipped"}\nTaken:\n1. TOOL_SELECTION: search\n2. TOOL_SELECTION: reply\nExpected:\n1. lookup\n2. reply');
     // i2 has no expected decisions: nothing to judge, no score.
-    expect((await evalScores(name('x2'))).map((s) => [s.name, s.value])).toEqual([['exact', 1]]);
+    expect((await evalScores(name('x2'))).map((s) => [s.name, s.value])).toEqual([['exact', 1], ['judged', 0.9]]);
     expect(await evalScores(name('x0'))).toEqual([]);
 
     const queued = await call(evaluateRoute, 'POST', `/api/experiments/${experimentId}/evaluate`, undefined, { id: experimentId });
-    expect(queued).toEqual({ status: 202, body: { queued: 2, evaluators: 2 } });
-    expect(await work()).toMatchObject({ evaluated: 2 });
-    expect((await evalScores(name('x0'))).map((s) => [s.name, s.value])).toEqual([['exact', 1], ['right_path', 1]]);
-    expect((await call(evaluateRoute, 'POST', `/api/experiments/${experimentId}/evaluate`, undefined, { id: experimentId })).body).toEqual({ queued: 0, evaluators: 2 });
+    expect(queued).toEqual({ status: 202, body: { queued: 3, evaluators: 3 } });
+    expect(await work()).toMatchObject({ evaluated: 3 });
+    expect((await evalScores(name('x0'))).map((s) => [s.name, s.value])).toEqual([['exact', 1], ['judged', 0.9], ['right_path', 1]]);
+    expect((await call(evaluateRoute, 'POST', `/api/experiments/${experimentId}/evaluate`, undefined, { id: experimentId })).body).toEqual({ queued: 0, evaluators: 3 });
     expect((await call(evaluateRoute, 'POST', '/api/experiments/nope/evaluate', undefined, { id: 'nope' })).status).toBe(404);
 
     // The summary counts the evaluators' scores as it counts every score.
