@@ -387,7 +387,7 @@ test('the header shows who is signed in, and the tabs read their counts apart', 
   await expect(page.getByTestId('account')).toContainText(`Signed in as ${E2E_ADMIN.email} (admin)`);
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
   const nav = page.getByRole('navigation', { name: 'Main' });
-  await expect(nav.getByRole('link')).toHaveText(['Traces', 'Sessions', 'Insights', 'Review', 'Datasets', 'Users', 'API keys', 'Scores']);
+  await expect(nav.getByRole('link')).toHaveText(['Traces', 'Sessions', 'Insights', 'Review', 'Datasets', 'Users', 'API keys', 'Scores', 'Evaluators']);
   // Not "Events3": each count has its own place in the name.
   await expect(page.getByRole('tab', { name: 'Decisions (3)', exact: true })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Events (3)', exact: true })).toBeVisible();
