@@ -9,6 +9,21 @@ import { existingProcessBudget, processBudget } from '@/lib/core/budget';
 
 const BODIES = 'request bodies';
 
+// How long this process has spent with at least one body in flight, for background work
+// to tell a saturated ingest (bodies back to back) from a paced one (gaps between them).
+const busy = { inFlight: 0, since: 0, totalMs: 0 };
+function enter(): void {
+  if (busy.inFlight++ === 0) busy.since = performance.now();
+}
+function leave(): void {
+  if (--busy.inFlight === 0) busy.totalMs += performance.now() - busy.since;
+}
+
+/** Milliseconds this process has had a body in flight, since it started (the current stretch included). */
+export function bodiesBusyMs(): number {
+  return busy.totalMs + (busy.inFlight > 0 ? performance.now() - busy.since : 0);
+}
+
 /** Runs fn with the request's declared size (or the body limit, when undeclared or compressed) reserved. */
 export async function withBodyAdmission<T>(
   req: Request,
@@ -22,9 +37,11 @@ export async function withBodyAdmission<T>(
   const bytes =
     !compressed && Number.isFinite(declared) && declared > 0 ? Math.min(declared, limits.maxBodyBytes) : limits.maxBodyBytes;
   const release = await processBudget(BODIES, limits.maxInflightBodyBytes).acquire(bytes, limits.admissionWaitMs);
+  enter();
   try {
     return await fn();
   } finally {
+    leave();
     release();
   }
 }

@@ -26,7 +26,7 @@ import 'server-only';
 import { systemContext } from '@/lib/core/context';
 import { getDatabase } from '@/lib/db';
 import { getOtlpConfig, getRetentionDays } from '@/lib/core/config';
-import { bodiesInFlight } from '@/lib/core/admission';
+import { bodiesBusyMs, bodiesInFlight } from '@/lib/core/admission';
 import { compactInsights } from '@/lib/features/insights';
 import { compactPaths } from '@/lib/features/paths';
 import { closeIdleTraces } from '@/lib/features/ingest';
@@ -70,14 +70,19 @@ export function searchIndexBudgetMs(now: { ingestInProgress: boolean; lagMs: num
 
 /**
  * How often a process evaluates, and for how long: until the queue is empty or
- * EVALUATION_BUDGET_MS has passed; while ingest is in progress it stops after each batch,
- * unless the oldest due job has waited EVALUATION_MAX_LAG_MS (then it keeps its share, so
- * evaluation never falls behind for good). A cron call's run stops after
- * CRON_EVALUATION_BUDGET_MS.
+ * EVALUATION_BUDGET_MS has passed, in batches of RULE_BATCH rule jobs. When ingest keeps
+ * this process saturated (a body in flight EVALUATION_SATURATED_SHARE of the time since the
+ * last check), a run takes one batch of EVALUATION_SATURATED_BATCH and stops, so ingest
+ * keeps its rate; ingest with gaps (paced) does not slow evaluation at all. Once the oldest
+ * due job has waited EVALUATION_MAX_LAG_MS, a run no longer yields: under ingest that never
+ * pauses, evaluation lags by about a minute at most, as search indexing does. A cron
+ * call's run stops after CRON_EVALUATION_BUDGET_MS.
  */
 export const EVALUATION_INTERVAL_MS = 1_000;
 export const EVALUATION_BUDGET_MS = 5_000;
-export const EVALUATION_MAX_LAG_MS = 5_000;
+export const EVALUATION_SATURATED_SHARE = 0.8;
+export const EVALUATION_SATURATED_BATCH = 250;
+export const EVALUATION_MAX_LAG_MS = 60_000;
 export const CRON_EVALUATION_BUDGET_MS = 10_000;
 
 const state = globalThis as unknown as {
@@ -89,7 +94,16 @@ const state = globalThis as unknown as {
   __crossroadsSearchIndexTimer?: NodeJS.Timeout;
   __crossroadsEvaluationRunning?: boolean;
   __crossroadsEvaluationTimer?: NodeJS.Timeout;
+  __crossroadsIngestBusy?: { at: number; busyMs: number };
 };
+
+/** The share of the time since the last call that this process had a request body in flight. */
+function ingestBusyShare(): number {
+  const now = { at: performance.now(), busyMs: bodiesBusyMs() };
+  const last = state.__crossroadsIngestBusy ?? now;
+  state.__crossroadsIngestBusy = now;
+  return now.at > last.at ? (now.busyMs - last.busyMs) / (now.at - last.at) : bodiesInFlight() ? 1 : 0;
+}
 
 /** Runs every upkeep task once; never throws (a failure is logged and retried next time). */
 export async function runHousekeeping(now = new Date()): Promise<void> {
@@ -185,9 +199,8 @@ export async function runEvaluationsNow(budgetMs = EVALUATION_BUDGET_MS): Promis
   state.__crossroadsEvaluationRunning = true;
   try {
     const db = await getDatabase();
-    const lagMs = await evaluationLagMs(db.sql);
-    const shouldStop = () => lagMs < EVALUATION_MAX_LAG_MS && bodiesInFlight();
-    return await runEvaluations(systemContext(db, 'evaluators'), { budgetMs, shouldStop });
+    const yieldToIngest = ingestBusyShare() >= EVALUATION_SATURATED_SHARE && (await evaluationLagMs(db.sql)) < EVALUATION_MAX_LAG_MS;
+    return await runEvaluations(systemContext(db, 'evaluators'), yieldToIngest ? { budgetMs, ruleBatch: EVALUATION_SATURATED_BATCH, shouldStop: () => true } : { budgetMs });
   } catch (err) {
     console.error('[crossroads] evaluating failed:', err);
     return undefined;

@@ -5,7 +5,8 @@
 //      max_duration), the evaluation lag sampled every second;
 //   3. RATE traces/s paced for SECONDS seconds with the five, the lag sampled every second,
 //      then how long the queue takes to empty.
-// The lag is the age of the oldest evaluation still due ("EvaluationJob" queued or running).
+// The lag is the age of the oldest evaluation still due: a job queued or running, or an
+// ended trace not yet made into its jobs ("EvaluationQueue").
 //   npx tsx --conditions=react-server scripts/bench/evaluators.ts [--dist-dir .next-e2e] [--seconds 20] [--rate 1000] [--clients 4]
 // Used for the figures in docs/benchmarks.md ("Evaluators").
 import { randomUUID } from 'node:crypto';
@@ -75,9 +76,17 @@ async function main() {
   const http = new HttpClient(server.baseUrl, 64, { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' });
   const db = new pg.Client({ connectionString: cluster.url });
   await db.connect();
+  // The oldest work waiting: a job, or an ended trace not yet made into its jobs.
   const lagMs = async () =>
-    Number((await db.query(`SELECT coalesce(extract(epoch FROM now() - min("notBefore")) * 1000, 0)::float8 AS lag FROM "EvaluationJob" WHERE "state" IN ('queued', 'running')`)).rows[0].lag);
-  const due = async () => Number((await db.query(`SELECT count(*)::int AS n FROM "EvaluationJob" WHERE "state" IN ('queued', 'running')`)).rows[0].n);
+    Number(
+      (
+        await db.query(`SELECT coalesce(extract(epoch FROM now() - least(
+          (SELECT min("notBefore") FROM "EvaluationJob" WHERE "state" IN ('queued', 'running')),
+          (SELECT min("queuedAt") FROM "EvaluationQueue"))) * 1000, 0)::float8 AS lag`)
+      ).rows[0].lag,
+    );
+  const due = async () =>
+    Number((await db.query(`SELECT (SELECT count(*) FROM "EvaluationJob" WHERE "state" IN ('queued', 'running')) + (SELECT count(*) FROM "EvaluationQueue") AS n`)).rows[0].n);
   const post = async () => {
     const r = await http.request('POST', '/api/traces', { body: batchBody(BATCH) });
     if (r.status !== 200) throw new Error(`ingest answered ${r.status}: ${r.body.toString().slice(0, 200)}`);

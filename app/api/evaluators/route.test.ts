@@ -166,10 +166,14 @@ describe.each(testDatabases())('evaluators on $name', ({ open }) => {
       run(name('l3'), name('other'), [], 'refund', 0.01),
     ];
     expect((await call(ingestRoute, 'POST', '/api/traces', { traces })).status).toBe(200);
-    expect(await jobs(never.id)).toEqual([]);
-    expect((await jobs(contains.id)).map((j) => j.state)).toEqual(['queued', 'queued', 'queued']);
+    // Ingest queued each ended trace once; the worker makes each live evaluator's jobs.
+    const queued = await db.sql.query<{ traceId: string }>(sql`SELECT "traceId" FROM "EvaluationQueue" WHERE "traceId" LIKE ${`${prefix}-l%`} ORDER BY 1`);
+    expect(queued.map((q) => q.traceId)).toEqual([name('l1'), name('l2'), name('l3')]);
+    expect(await jobs(contains.id)).toEqual([]);
 
     const report = await work();
+    expect(await db.sql.query(sql`SELECT 1 FROM "EvaluationQueue"`)).toEqual([]);
+    expect(await jobs(never.id)).toEqual([]);
     expect(report).toMatchObject({ evaluated: 3 + 3 + 2 - 0, skipped: 1, failed: 0, drained: true });
     const l1 = await evalScores(name('l1'));
     expect(l1.map((s) => [s.name, s.value, s.authorKind, s.authorName, s.source])).toEqual([
@@ -186,7 +190,6 @@ describe.each(testDatabases())('evaluators on $name', ({ open }) => {
       [name('l2'), 'done', null],
       [name('l3'), 'skipped', "The trace does not match the evaluator's query."],
     ]);
-    void schema;
 
     // The API shows them as it shows every score.
     const listed = await call(scoresRoute, 'GET', `/api/scores?traceId=${name('l1')}&source=EVAL`);
@@ -201,7 +204,9 @@ describe.each(testDatabases())('evaluators on $name', ({ open }) => {
     // A disabled evaluator queues nothing; deleting one keeps its scores and drops its queue.
     await call(patchRoute, 'PATCH', `/api/evaluators/${cost.id}`, { enabled: false }, { id: cost.id });
     expect((await call(ingestRoute, 'POST', '/api/traces', { traces: [run(name('l4'), name('other'), [], 'x', 0)] })).status).toBe(200);
+    await work();
     expect((await jobs(cost.id)).map((j) => j.traceId)).not.toContain(name('l4'));
+    expect((await jobs(schema.id)).map((j) => j.traceId)).toContain(name('l4'));
     await call(deleteRoute, 'DELETE', `/api/evaluators/${contains.id}`, undefined, { id: contains.id });
     expect(await jobs(contains.id)).toEqual([]);
     expect((await evalScores(name('l1'))).map((s) => s.name)).toContain('mentions_refund');

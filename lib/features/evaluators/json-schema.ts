@@ -33,9 +33,13 @@ export function compileSchema(schema: unknown, field = 'config.schema'): Validat
   return validate;
 }
 
-/** Whether the value is valid, and the first few problems when not. */
+/** Whether the value is valid against a schema, and the first few problems when not. */
 export function checkAgainstSchema(schema: unknown, value: JsonValue | null | undefined): { valid: boolean; comment: string } {
-  const validate = compileSchema(schema);
+  return checkWith(compileSchema(schema), value);
+}
+
+/** checkAgainstSchema with the schema compiled already. */
+export function checkWith(validate: ValidateFunction, value: JsonValue | null | undefined): { valid: boolean; comment: string } {
   if (validate(value ?? null)) return { valid: true, comment: 'The output is valid against the schema.' };
   const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '(the output)'} ${e.message ?? 'is invalid'}`);
   return { valid: false, comment: `Not valid: ${problems.join('; ')}.` };

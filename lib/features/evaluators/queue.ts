@@ -1,5 +1,6 @@
 // The evaluation queue ("EvaluationJob", migration 20261208000000_evaluators): rows are
-// added by triggers when a trace ends or a run is linked, and here by "Run evaluators".
+// added by a trigger when a run is linked, here by "Run evaluators", and here from
+// "EvaluationQueue" (the ended traces a trigger queued for the live evaluators).
 // A worker claims due rows for a lease, evaluates, and finishes each: done (with its score,
 // in one transaction), skipped, failed, or queued again later (a judge that said 429/5xx).
 // A worker that dies holds its rows only until the lease ends; the next claims them again.
@@ -66,6 +67,28 @@ export async function retryLater(db: SqlExecutor, job: ClaimedJob, delayMs: numb
      WHERE "evaluatorId" = ${job.evaluatorId} AND "traceId" = ${job.traceId}`);
 }
 
+/**
+ * Takes up to `limit` ended traces off the live queue, oldest first, and adds a job for
+ * each enabled live evaluator that samples it, due from when the trace ended; one
+ * statement, so a trace is never taken off without its jobs. Returns how many traces.
+ */
+export async function expandLiveQueue(db: SqlExecutor, limit: number): Promise<number> {
+  const [row] = await db.query<{ traces: number }>(sql`
+    WITH taken AS (
+      DELETE FROM "EvaluationQueue" q WHERE q."traceId" IN (
+        SELECT "traceId" FROM "EvaluationQueue" ORDER BY "queuedAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      RETURNING q."traceId", q."queuedAt"
+    ), added AS (
+      INSERT INTO "EvaluationJob" ("evaluatorId", "traceId", "notBefore")
+      SELECT e."id", t."traceId", t."queuedAt" FROM taken t CROSS JOIN "Evaluator" e
+       WHERE e."enabled" AND e."targetOn" = 'live' AND "evaluation_sampled"(e."id", t."traceId", e."sampleRate")
+       ORDER BY 1, 2
+      ON CONFLICT DO NOTHING RETURNING 1
+    )
+    SELECT count(*)::int AS traces FROM taken`);
+  return row.traces;
+}
+
 /** Removes rows of evaluators that no longer exist (one deleted while a trigger was adding rows for it). */
 export async function dropOrphans(db: SqlExecutor): Promise<void> {
   await db.query(sql`
@@ -89,10 +112,11 @@ export async function queueExperimentRuns(db: SqlExecutor, experimentId: string)
   return row;
 }
 
-/** How long the oldest due job has waited, in ms (0: none waiting). */
+/** How long the oldest due work has waited, in ms (0: none waiting): a job, or an ended trace not yet expanded into its jobs. */
 export async function evaluationLagMs(db: SqlExecutor): Promise<number> {
   const [row] = await db.query<{ lag: number | null }>(sql`
-    SELECT (extract(epoch FROM now() - min(j."notBefore")) * 1000)::float8 AS lag FROM "EvaluationJob" j
-     WHERE j."state" IN ('queued', 'running') AND j."notBefore" <= now()`);
+    SELECT (extract(epoch FROM now() - least(
+      (SELECT min(j."notBefore") FROM "EvaluationJob" j WHERE j."state" IN ('queued', 'running') AND j."notBefore" <= now()),
+      (SELECT min(q."queuedAt") FROM "EvaluationQueue" q))) * 1000)::float8 AS lag`);
   return Math.max(0, row?.lag ?? 0);
 }

@@ -10,18 +10,18 @@ import { isAppError } from '@/lib/core/errors';
 import type { SqlExecutor } from '@/lib/db/executor';
 import { sql } from '@/lib/db/sql';
 import { parseTraceFilters, TRACE_FILTER_NAMES, traceWhereSql } from '@/lib/features/query';
-import { evaluatorWriter, saveScoresAs, type ScoreInput } from '@/lib/features/scores';
-import { evaluateWithoutJudge } from './evaluate';
+import { evaluatorWriter, saveScoreGroupsAs, saveScoresAs, type ScoreInput } from '@/lib/features/scores';
+import { evaluatorOf } from './evaluate';
 import { factsFor, traceRuns, type TraceRun } from './facts';
 import { JudgeError, judgeRun, TransientJudgeError } from './judge';
-import { claimJobs, dropOrphans, markDone, markEnded, MAX_ATTEMPTS, retryLater, type ClaimedJob } from './queue';
+import { claimJobs, dropOrphans, expandLiveQueue, markDone, markEnded, MAX_ATTEMPTS, retryLater, type ClaimedJob } from './queue';
 import { readEvaluators, type StoredEvaluator } from './record';
 import { traceTrajectory } from './trajectory';
 import type { EvaluationResult } from './types';
 import { parseJudgeConfig } from './validate';
 
-/** Rule jobs claimed at once; judge calls in flight at once per evaluator. */
-export const RULE_BATCH = 500;
+/** Rule jobs claimed at once (a hundred traces' worth for five evaluators); judge calls in flight at once per evaluator. */
+export const RULE_BATCH = 2_500;
 export const JUDGE_CONCURRENCY = 4;
 
 export interface EvaluationRunReport {
@@ -89,11 +89,11 @@ function scoreInput(evaluator: StoredEvaluator, traceId: string, result: Evaluat
 }
 
 /**
- * Stores the scores and marks their jobs done, together. When the batch is refused (a
- * trace deleted meanwhile, a score config the score does not fit), each is tried alone
- * and the refused ones fail with the reason.
+ * Stores one evaluator's scores and marks their jobs done, together. When the batch is
+ * refused (a trace deleted meanwhile, a score config the score does not fit), each is
+ * tried alone and the refused ones fail with the reason.
  */
-async function store(ctx: ServiceContext, evaluator: StoredEvaluator, done: Array<{ job: ClaimedJob; result: EvaluationResult }>): Promise<Failed[]> {
+async function store(ctx: ServiceContext, evaluator: StoredEvaluator, done: readonly Done[]): Promise<Failed[]> {
   const write = (items: typeof done) =>
     saveScoresAs(
       ctx,
@@ -119,17 +119,25 @@ async function store(ctx: ServiceContext, evaluator: StoredEvaluator, done: Arra
 const tooMany = (job: ClaimedJob) => job.attempts > MAX_ATTEMPTS;
 const gaveUp = (job: ClaimedJob): Failed => ({ ...job, reason: `Gave up after ${MAX_ATTEMPTS} attempts.` });
 
-/** One evaluator's claimed rule jobs, evaluated and finished. */
-async function finishRuleJobs(ctx: ServiceContext, evaluator: StoredEvaluator, jobs: readonly ClaimedJob[], runs: Map<string, TraceRun>, report: EvaluationRunReport): Promise<void> {
-  const db = ctx.db.sql;
+type Done = { job: ClaimedJob; result: EvaluationResult };
+
+/** One evaluator's claimed rule jobs, evaluated: what to store, skip and fail. */
+async function evaluateRuleJobs(db: SqlExecutor, evaluator: StoredEvaluator, jobs: readonly ClaimedJob[], runs: Map<string, TraceRun>): Promise<{ done: Done[]; skipped: Failed[]; failed: Failed[] }> {
   const { matching, skipped } = await matchQueries(db, evaluator, jobs.filter((j) => !tooMany(j)));
   const failed: Failed[] = jobs.filter(tooMany).map(gaveUp);
-  const done: Array<{ job: ClaimedJob; result: EvaluationResult }> = [];
+  const done: Done[] = [];
+  let evaluate: ReturnType<typeof evaluatorOf>;
+  try {
+    evaluate = evaluatorOf(evaluator.kind as Exclude<typeof evaluator.kind, 'llm_judge'>, evaluator.config);
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    return { done, skipped, failed: [...failed, ...matching.map((job) => ({ ...job, reason: err.message }))] };
+  }
   for (const job of matching) {
     const run = runs.get(job.traceId);
     if (!run) continue; // deleted meanwhile: its job went with it
     try {
-      const result = evaluateWithoutJudge(evaluator.kind as Exclude<typeof evaluator.kind, 'llm_judge'>, evaluator.config, factsFor(run, evaluator.datasetId));
+      const result = evaluate(factsFor(run, evaluator.datasetId));
       if (result) done.push({ job, result });
       else skipped.push({ ...job, reason: 'Nothing to judge: the run has no expectation or figure this evaluator compares.' });
     } catch (err) {
@@ -137,8 +145,35 @@ async function finishRuleJobs(ctx: ServiceContext, evaluator: StoredEvaluator, j
       failed.push({ ...job, reason: err.message });
     }
   }
-  const refused = await store(ctx, evaluator, done);
-  failed.push(...refused);
+  return { done, skipped, failed };
+}
+
+/**
+ * A batch of claimed rule jobs, every evaluator's: evaluated, then every score stored with
+ * its job marked done in one transaction; when that is refused, evaluator by evaluator
+ * (and job by job), so one refusal fails only its own job.
+ */
+async function finishRuleJobs(ctx: ServiceContext, byId: Map<string, StoredEvaluator>, claimed: readonly ClaimedJob[], runs: Map<string, TraceRun>, report: EvaluationRunReport): Promise<void> {
+  const db = ctx.db.sql;
+  const outcomes = [];
+  for (const [id, jobs] of groupBy(claimed, (j) => j.evaluatorId)) {
+    const evaluator = byId.get(id)!;
+    outcomes.push({ evaluator, ...(await evaluateRuleJobs(db, evaluator, jobs, runs)) });
+  }
+  const refused: Failed[] = [];
+  const done = outcomes.flatMap((o) => o.done.map((d) => d.job));
+  try {
+    await saveScoreGroupsAs(
+      ctx,
+      outcomes.map((o) => ({ scores: o.done.map(({ job, result }) => scoreInput(o.evaluator, job.traceId, result)), writer: evaluatorWriter(o.evaluator) })),
+      (tx) => markDone(tx, done),
+    );
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    for (const o of outcomes) refused.push(...(await store(ctx, o.evaluator, o.done)));
+  }
+  const skipped = outcomes.flatMap((o) => o.skipped);
+  const failed = [...outcomes.flatMap((o) => o.failed), ...refused];
   await markEnded(db, skipped, 'skipped');
   await markEnded(db, failed, 'failed');
   report.evaluated += done.length - refused.length;
@@ -186,9 +221,13 @@ async function finishJudgeJob(ctx: ServiceContext, evaluator: StoredEvaluator, j
 
 /**
  * Evaluates due jobs until the queue has none this run can take, or `budgetMs` has passed
- * (checked between batches; `shouldStop` too, e.g. to yield to ingest). Runs as the server.
+ * (checked between batches of `ruleBatch` rule jobs; `shouldStop` too, e.g. to yield to
+ * ingest). Runs as the server.
  */
-export async function runEvaluations(ctx: ServiceContext, { budgetMs, shouldStop = () => false }: { budgetMs: number; shouldStop?: () => boolean }): Promise<EvaluationRunReport> {
+export async function runEvaluations(
+  ctx: ServiceContext,
+  { budgetMs, shouldStop = () => false, ruleBatch = RULE_BATCH }: { budgetMs: number; shouldStop?: () => boolean; ruleBatch?: number },
+): Promise<EvaluationRunReport> {
   requireScope(ctx, 'ingest');
   const db = ctx.db.sql;
   const deadline = Date.now() + budgetMs;
@@ -199,13 +238,15 @@ export async function runEvaluations(ctx: ServiceContext, { budgetMs, shouldStop
   const byId = new Map(evaluators.map((e) => [e.id, e]));
   const rules = evaluators.filter((e) => e.kind !== 'llm_judge').map((e) => e.id);
   const judges = evaluators.filter((e) => e.kind === 'llm_judge');
+  const live = evaluators.filter((e) => e.target.on === 'live').length;
   for (;;) {
-    let worked = false;
-    const claimed = await claimJobs(db, rules, RULE_BATCH, lease);
+    // Ended traces become their live evaluators' jobs, about a batch's worth at a time.
+    let worked = (await expandLiveQueue(db, Math.max(1, Math.ceil(ruleBatch / Math.max(1, live))))) > 0;
+    const claimed = await claimJobs(db, rules, ruleBatch, lease);
     if (claimed.length > 0) {
       worked = true;
       const runs = await traceRuns(db, [...new Set(claimed.map((j) => j.traceId))]);
-      for (const [id, jobs] of groupBy(claimed, (j) => j.evaluatorId)) await finishRuleJobs(ctx, byId.get(id)!, jobs, runs, report);
+      await finishRuleJobs(ctx, byId, claimed, runs, report);
     }
     await Promise.all(
       judges.map(async (judge) => {

@@ -1,6 +1,6 @@
 // Scores: judgments on traces, spans, decision points and sessions, and their configs.
 import 'server-only';
-export { saveScore, saveScores, saveScoresAs } from './save';
+export { saveScore, saveScoreGroupsAs, saveScores, saveScoresAs } from './save';
 export { evaluatorWriter } from './author';
 export { listScores, parseScoreListParams, type ScoreListParams } from './list';
 export { deleteScore } from './delete';

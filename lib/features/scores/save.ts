@@ -114,24 +114,35 @@ export async function saveScore(ctx: ServiceContext, score: ScoreInput): Promise
  * marks its work done with them: both or neither).
  */
 export async function saveScoresAs(ctx: ServiceContext, scores: readonly ScoreInput[], writer: ScoreWriter, within?: (tx: SqlExecutor) => Promise<void>): Promise<number> {
+  return saveScoreGroupsAs(ctx, [{ scores, writer }], within);
+}
+
+/** saveScoresAs for several writers' scores at once: one transaction, one upsert. */
+export async function saveScoreGroupsAs(ctx: ServiceContext, groups: ReadonlyArray<{ scores: readonly ScoreInput[]; writer: ScoreWriter }>, within?: (tx: SqlExecutor) => Promise<void>): Promise<number> {
   requireScope(ctx, 'ingest');
-  await write(ctx, scores, writer, empty, within);
-  return scores.length;
+  await write(ctx, groups, empty, within);
+  return groups.reduce((n, g) => n + g.scores.length, 0);
 }
 
 async function store(ctx: ServiceContext, scores: readonly ScoreInput[], returning: Sql): Promise<Array<{ score: string }>> {
   const actor = requireScope(ctx, 'annotate');
-  return write(ctx, scores, apiWriter(actor, ctx.principal), returning);
+  return write(ctx, [{ scores, writer: apiWriter(actor, ctx.principal) }], returning);
 }
 
-async function write(ctx: ServiceContext, scores: readonly ScoreInput[], writer: ScoreWriter, returning: Sql, within?: (tx: SqlExecutor) => Promise<void>): Promise<Array<{ score: string }>> {
+async function write(
+  ctx: ServiceContext,
+  groups: ReadonlyArray<{ scores: readonly ScoreInput[]; writer: ScoreWriter }>,
+  returning: Sql,
+  within?: (tx: SqlExecutor) => Promise<void>,
+): Promise<Array<{ score: string }>> {
+  const scores = groups.flatMap((g) => g.scores);
   const configs = await readConfigsByName(ctx.db.sql, scores.map((s) => s.name));
   checkScoresFitConfigs(scores, configs);
-  const rows = JSON.stringify(scores.map((s) => scoreRow(s, writer)));
+  const rows = JSON.stringify(groups.flatMap((g) => g.scores.map((s) => scoreRow(s, g.writer))));
   const anyAuthor = rewritesAnyScore(ctx);
   return ctx.db.sql.transaction(async (tx) => {
     await lockTargets(tx, scores);
-    await checkRewrites(tx, scores, { authorKey: writer.authorKey, anyAuthor, rule: REWRITE_RULE }, true);
+    for (const g of groups) await checkRewrites(tx, g.scores, { authorKey: g.writer.authorKey, anyAuthor, rule: REWRITE_RULE }, true);
     const written = await tx.query<{ score: string }>(sql`${upsertScoresSql(rows, { anyAuthor })}${returning}`);
     if (within) await within(tx);
     return written;
