@@ -11,7 +11,13 @@ const BODIES = 'request bodies';
 
 // How long this process has spent with at least one body in flight, for background work
 // to tell a saturated ingest (bodies back to back) from a paced one (gaps between them).
-const busy = { inFlight: 0, since: 0, totalMs: 0 };
+// On globalThis: Next bundles this module into the routes and the upkeep apart, and both
+// must see one count.
+const busy: { inFlight: number; since: number; totalMs: number } = ((globalThis as { __crossroadsBodiesBusy?: typeof busy }).__crossroadsBodiesBusy ??= {
+  inFlight: 0,
+  since: 0,
+  totalMs: 0,
+});
 function enter(): void {
   if (busy.inFlight++ === 0) busy.since = performance.now();
 }

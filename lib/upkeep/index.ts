@@ -70,18 +70,17 @@ export function searchIndexBudgetMs(now: { ingestInProgress: boolean; lagMs: num
 
 /**
  * How often a process evaluates, and for how long: until the queue is empty or
- * EVALUATION_BUDGET_MS has passed, in batches of RULE_BATCH rule jobs. When ingest keeps
+ * EVALUATION_BUDGET_MS has passed, in batches of RULE_BATCH rule jobs. While ingest keeps
  * this process saturated (a body in flight EVALUATION_SATURATED_SHARE of the time since the
- * last check), a run takes one batch of EVALUATION_SATURATED_BATCH and stops, so ingest
- * keeps its rate; ingest with gaps (paced) does not slow evaluation at all. Once the oldest
+ * last check, checked at the start and after each batch), evaluation waits, so ingest
+ * keeps its rate; ingest with gaps (paced) does not slow evaluation. Once the oldest
  * due job has waited EVALUATION_MAX_LAG_MS, a run no longer yields: under ingest that never
  * pauses, evaluation lags by about a minute at most, as search indexing does. A cron
  * call's run stops after CRON_EVALUATION_BUDGET_MS.
  */
 export const EVALUATION_INTERVAL_MS = 1_000;
 export const EVALUATION_BUDGET_MS = 5_000;
-export const EVALUATION_SATURATED_SHARE = 0.8;
-export const EVALUATION_SATURATED_BATCH = 250;
+export const EVALUATION_SATURATED_SHARE = 0.95;
 export const EVALUATION_MAX_LAG_MS = 60_000;
 export const CRON_EVALUATION_BUDGET_MS = 10_000;
 
@@ -199,8 +198,12 @@ export async function runEvaluationsNow(budgetMs = EVALUATION_BUDGET_MS): Promis
   state.__crossroadsEvaluationRunning = true;
   try {
     const db = await getDatabase();
-    const yieldToIngest = ingestBusyShare() >= EVALUATION_SATURATED_SHARE && (await evaluationLagMs(db.sql)) < EVALUATION_MAX_LAG_MS;
-    return await runEvaluations(systemContext(db, 'evaluators'), yieldToIngest ? { budgetMs, ruleBatch: EVALUATION_SATURATED_BATCH, shouldStop: () => true } : { budgetMs });
+    // The lag is read once a run: a run that stopped yielding catches up to the end.
+    const mayYield = (await evaluationLagMs(db.sql)) < EVALUATION_MAX_LAG_MS;
+    const saturated = () => mayYield && ingestBusyShare() >= EVALUATION_SATURATED_SHARE;
+    const ctx = systemContext(db, 'evaluators');
+    if (saturated()) return undefined;
+    return await runEvaluations(ctx, { budgetMs, shouldStop: saturated });
   } catch (err) {
     console.error('[crossroads] evaluating failed:', err);
     return undefined;
