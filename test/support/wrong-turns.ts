@@ -117,8 +117,12 @@ function traceOf(run: Run, start: number): Record<string, unknown> {
   };
 }
 
-/** Ingests the runs (ten minutes apart, run-x last of its agent) into the database. */
+/** The runs as a POST /api/traces body: ten minutes apart, run-x last of its agent. */
+export function wrongTurnsBody(): { traces: Record<string, unknown>[] } {
+  return { traces: RUNS.map((run, i) => traceOf(run, i * 600_000)) };
+}
+
+/** Ingests the runs into the database. */
 export async function ingestWrongTurns(db: Database): Promise<void> {
-  const traces = RUNS.map((run, i) => traceOf(run, i * 600_000));
-  await ingestTraces(testContext(db), validateIngestBody({ traces }, { maxBatchTraces: 100, maxChildrenPerTrace: 100 }));
+  await ingestTraces(testContext(db), validateIngestBody(wrongTurnsBody(), { maxBatchTraces: 100, maxChildrenPerTrace: 100 }));
 }
