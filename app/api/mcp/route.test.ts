@@ -88,6 +88,9 @@ describe.each(testDatabases())('MCP server on $name', ({ open }) => {
     const trace = await ok<{ trace: Row; decisionPoints: Row[] }>(client, 'get_trace', { traceId: RUN_X });
     expect(trace.text).toContain('TOOL_CALL search_kb ERROR 200 ms (tool-search_kb): search_kb: index unavailable (503)');
     expect(trace.text).toContain('Decision path: 1. ROUTING billing > 2. TOOL_SELECTION search_kb > 3. ESCALATION human');
+    expect(trace.text).toContain('Input: {"message":"I want a refund for order 42"}\nOutput: Sorry, something went wrong.');
+    expect(trace.text).toContain('- span search_kb (tool-search_kb) failed: search_kb: index unavailable (503); output: null');
+    expect(trace.text).toContain('  - LLM_CALL plan COMPLETED 600 ms gpt-4o-mini $0.02 (llm-0)');
     expect(trace.text).toContain('TOOL_SELECTION chose "search_kb" over "lookup_order", "issue_refund" (d2)');
     expect(trace.data.trace).toMatchObject({ id: RUN_X, name: AGENT, status: 'ERROR', durationMs: 4000, costUsd: 0.02, tokens: 1200 });
     expect(trace.data.decisionPoints[1]).toEqual({ id: 'd2', type: 'TOOL_SELECTION', chosenLabel: 'search_kb', alternativeLabels: ['lookup_order', 'issue_refund'] });

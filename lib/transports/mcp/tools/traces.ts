@@ -5,13 +5,15 @@ import type { ServiceContext } from '@/lib/core/context';
 import { optionLabel } from '@/lib/features/insights/shared';
 import { comparePathOrder, pathOf } from '@/lib/features/paths/shared';
 import { traceFiltersFromValues, type TraceFilterName } from '@/lib/features/query';
-import { getSpanOrThrow, getTraceOrThrow, listTraces, traceErrorCounts } from '@/lib/features/traces';
-import { buildTraceTree, flattenTree, RUN_STATUSES, spanModelOf, type SpanRecord, type TraceDetail } from '@/lib/features/traces/shared';
+import { getSpanOrThrow, getTraceOutlineOrThrow, listTraces, traceErrorCounts } from '@/lib/features/traces';
+import { buildTraceTree, flattenTree, RUN_STATUSES, spanModelOf, summaryModelOf, type SpanRecord, type SpanSummary } from '@/lib/features/traces/shared';
 import { formatCost, formatDuration, formatTokens, pathLine, payloadText, plural } from '../text';
 import { defineTool, type ToolRegistry } from './define';
 
 /** Span lines a report shows; the structured answer lists every span. */
 const TREE_LINES = 300;
+/** Failed spans whose output a report shows (each is read on its own). */
+const FAILED_PAYLOADS = 10;
 
 const searchInput = {
   query: z.string().optional().describe('Full-text search over names, inputs, outputs, messages and metadata'),
@@ -65,12 +67,18 @@ const traceOutput = {
 
 type TraceStructured = z.infer<z.ZodObject<typeof traceOutput>>;
 
-const spanDuration = (s: Pick<SpanRecord, 'durationMs' | 'startedAt' | 'endedAt'>): number | null =>
+const spanDuration = (s: Pick<SpanSummary, 'durationMs' | 'startedAt' | 'endedAt'>): number | null =>
   s.durationMs ?? (s.endedAt ? Date.parse(s.endedAt) - Date.parse(s.startedAt) : null);
 
 /** The trace as a report for a model (get_trace and the crossroads://traces/{id} resource). */
 export async function traceReport(ctx: ServiceContext, traceId: string, maxPayloadChars: number): Promise<{ text: string; structured: TraceStructured }> {
-  const trace: TraceDetail = await getTraceOrThrow(ctx, traceId);
+  // The outline has no payloads: the root's and the first failed spans' are read alone.
+  const trace = await getTraceOutlineOrThrow(ctx, traceId, 'columns');
+  const root = trace.spans.find((s) => s.parentSpanId === null);
+  const failedSpans = trace.spans.filter((s) => s.status === 'ERROR');
+  const withPayloads = new Map(
+    (await Promise.all([...(root ? [root] : []), ...failedSpans.slice(0, FAILED_PAYLOADS)].map((s) => getSpanOrThrow(ctx, trace.id, s.id)))).map((s) => [s.id, s]),
+  );
   let anyCut = false;
   const payload = (value: SpanRecord['input']) => {
     const p = payloadText(value, maxPayloadChars);
@@ -84,18 +92,18 @@ export async function traceReport(ctx: ServiceContext, traceId: string, maxPaylo
     `Started ${trace.startedAt}${trace.endedAt ? `, took ${formatDuration(duration)}` : ', still running'}; cost ${formatCost(trace.totalCost)}, ${formatTokens(trace.totalTokens)} tokens` +
       `${trace.sessionId ? `; session ${trace.sessionId}` : ''}${trace.userId ? `; user ${trace.userId}` : ''}${trace.tags.length ? `; tags ${trace.tags.join(', ')}` : ''}`,
   );
-  const root = trace.spans.find((s) => s.parentSpanId === null);
-  if (root) {
-    lines.push(`Input: ${payload(root.input)}`);
-    lines.push(`Output: ${payload(root.output)}`);
+  const rootPayloads = root ? withPayloads.get(root.id) : undefined;
+  if (rootPayloads) {
+    lines.push(`Input: ${payload(rootPayloads.input)}`);
+    lines.push(`Output: ${payload(rootPayloads.output)}`);
   }
 
   lines.push('', `Spans (${trace.spans.length}), as a tree: type name status duration [model] [cost] (id)`);
   const rows = flattenTree(buildTraceTree(trace.spans).roots, new Set());
   for (const row of rows.slice(0, TREE_LINES)) {
     if (row.node.kind !== 'span') continue;
-    const s = row.node.span as SpanRecord;
-    const model = s.type === 'LLM_CALL' ? spanModelOf(s) : null;
+    const s = row.node.span;
+    const model = s.type === 'LLM_CALL' ? summaryModelOf(s) : null;
     const parts = [s.type, s.name, s.status, formatDuration(spanDuration(s))];
     if (model) parts.push(model);
     if (s.costUsd !== null) parts.push(formatCost(s.costUsd));
@@ -120,11 +128,15 @@ export async function traceReport(ctx: ServiceContext, traceId: string, maxPaylo
     });
   }
 
-  const failedSpans = trace.spans.filter((s) => s.status === 'ERROR');
   const errorEvents = trace.events.filter((e) => e.type === 'ERROR');
   if (failedSpans.length + errorEvents.length > 0) {
     lines.push('', `Errors (${failedSpans.length + errorEvents.length}):`);
-    for (const s of failedSpans) lines.push(`- span ${s.name} (${s.id}) failed${s.statusMessage ? `: ${s.statusMessage}` : ''}; output: ${payload(s.output)}`);
+    for (const s of failedSpans) {
+      // The outline cuts status messages short; a span read alone has its whole message.
+      const read = withPayloads.get(s.id);
+      const message = read ? read.statusMessage : s.statusMessage;
+      lines.push(`- span ${s.name} (${s.id}) failed${message ? `: ${message}` : ''}${read ? `; output: ${payload(read.output)}` : ''}`);
+    }
     for (const e of errorEvents) lines.push(`- event ${e.name} (${e.id})${e.spanId ? ` in span ${e.spanId}` : ''} at ${e.timestamp}${e.metadata !== null ? `: ${payload(e.metadata)}` : ''}`);
   }
   if (anyCut) lines.push('', `Payloads are cut at ${maxPayloadChars} characters; get_span {traceId, spanId} returns a span whole.`);
