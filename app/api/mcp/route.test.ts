@@ -162,7 +162,8 @@ describe.each(testDatabases())('MCP server on $name', ({ open }) => {
     const { contents } = await client.readResource({ uri: `crossroads://traces/${RUN_X}` });
     expect(contents[0]).toMatchObject({ uri: `crossroads://traces/${RUN_X}`, mimeType: 'text/plain' });
     expect((contents[0] as { text: string }).text).toBe((await ok(client, 'get_trace', { traceId: RUN_X })).text);
-    await expect(client.readResource({ uri: 'crossroads://traces/nope' })).rejects.toThrow('Trace not found');
+    // The MCP specification's code for an unknown resource.
+    await expect(client.readResource({ uri: 'crossroads://traces/nope' })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining('Trace not found') });
   });
 
   it('answers unknown ids, bad filters and bad arguments as tool errors', async () => {

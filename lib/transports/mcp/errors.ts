@@ -8,6 +8,9 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { BusyError } from '@/lib/core/budget';
 import { isAppError } from '@/lib/core/errors';
 
+/** The MCP specification's JSON-RPC code for a resource that does not exist (the SDK names none). */
+const RESOURCE_NOT_FOUND = -32002;
+
 function messageOf(err: unknown): { message: string; known: boolean } {
   if (err instanceof BusyError) return { message: `${err.message}; try again in ${err.retryAfterSeconds} s`, known: true };
   if (isAppError(err)) {
@@ -27,6 +30,6 @@ export function toolError(err: unknown): CallToolResult {
 /** A resource read's failure: resources have no error result, so a JSON-RPC error with the same sentence. */
 export function resourceError(err: unknown): McpError {
   const { message, known } = messageOf(err);
-  const code = isAppError(err) && err.code === 'NOT_FOUND' ? -32002 : known ? ErrorCode.InvalidParams : ErrorCode.InternalError;
+  const code = isAppError(err) && err.code === 'NOT_FOUND' ? RESOURCE_NOT_FOUND : known ? ErrorCode.InvalidParams : ErrorCode.InternalError;
   return new McpError(code, message);
 }

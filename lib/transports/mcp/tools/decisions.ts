@@ -4,7 +4,7 @@ import 'server-only';
 import * as z from 'zod';
 import type { ServiceContext } from '@/lib/core/context';
 import { decisionInsights, insightsParamsFromValues } from '@/lib/features/insights';
-import { partedRuns, pathInsights, similarRuns, type PartedRun } from '@/lib/features/paths';
+import { partedRuns, pathInsights, SIMILAR_RUNS_LIMIT, similarRuns, type PartedRun } from '@/lib/features/paths';
 import type { Step } from '@/lib/features/paths/shared';
 import { DECISION_TYPES, RUN_STATUSES } from '@/lib/features/traces/shared';
 import { formatCost, formatDuration, pathLine, percent, plural, stepText } from '../text';
@@ -185,7 +185,7 @@ export function registerDecisionTools(tools: ToolRegistry, ctx: ServiceContext):
     input: {
       traceId: z.string(),
       at: z.number().int().min(1).optional(),
-      limit: z.number().int().min(1).max(50).default(20),
+      limit: z.number().int().min(1).max(50).default(SIMILAR_RUNS_LIMIT),
     },
     output: {
       trace: z.object({ id: z.string(), name: z.string(), status: z.enum(RUN_STATUSES) }),
