@@ -9,6 +9,8 @@ import { ingestWrongTurns, RUN_X } from '@/test/support/wrong-turns';
 import { AppError } from '@/lib/core/errors';
 import { partedRuns } from './parted';
 import { similarRuns } from './similar';
+import { listTraces } from '@/lib/features/traces/list';
+import { parseListParams } from '@/lib/features/query/list-params';
 
 const step = (type: string, label: string) => ({ type, label, repeats: 1 });
 
@@ -36,6 +38,16 @@ describe.each(testDatabases())('similar runs and parted runs on $name', ({ open 
     expect(result.runs.map((r) => r.id).sort()).toEqual(['kb-1', 'kb-2', 'kb-3', 'kb-4']);
     // Most recent first.
     expect(result.runs.map((r) => r.id)).toEqual(['kb-4', 'kb-3', 'kb-2', 'kb-1']);
+  });
+
+  it('lists exactly the runs the trace list’s fork filter selects, at every position', async () => {
+    for (const at of [1, 2, 3]) {
+      const result = await similarRuns(ctx(), { traceId: RUN_X, at, limit: 100 });
+      const query = new URLSearchParams({ name: 'refund-agent', fork: result.turn!.forkId, chosen: result.turn!.step.label, limit: '100' });
+      const listed = (await listTraces(ctx(), parseListParams(query))).traces.map((t) => t.id).filter((id) => id !== RUN_X);
+      expect(result.runs.map((r) => r.id).sort(), `at ${at}`).toEqual(listed.sort());
+      expect(result.total).toBe(listed.length);
+    }
   });
 
   it('takes the turn the caller names, and refuses a position off the path', async () => {

@@ -1,18 +1,25 @@
 // "Which other runs took the same turn?": the runs of a trace's name that share its path up
-// to a decision and chose the same option there (the fork filter of the list, so the runs
-// are exactly what /traces?fork=…&chosen=… shows), with their outcomes. Without a position,
-// the first decision where this run's choice went wrong most often among the other runs.
+// to a decision and chose the same option there (the runs the list's fork filter selects,
+// /traces?fork=…&chosen=…), with their outcomes. Without a position, the first decision
+// where this run's choice went wrong most often among the other runs.
+//
+// The name's runs are read once, grouped by path with their outcomes (the stored paths, as
+// the fleet's paths are read); every position's figures come from those groups.
 import 'server-only';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import { AppError } from '@/lib/core/errors';
 import { isValidTraceId } from '@/lib/features/traces';
-import { LIST_COLUMNS, type ListRow, toListItem, tracePathSql, traceWhereSql } from '@/lib/features/query';
+import { LIST_COLUMNS, type ListRow, storedTracesOfWindowSql, toListItem, tracePathSql } from '@/lib/features/query';
 import type { RunStatus, TraceListItem } from '@/lib/features/traces/shared';
 import { raw, sql, type Sql } from '@/lib/db/sql';
+import { compactPathsOnce } from './compact';
 import { forkId } from './ids';
-import { errorShare, noOutcomes, type Outcomes, type Step } from './steps';
+import { errorShare, noOutcomes, sameOption, sharedPrefixLength, type Outcomes, type Step } from './steps';
 
 export const SIMILAR_RUNS_LIMIT = 20;
+
+/** Every run of the name, whenever it started: the stored paths' window is all time. */
+const ALL_TIME = { from: '1970-01-01T00:00:00.000Z', to: '9999-12-31T00:00:00.000Z' };
 
 export interface SimilarRunsInput {
   traceId: string;
@@ -51,24 +58,60 @@ export interface SimilarRuns {
   total: number;
 }
 
-const countOf = (o: Outcomes) => o.COMPLETED + o.ERROR + o.RUNNING;
-
-async function outcomesWhere(ctx: ServiceContext, where: Sql, traceId: string): Promise<Outcomes> {
-  const rows = await ctx.db.sql.query<{ status: RunStatus; n: number }>(sql`
-    SELECT t."status", count(*)::int AS n FROM "Trace" t ${where} AND t."id" <> ${traceId} GROUP BY 1`);
-  const outcomes = noOutcomes();
-  for (const r of rows) outcomes[r.status] = r.n;
-  return outcomes;
+interface PathGroup {
+  id: string;
+  steps: Step[];
+  outcomes: Outcomes;
 }
 
-async function figuresAt(ctx: ServiceContext, name: string, traceId: string, path: Step[], index: number): Promise<TurnFigures> {
-  const fork = forkId(path.slice(0, index));
+const countOf = (o: Outcomes) => o.COMPLETED + o.ERROR + o.RUNNING;
+
+function add(into: Outcomes, o: Outcomes): void {
+  into.COMPLETED += o.COMPLETED;
+  into.ERROR += o.ERROR;
+  into.RUNNING += o.RUNNING;
+}
+
+/** CTE per_trace of the name's runs with their path ids (stored, or computed for marked traces). */
+const runsOfName = (name: string): Sql => storedTracesOfWindowSql({ ...ALL_TIME, name });
+
+/** The other runs of the name, grouped by path, with their outcomes. */
+async function pathGroups(ctx: ServiceContext, name: string, traceId: string): Promise<PathGroup[]> {
+  const rows = await ctx.db.sql.query<{ id: string; steps: Step[]; status: RunStatus; n: number }>(sql`
+    WITH ${runsOfName(name)},
+    grouped AS (
+      SELECT pt.path_id, (array_agg(pt.live_steps) FILTER (WHERE pt.live_steps IS NOT NULL))[1] AS live_steps, pt.status, count(*)::int AS n
+        FROM per_trace pt WHERE pt.id <> ${traceId} GROUP BY pt.path_id, pt.status
+    )
+    SELECT g.path_id AS id, coalesce(g.live_steps, dp."steps", '[]'::jsonb) AS steps, g.status, g.n
+      FROM grouped g LEFT JOIN "DecisionPath" dp ON dp."id" = g.path_id`);
+  const groups = new Map<string, PathGroup>();
+  for (const r of rows) {
+    let group = groups.get(r.id);
+    if (!group) groups.set(r.id, (group = { id: r.id, steps: r.steps, outcomes: noOutcomes() }));
+    group.outcomes[r.status] += r.n;
+  }
+  return [...groups.values()];
+}
+
+/** The figures at position `index` of the path, and the groups of the runs that took its step there. */
+function figuresAt(path: Step[], groups: readonly PathGroup[], index: number): { turn: TurnFigures; took: PathGroup[] } {
   const step = path[index];
-  const [outcomes, forkOutcomes] = await Promise.all([
-    outcomesWhere(ctx, traceWhereSql({ name, fork, decisionType: step.type, chosen: step.label }), traceId),
-    outcomesWhere(ctx, traceWhereSql({ name, fork }), traceId),
-  ]);
-  return { position: index + 1, step, forkId: fork, outcomes, errorShare: errorShare(outcomes), forkOutcomes, forkErrorShare: errorShare(forkOutcomes) };
+  const outcomes = noOutcomes();
+  const forkOutcomes = noOutcomes();
+  const took: PathGroup[] = [];
+  for (const group of groups) {
+    // Through the fork: the same steps before the position (repeats included) and a step there.
+    if (group.steps.length <= index || sharedPrefixLength(group.steps.slice(0, index), path.slice(0, index)) < index) continue;
+    add(forkOutcomes, group.outcomes);
+    // An option at a fork is its type and label, whatever its repeats.
+    if (sameOption(group.steps[index], step)) {
+      add(outcomes, group.outcomes);
+      took.push(group);
+    }
+  }
+  const turn = { position: index + 1, step, forkId: forkId(path.slice(0, index)), outcomes, errorShare: errorShare(outcomes), forkOutcomes, forkErrorShare: errorShare(forkOutcomes) };
+  return { turn, took };
 }
 
 export async function similarRuns(ctx: ServiceContext, input: SimilarRunsInput): Promise<SimilarRuns> {
@@ -76,6 +119,8 @@ export async function similarRuns(ctx: ServiceContext, input: SimilarRunsInput):
   const { traceId } = input;
   if (!isValidTraceId(traceId)) throw new AppError('VALIDATION', 'Invalid trace ID');
   const limit = input.limit ?? SIMILAR_RUNS_LIMIT;
+  // Upkeep before the read, as the fleet's paths do, so that few runs need their path computed.
+  await compactPathsOnce(ctx.db.sql);
   const own = await ctx.db.sql.query<{ name: string; status: RunStatus; steps: Step[] }>(sql`
     SELECT t."name", t."status", p.steps FROM "Trace" t CROSS JOIN LATERAL ${tracePathSql(raw('t."id"'))} p WHERE t."id" = ${traceId}`);
   if (own.length === 0) throw new AppError('NOT_FOUND', `Trace "${traceId}" not found`);
@@ -89,18 +134,23 @@ export async function similarRuns(ctx: ServiceContext, input: SimilarRunsInput):
     throw new AppError('VALIDATION', `Invalid at: must be a decision position from 1 to ${path.length} (the trace's path has ${path.length} step${path.length === 1 ? '' : 's'})`);
   }
 
-  let turn: TurnFigures;
+  const groups = await pathGroups(ctx, name, traceId);
+  let chosen: ReturnType<typeof figuresAt>;
   if (input.at !== undefined) {
-    turn = await figuresAt(ctx, name, traceId, path, input.at - 1);
+    chosen = figuresAt(path, groups, input.at - 1);
   } else {
-    // One pair of counts per step: paths are short (consecutive repeats are one step).
-    const all = await Promise.all(path.map((_, i) => figuresAt(ctx, name, traceId, path, i)));
-    turn = all.reduce((best, t) => ((t.errorShare ?? -1) > (best.errorShare ?? -1) ? t : best));
+    const all = path.map((_, i) => figuresAt(path, groups, i));
+    chosen = all.reduce((best, f) => ((f.turn.errorShare ?? -1) > (best.turn.errorShare ?? -1) ? f : best));
   }
 
-  const where = traceWhereSql({ name, fork: turn.forkId, decisionType: turn.step.type, chosen: turn.step.label });
-  const rows = await ctx.db.sql.query<ListRow>(sql`
-    SELECT ${LIST_COLUMNS} FROM "Trace" t ${where} AND t."id" <> ${traceId}
-     ORDER BY t."startedAt" DESC, t."id" DESC LIMIT ${limit}`);
-  return { trace, path, turn, picked: input.at !== undefined ? 'at' : 'highest error share', runs: rows.map(toListItem), total: countOf(turn.outcomes) };
+  const pathIds = chosen.took.map((g) => g.id);
+  const rows =
+    pathIds.length === 0
+      ? []
+      : await ctx.db.sql.query<ListRow>(sql`
+          WITH ${runsOfName(name)}
+          SELECT ${LIST_COLUMNS} FROM "Trace" t
+           WHERE t."id" IN (SELECT pt.id FROM per_trace pt WHERE pt.path_id = ANY (${pathIds}::text[]) AND pt.id <> ${traceId})
+           ORDER BY t."startedAt" DESC, t."id" DESC LIMIT ${limit}`);
+  return { trace, path, turn: chosen.turn, picked: input.at !== undefined ? 'at' : 'highest error share', runs: rows.map(toListItem), total: countOf(chosen.turn.outcomes) };
 }
