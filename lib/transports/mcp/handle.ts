@@ -14,7 +14,12 @@ export async function handleMcpPost(req: Request, ctx: ServiceContext): Promise<
   // The SDK reads the body itself: it gets one read within the server's body limit.
   const bounded = await withBodyAdmission(req, limits, () => withBoundedBody(req, limits.maxBodyBytes));
   const server = createMcpServer(ctx);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    // The body is already within the server's limit; the SDK's own (4 MiB) must not be a second, different one.
+    maxRequestBodySize: limits.maxBodyBytes,
+  });
   await server.connect(transport);
   try {
     const response = await transport.handleRequest(bounded);
