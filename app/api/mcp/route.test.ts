@@ -11,6 +11,10 @@ import { accessSuite, bearer, makeKey, makeUser, resetAccess } from '@/test/supp
 import { testDatabases } from '@/test/support/databases';
 import { serveRoutes, type RouteServer } from '@/test/support/route-server';
 import { AGENT, DAY, ingestWrongTurns, RUN_X } from '@/test/support/wrong-turns';
+import { ingestTraces } from '@/lib/features/ingest/ingest';
+import { validateIngestBody } from '@/lib/features/ingest/validate';
+import { testContext } from '@/test/support/context';
+import { makeTrace } from '@/test/support/fixtures';
 import { DELETE, GET, POST } from './route';
 
 const TOOLS = ['add_score', 'compare_traces', 'decision_paths', 'decision_stats', 'get_session', 'get_span', 'get_trace', 'list_sessions', 'search_traces', 'similar_runs'];
@@ -125,6 +129,27 @@ describe.each(testDatabases())('MCP server on $name', ({ open }) => {
     const short = await ok<{ span: Row }>(client, 'get_span', { traceId: RUN_X, spanId: 'llm-0', maxPayloadChars: 100 });
     expect(short.data.span.cut).toBe(true);
     expect(short.text).toMatch(/cut at 100 of \d+ characters/);
+  });
+
+  it('reports the first 300 spans of a big trace, in the text and the structured answer, with the count of all', async () => {
+    const start = Date.parse('2026-03-02T00:00:00.000Z');
+    const spans = Array.from({ length: 350 }, (_, i) => ({
+      id: `s${i}`,
+      ...(i > 0 && { parentSpanId: 's0' }),
+      name: `step ${i}`,
+      type: 'CUSTOM',
+      status: 'COMPLETED',
+      startedAt: new Date(start + i).toISOString(),
+    }));
+    const big = makeTrace({ id: 'big-run', spans, decisionPoints: [], startedAt: new Date(start).toISOString(), endedAt: null, totalDuration: null, status: 'RUNNING' });
+    await ingestTraces(testContext(suite.db), validateIngestBody({ traces: [big] }, { maxBatchTraces: 10, maxChildrenPerTrace: 1000 }));
+    const client = await connect();
+    const report = await ok<{ trace: { spanCount: number }; spans: Ids }>(client, 'get_trace', { traceId: 'big-run' });
+    expect(report.data.trace.spanCount).toBe(350);
+    expect(report.data.spans).toHaveLength(300);
+    expect(report.data.spans[299].id).toBe('s299');
+    expect(report.text).toContain('… 50 more spans');
+    expect(report.text).toContain(', still running');
   });
 
   it('lists sessions and reads one oldest first', async () => {

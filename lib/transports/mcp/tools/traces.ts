@@ -10,7 +10,7 @@ import { buildTraceTree, flattenTree, RUN_STATUSES, spanModelOf, summaryModelOf,
 import { formatCost, formatDuration, formatTokens, pathLine, payloadText, plural } from '../text';
 import { defineTool, type ToolRegistry } from './define';
 
-/** Span lines a report shows; the structured answer lists every span. */
+/** Spans a report shows, in the text and in the structured answer (a model's context is the limit); get_span reads any. */
 const TREE_LINES = 300;
 /** Failed spans whose output a report shows (each is read on its own). */
 const FAILED_PAYLOADS = 10;
@@ -60,6 +60,7 @@ const traceOutput = {
     sessionId: z.string().nullable(),
     userId: z.string().nullable(),
     tags: z.array(z.string()),
+    spanCount: z.number().describe('Spans in the trace; `spans` holds the first of the tree, at most 300'),
   }),
   spans: z.array(spanShape),
   decisionPoints: z.array(decisionShape),
@@ -100,9 +101,11 @@ export async function traceReport(ctx: ServiceContext, traceId: string, maxPaylo
 
   lines.push('', `Spans (${trace.spans.length}), as a tree: type name status duration [model] [cost] (id)`);
   const rows = flattenTree(buildTraceTree(trace.spans).roots, new Set());
+  const shown: SpanSummary[] = [];
   for (const row of rows.slice(0, TREE_LINES)) {
     if (row.node.kind !== 'span') continue;
     const s = row.node.span;
+    shown.push(s);
     const model = s.type === 'LLM_CALL' ? summaryModelOf(s) : null;
     const parts = [s.type, s.name, s.status, formatDuration(spanDuration(s))];
     if (model) parts.push(model);
@@ -156,8 +159,9 @@ export async function traceReport(ctx: ServiceContext, traceId: string, maxPaylo
         sessionId: trace.sessionId,
         userId: trace.userId,
         tags: trace.tags,
+        spanCount: trace.spans.length,
       },
-      spans: trace.spans.map((s) => ({ id: s.id, parentSpanId: s.parentSpanId, name: s.name, type: s.type, status: s.status, durationMs: spanDuration(s) })),
+      spans: shown.map((s) => ({ id: s.id, parentSpanId: s.parentSpanId, name: s.name, type: s.type, status: s.status, durationMs: spanDuration(s) })),
       decisionPoints: decisions,
     },
   };
