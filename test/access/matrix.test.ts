@@ -36,6 +36,7 @@ import { GET as listEvaluatorsRoute, POST as createEvaluatorRoute } from '@/app/
 import { DELETE as deleteEvaluatorRoute, GET as getEvaluatorRoute, PATCH as patchEvaluatorRoute } from '@/app/api/evaluators/[id]/route';
 import { POST as tryEvaluatorRoute } from '@/app/api/evaluators/try/route';
 import { GET as listViewsRoute, POST as saveViewRoute } from '@/app/api/views/route';
+import { POST as mcpRoute } from '@/app/api/mcp/route';
 import { parseSaveViewBody, saveView } from '@/lib/features/views';
 import { contextAs } from '@/test/support/context';
 import { useDatabase } from '@/lib/db';
@@ -146,6 +147,25 @@ const ROUTES: RouteCase[] = [
     ok: async (res) => {
       expect(res.status).toBe(200);
       expect(((await res.json()) as { totals: { traces: number } }).totals.traces).toBeGreaterThan(0);
+    },
+  },
+  {
+    name: 'POST /api/mcp',
+    // One stateless JSON-RPC exchange: get_trace through the MCP server.
+    call: (h, w) =>
+      mcpRoute(
+        send('POST', '/api/mcp', { ...h, accept: 'application/json, text/event-stream' }, {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'get_trace', arguments: { traceId: w.traceId } },
+        }),
+      ),
+    ok: async (res, w) => {
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { result: { isError?: boolean; structuredContent: { trace: { id: string } } } };
+      expect(body.result.isError).toBeFalsy();
+      expect(body.result.structuredContent.trace.id).toBe(w.traceId);
     },
   },
   {
@@ -564,6 +584,7 @@ const EXPECTED: Record<string, Expected[]> = {
   'GET /api/traces/suggest': READ_ROW,
   'GET /api/insights/overview': READ_ROW,
   'GET /api/insights/decisions': READ_ROW,
+  'POST /api/mcp': READ_ROW,
   'GET /api/insights/paths': READ_ROW,
   'GET /api/insights/scores': READ_ROW,
   'GET /api/insights/paths/reviews': READ_ROW,

@@ -256,6 +256,9 @@ describe('the routes found on disk', () => {
         'GET /api/demo',
         'POST /api/demo',
         'DELETE /api/demo',
+        'POST /api/mcp',
+        'GET /api/mcp',
+        'DELETE /api/mcp',
       ]),
     );
     // No allowlist entry outlives its route.

@@ -6,3 +6,5 @@ export { pathReviews, REVIEWED_TRACES_READ, type PathReviews } from './reviews';
 export { branchReviewsOf, judgedRightShareOf, type BranchReview } from './branch-reviews';
 export { compactPaths, compactPathsOnce } from './compact';
 export { pathFilterLabels, type PathFilterLabels } from './describe';
+export { partedRuns, type PartedRun, type PartedRuns } from './parted';
+export { similarRuns, SIMILAR_RUNS_LIMIT, type SimilarRuns, type SimilarRunsInput, type TurnFigures } from './similar';

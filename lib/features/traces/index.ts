@@ -8,5 +8,6 @@ export { listTraces } from './list';
 export { tracePreviews } from './previews';
 export { parseSuggestParams, suggestValues } from './suggest';
 export { getTraceOutlineJsonOrThrow, getTraceOutlineOrThrow, outlineFormatOrThrow } from './outline';
+export { traceErrorCounts } from './error-counts';
 export { traceStats, type TraceStatsParams } from './stats';
 export { foldTraceStatusCounts } from './status-counts';

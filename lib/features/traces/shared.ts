@@ -2,7 +2,7 @@
 export { chosenConfidence, type DecisionGroup, formatConfidence, groupDecisions, type NotChosenOption, notChosenOptions } from './decision-options';
 export { indexToolSpans, type OutcomeSpan, type ToolSpanIndex, toolSpanOf } from './decision-outcome';
 export { type ColumnarOutline, outlineFromColumns } from './outline-columns';
-export { costSourceNote, summaryModelOf } from './span-model';
+export { costSourceNote, spanModelOf, summaryModelOf } from './span-model';
 export { axisTicks, barLayout, computeWindow, spanEnd, spanInterval, type TimeWindow, toPercent } from './timeline';
 export { clampView, focusWindow, type FocusWindow, panBy, rangeAround, rangeOfDrag, type ViewRange, viewTicks, viewWindow, zoomAt } from './timeline-view';
 export { ancestorKeys, buildTraceTree, collapsibleKeys, decisionKey, filteredKeys, flattenTree, spanKey, type SpanNode, type TraceTree, type TreeRow } from './tree';
