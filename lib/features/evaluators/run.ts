@@ -59,6 +59,7 @@ export function resetJudgeRateLimits(): void {
 }
 
 type Failed = ClaimedJob & { reason: string };
+type Done = { job: ClaimedJob; result: EvaluationResult };
 
 /** The jobs whose traces match their live evaluator's query; the others, as skipped. */
 async function matchQueries(db: SqlExecutor, evaluator: StoredEvaluator, jobs: readonly ClaimedJob[]): Promise<{ matching: ClaimedJob[]; skipped: Failed[] }> {
@@ -118,8 +119,6 @@ async function store(ctx: ServiceContext, evaluator: StoredEvaluator, done: read
 
 const tooMany = (job: ClaimedJob) => job.attempts > MAX_ATTEMPTS;
 const gaveUp = (job: ClaimedJob): Failed => ({ ...job, reason: `Gave up after ${MAX_ATTEMPTS} attempts.` });
-
-type Done = { job: ClaimedJob; result: EvaluationResult };
 
 /** One evaluator's claimed rule jobs, evaluated: what to store, skip and fail. */
 async function evaluateRuleJobs(db: SqlExecutor, evaluator: StoredEvaluator, jobs: readonly ClaimedJob[], runs: Map<string, TraceRun>): Promise<{ done: Done[]; skipped: Failed[]; failed: Failed[] }> {
