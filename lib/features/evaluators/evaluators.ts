@@ -17,12 +17,18 @@ const notFound = (): never => {
   throw new AppError('NOT_FOUND', 'Evaluator not found');
 };
 
+/** The id of the target's dataset (experiments: null when there is none of that name; live: null). */
+export async function targetDatasetId(db: SqlExecutor, target: EvaluatorInput['target']): Promise<string | null> {
+  if (target.on !== 'experiments' || !target.dataset) return null;
+  const [row] = await db.query<{ id: string }>(sql`SELECT "id" FROM "Dataset" WHERE "name" = ${target.dataset}`);
+  return row?.id ?? null;
+}
+
 /** The id of the target's dataset (experiments), or a 404 naming it. */
 async function datasetIdOf(db: SqlExecutor, input: EvaluatorInput): Promise<string | null> {
-  if (input.target.on !== 'experiments') return null;
-  const [row] = await db.query<{ id: string }>(sql`SELECT "id" FROM "Dataset" WHERE "name" = ${input.target.dataset}`);
-  if (!row) throw new AppError('NOT_FOUND', `target.dataset: dataset "${input.target.dataset}" not found`);
-  return row.id;
+  const id = await targetDatasetId(db, input.target);
+  if (input.target.on === 'experiments' && id === null) throw new AppError('NOT_FOUND', `target.dataset: dataset "${input.target.dataset}" not found`);
+  return id;
 }
 
 /** An llm_judge needs the judge configured: said when it is set up, not at its first run. */
@@ -88,8 +94,8 @@ export async function evaluatorJobCounts(ctx: ServiceContext, id: string): Promi
 /** The stored evaluator as input, for a PATCH to merge into. */
 export async function evaluatorInputOf(ctx: ServiceContext, id: string): Promise<EvaluatorInput> {
   requireScope(ctx, 'configure');
-  const e = await storedEvaluator(ctx.db.sql, id);
-  return { name: e.name, kind: e.kind, config: e.config, scoreName: e.scoreName, target: e.target, enabled: e.enabled };
+  const { name, kind, config, scoreName, target, enabled } = await storedEvaluator(ctx.db.sql, id);
+  return { name, kind, config, scoreName, target, enabled };
 }
 
 export async function updateEvaluator(ctx: ServiceContext, id: string, input: EvaluatorInput): Promise<Evaluator> {

@@ -3,7 +3,7 @@
 import 'server-only';
 import { requireScope, type ServiceContext } from '@/lib/core/context';
 import { AppError } from '@/lib/core/errors';
-import { sql } from '@/lib/db/sql';
+import { targetDatasetId } from './evaluators';
 import { evaluateWithoutJudge } from './evaluate';
 import { factsFor, traceRuns } from './facts';
 import { JudgeError, judgeRun } from './judge';
@@ -22,12 +22,7 @@ export async function tryEvaluator(ctx: ServiceContext, input: Pick<EvaluatorInp
   const db = ctx.db.sql;
   const run = (await traceRuns(db, [traceId])).get(traceId);
   if (!run) throw new AppError('NOT_FOUND', `trace "${traceId}" not found`);
-  let datasetId: string | null = null;
-  if (input.target.on === 'experiments' && input.target.dataset) {
-    const [row] = await db.query<{ id: string }>(sql`SELECT "id" FROM "Dataset" WHERE "name" = ${input.target.dataset}`);
-    datasetId = row?.id ?? null;
-  }
-  const facts = factsFor(run, datasetId);
+  const facts = factsFor(run, await targetDatasetId(db, input.target));
   if (input.kind !== 'llm_judge') {
     const result = evaluateWithoutJudge(input.kind, input.config, facts);
     return { result, note: result ? null : 'Nothing to judge: the run has no expectation or figure this evaluator compares.' };

@@ -19,14 +19,18 @@ export interface EvaluatorTarget {
   sampleRate: number;
 }
 
-export interface Evaluator {
-  id: string;
+/** What a client sets on an evaluator (POST, and PATCH merged into the stored one). */
+export interface EvaluatorInput {
   name: string;
   kind: EvaluatorKind;
   config: JsonValue;
   scoreName: string;
   target: EvaluatorTarget;
   enabled: boolean;
+}
+
+export interface Evaluator extends EvaluatorInput {
+  id: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -40,15 +44,6 @@ export interface EvaluatorJobCounts {
   failed: number;
   /** The latest failure's reason, if any. */
   lastError: string | null;
-}
-
-export interface EvaluatorInput {
-  name: string;
-  kind: EvaluatorKind;
-  config: JsonValue;
-  scoreName: string;
-  target: EvaluatorTarget;
-  enabled: boolean;
 }
 
 /** One evaluation's result, as "Try on a trace" shows it and as it is stored. */
